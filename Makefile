@@ -1,0 +1,42 @@
+# Everything a fresh machine needs: Python 3.11+ and access to PyPI. The first target that runs creates
+# .venv and installs the project with its test tools; later runs reuse it until pyproject.toml changes.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+PYTEST_WORKERS ?= 2
+
+.PHONY: run test lint bench unit clean help
+
+help:
+	@echo "make run    - embedded Redis, gateway, fold worker, rq worker and a live bot game"
+	@echo "make test   - lint (ruff, mypy, import-linter) and every test against a real Redis"
+	@echo "make bench  - benchmarks that print figures"
+	@echo "make lint   - ruff, mypy --strict, import-linter"
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev,browser]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/harbormaster serve --demo
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy domain events workers services tests
+	$(VENV)/bin/lint-imports
+
+test: lint
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --timeout 600 -q tests
+
+unit: $(STAMP)
+	$(PY) -m pytest -q -m "not redis and not browser" tests
+
+bench: $(STAMP)
+	$(PY) -m tests.bench
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

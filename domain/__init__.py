@@ -1,0 +1,28 @@
+"""The rules of the three games, pure and deterministic (DESIGN.md, "Layers").
+
+``GAMES`` maps a game's key to its ``Game`` record; everything outside ``domain/`` drives a game only
+through it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from typing import Any
+
+from domain.engine import Game, Outcome, Rng, RuleViolation, Seat, rng_for, seed_commitment
+
+GAME_KEYS = ("elcapitan", "manila", "eic")
+
+
+def _load_games() -> dict[str, Game[Any, Any, Any, Any]]:
+    games: dict[str, Game[Any, Any, Any, Any]] = {}
+    for key in GAME_KEYS:
+        if importlib.util.find_spec(f"domain.{key}") is not None:
+            games[key] = importlib.import_module(f"domain.{key}").GAME
+    return games
+
+
+GAMES: dict[str, Game[Any, Any, Any, Any]] = _load_games()
+
+__all__ = ["GAMES", "Game", "Outcome", "Rng", "RuleViolation", "Seat", "rng_for", "seed_commitment"]
