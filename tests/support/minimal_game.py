@@ -104,9 +104,7 @@ def evolve(state: RaceState | None, event: RaceEvent) -> RaceState:
     if isinstance(event, Rolled):
         positions = list(state.positions)
         positions[event.seat] += event.value
-        return msgspec.structs.replace(
-            state, positions=tuple(positions), turn=(event.seat + 1) % state.seats
-        )
+        return msgspec.structs.replace(state, positions=tuple(positions), turn=(event.seat + 1) % state.seats)
     if isinstance(event, Noted):
         return msgspec.structs.replace(state, notes=state.notes + 1)
     return msgspec.structs.replace(state, winner=event.seat)

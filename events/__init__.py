@@ -1,0 +1,1 @@
+"""The write side on Redis: envelopes, codec, hash chain, event store and command bus (DESIGN.md)."""

@@ -1,0 +1,157 @@
+"""The command bus: partitioned inbox streams read by one consumer group of fold workers.
+
+A game's commands always go to the same partition (crc32 of the game id), and each partition is folded
+by one worker at a time (see ``workers/leases.py``), so per-game order is kept. Delivery is at least
+once; the command-id check in the append script makes it effectively once. Poison messages go to the
+dead-letter stream with their reason, never retried forever and never dropped.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import msgspec
+import redis
+
+from events import codec, keys
+from events.envelope import InboxMessage
+from events.store import now_ms
+
+DEFAULT_PARTITIONS = 16
+
+
+class InboxEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """One entry read from an inbox partition: its id and raw bytes (decoded by the worker)."""
+
+    partition: int
+    entry_id: bytes
+    raw: bytes
+
+
+class DeadLetter(msgspec.Struct, frozen=True, kw_only=True):
+    partition: int
+    entry_id: str
+    reason: str
+    raw: bytes
+
+
+class CommandBus:
+    """Submitting commands, and the worker's side of reading, acknowledging and dead-lettering them."""
+
+    def __init__(self, client: redis.Redis, partitions: int = DEFAULT_PARTITIONS) -> None:
+        self.redis: Any = client  # redis-py types replies loosely; ours are bytes (decode_responses off)
+        self.partitions = partitions
+
+    def ensure_groups(self) -> None:
+        """Create the consumer group on every partition (from the start, so nothing is skipped)."""
+        for p in range(self.partitions):
+            try:
+                self.redis.xgroup_create(keys.inbox(p), keys.GROUP, id="0", mkstream=True)
+            except redis.ResponseError as exc:
+                if "BUSYGROUP" not in str(exc):
+                    raise
+
+    # --- submitting -------------------------------------------------------------------------------------
+
+    def message(
+        self, game_id: str, seat: int | None, command: bytes, command_id: str | None = None
+    ) -> InboxMessage:
+        return InboxMessage(
+            game_id=game_id,
+            command_id=command_id or uuid.uuid4().hex,
+            seat=seat,
+            command=command,
+            submitted_ms=now_ms(),
+        )
+
+    def submit(self, game_id: str, seat: int | None, command: bytes, command_id: str | None = None) -> str:
+        """Put one command (as JSON bytes) on its game's partition; returns its command id."""
+        message = self.message(game_id, seat, command, command_id)
+        self.submit_many([message])
+        return message.command_id
+
+    def submit_many(self, messages: Iterable[InboxMessage]) -> None:
+        """Submit several commands in one round trip, each to its game's partition, in order."""
+        pipe = self.redis.pipeline(transaction=False)
+        for message in messages:
+            partition = keys.partition_for(message.game_id, self.partitions)
+            pipe.xadd(keys.inbox(partition), {"m": codec.encode_inbox(message)})
+        pipe.execute()
+
+    def submit_raw(self, partition: int, raw: bytes) -> None:
+        """Put raw bytes on a partition (used by tests to deliver a malformed message)."""
+        self.redis.xadd(keys.inbox(partition), {"m": raw})
+
+    # --- the worker's side ------------------------------------------------------------------------------
+
+    def read(
+        self,
+        consumer: str,
+        partitions: Sequence[int],
+        count: int,
+        block_ms: int | None,
+        pending: bool = False,
+    ) -> list[InboxEntry]:
+        """New entries (or, with ``pending``, this consumer's unacknowledged ones) of the partitions."""
+        if not partitions:
+            return []
+        start = "0" if pending else ">"
+        streams = {keys.inbox(p): start for p in partitions}
+        reply = self.redis.xreadgroup(keys.GROUP, consumer, streams, count=count, block=block_ms)
+        entries = []
+        for stream, items in reply or []:
+            partition = int(stream.rsplit(b":", 1)[1])
+            for entry_id, fields in items:
+                entries.append(InboxEntry(partition=partition, entry_id=entry_id, raw=fields.get(b"m", b"")))
+        return entries
+
+    def claim_pending(self, consumer: str, partition: int) -> int:
+        """Take over every pending entry of a partition (its previous owner is gone); returns how many."""
+        claimed, start = 0, "0-0"
+        while True:
+            reply = self.redis.xautoclaim(keys.inbox(partition), keys.GROUP, consumer, 0, start, count=500)
+            start, entries = reply[0], reply[1]
+            claimed += len(entries)
+            if start in (b"0-0", "0-0"):
+                return claimed
+
+    def queue_ack(self, pipe: Any, partition: int, entry_ids: Sequence[bytes]) -> None:
+        """Acknowledge and delete processed entries, so the inbox does not grow without bound."""
+        if entry_ids:
+            pipe.xack(keys.inbox(partition), keys.GROUP, *entry_ids)
+            pipe.xdel(keys.inbox(partition), *entry_ids)
+
+    def queue_dead_letter(self, pipe: Any, entry: InboxEntry, reason: str) -> None:
+        """Move a poison entry to the dead-letter stream with its reason, and acknowledge it."""
+        pipe.xadd(
+            keys.DEAD_LETTERS,
+            {
+                "partition": entry.partition,
+                "entry_id": entry.entry_id,
+                "reason": reason,
+                "raw": entry.raw,
+                "ts_ms": now_ms(),
+            },
+        )
+        self.queue_ack(pipe, entry.partition, [entry.entry_id])
+
+    def dead_letters(self, count: int = 100) -> list[DeadLetter]:
+        entries = self.redis.xrange(keys.DEAD_LETTERS, count=count)
+        return [
+            DeadLetter(
+                partition=int(f[b"partition"]),
+                entry_id=f[b"entry_id"].decode(),
+                reason=f[b"reason"].decode(),
+                raw=f[b"raw"],
+            )
+            for _, f in entries
+        ]
+
+    def backlog(self) -> int:
+        """Commands waiting in all partitions (entries not yet acknowledged and deleted)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for p in range(self.partitions):
+            pipe.xlen(keys.inbox(p))
+        return sum(int(n) for n in pipe.execute())

@@ -1,0 +1,55 @@
+"""Redis key names. A game's keys share the hash tag ``{g:<id>}`` so one game lives on one shard."""
+
+from __future__ import annotations
+
+import zlib
+
+PREFIX = "hm"
+GROUP = "fold"
+"""The consumer group of fold workers on every inbox partition."""
+DEAD_LETTERS = f"{PREFIX}:dead"
+GAMES_INDEX = f"{PREFIX}:games"
+LIVE_GAMES = f"{PREFIX}:games:live"
+WORKERS = f"{PREFIX}:workers"
+
+
+def game_key(game_id: str, part: str) -> str:
+    return f"{PREFIX}:{{g:{game_id}}}:{part}"
+
+
+def events(game_id: str) -> str:
+    """The game's event stream: one entry per event, entry id ``<seq>-0``."""
+    return game_key(game_id, "events")
+
+
+def meta(game_id: str) -> str:
+    """A hash: header, seed, last seq and hash, status, seat kinds."""
+    return game_key(game_id, "meta")
+
+
+def results(game_id: str) -> str:
+    """A hash: command id -> recorded result."""
+    return game_key(game_id, "results")
+
+
+def commands(game_id: str) -> str:
+    """A stream: every command's result in the order decided (applied and rejected)."""
+    return game_key(game_id, "commands")
+
+
+def snapshot(game_id: str) -> str:
+    return game_key(game_id, "snap")
+
+
+def partition_for(game_id: str, partitions: int) -> int:
+    """The inbox partition of a game: stable across processes and machines (crc32, not ``hash``)."""
+    return zlib.crc32(game_id.encode()) % partitions
+
+
+def inbox(partition: int) -> str:
+    return f"{PREFIX}:inbox:{partition}"
+
+
+def lease(partition: int) -> str:
+    """Which worker owns a partition; one owner at a time keeps per-game order."""
+    return f"{PREFIX}:lease:{partition}"

@@ -1,0 +1,313 @@
+"""The event store on Redis Streams: one stream per game, one atomic Lua append per command.
+
+Reads are plain ``XRANGE`` from any sequence number (entry id ``<seq>-0``). Snapshots every N events
+make a cold load fast; the stream stays the source of truth.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from importlib import resources
+from typing import Any
+
+import msgspec
+import redis
+
+from domain.engine import Game, seed_commitment
+from events import codec, keys
+from events.chain import genesis, sealed
+from events.envelope import CommandRecord, Envelope, GameHeader
+from events.errors import GameExists, SequenceConflict, UnknownGame
+
+APPEND_LUA = resources.files("events").joinpath("lua/append.lua").read_text()
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class GameMeta(msgspec.Struct, frozen=True, kw_only=True):
+    """What the store knows about a game apart from its events."""
+
+    header: GameHeader
+    seed: bytes
+    last_seq: int
+    last_hash: str
+    status: str
+    bots: dict[str, str]
+    """Seats played by a bot on the server: seat (as text) -> bot name."""
+    tournament: bool = False
+    spectator_delay: int = 0
+
+
+class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
+    seq: int
+    hash: str
+    state: bytes
+
+
+class LoadedGame(msgspec.Struct, kw_only=True):
+    """A game's state folded up to ``seq``, with what a worker needs to decide the next command."""
+
+    game: Any
+    meta: GameMeta
+    state: Any
+    seq: int
+    hash: str
+
+
+class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
+    status: str
+    """``ok``, ``dup``, ``conflict``, ``missing`` or ``exists``."""
+    first_seq: int = 0
+    last_seq: int = 0
+    current_seq: int = 0
+    record: CommandRecord | None = None
+
+
+def parse_append_reply(reply: Sequence[Any]) -> AppendResult:
+    """Turn the Lua script's reply into an ``AppendResult``."""
+    status = reply[0].decode() if isinstance(reply[0], bytes) else str(reply[0])
+    if status == "ok":
+        return AppendResult(status="ok", first_seq=int(reply[1]), last_seq=int(reply[2]))
+    if status == "dup":
+        return AppendResult(status="dup", record=codec.decode_record(reply[1]))
+    if status == "conflict":
+        return AppendResult(status="conflict", current_seq=int(reply[1]))
+    return AppendResult(status=status)
+
+
+def envelopes_for(
+    game_id: str,
+    events: Sequence[Any],
+    at_seq: int,
+    prev_hash: str,
+    command_id: str,
+    seat: int | None,
+    ts: int,
+    reveal_seed: bytes | None = None,
+) -> list[Envelope]:
+    """Seal a command's events into chained envelopes numbered from ``at_seq + 1``.
+
+    ``reveal_seed`` goes on the last envelope: it is the event that ends the game.
+    """
+    sealed_envelopes = []
+    last = len(events)
+    for offset, event in enumerate(events, start=1):
+        event_type, version = codec.event_type(event)
+        envelope = sealed(
+            Envelope(
+                game_id=game_id,
+                seq=at_seq + offset,
+                type=event_type,
+                version=version,
+                payload=codec.encode_event(event),
+                command_id=command_id,
+                seat=seat,
+                ts_ms=ts,
+                prev_hash=prev_hash,
+                seed=reveal_seed if offset == last else None,
+            )
+        )
+        prev_hash = envelope.hash
+        sealed_envelopes.append(envelope)
+    return sealed_envelopes
+
+
+class EventStore:
+    """Appends, reads and snapshots of every game on one Redis (standalone or Cluster)."""
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        games: Mapping[str, Game[Any, Any, Any, Any]],
+        snapshot_every: int = 200,
+    ) -> None:
+        self.redis: Any = client  # redis-py types replies loosely; ours are bytes (decode_responses off)
+        self.games = games
+        self.snapshot_every = snapshot_every
+        self._append = client.register_script(APPEND_LUA)
+
+    # --- writing ---------------------------------------------------------------------------------------
+
+    def queue_append(
+        self,
+        pipe: Any,
+        game_id: str,
+        record: CommandRecord,
+        envelopes: Sequence[Envelope],
+        meta_fields: Mapping[str, bytes | str | int] | None = None,
+        create: bool = False,
+        at_hash: str = "",
+    ) -> None:
+        """Queue the atomic append of one command on a pipeline (or run it on the client).
+
+        ``at_hash`` is the chain hash of the state the command was decided on.
+        """
+        pairs: list[bytes | str | int] = []
+        for field, value in (meta_fields or {}).items():
+            pairs.extend((field, value))
+        last_hash = envelopes[-1].hash if envelopes else ""
+        self._append(
+            keys=[keys.events(game_id), keys.results(game_id), keys.commands(game_id), keys.meta(game_id)],
+            args=[
+                record.command_id,
+                -1 if create else record.at_seq,
+                at_hash,
+                codec.encode_record(record),
+                last_hash,
+                len(pairs) // 2,
+                *pairs,
+                *(codec.encode_envelope(e) for e in envelopes),
+            ],
+            client=pipe,
+        )
+
+    def append(
+        self,
+        game_id: str,
+        record: CommandRecord,
+        envelopes: Sequence[Envelope],
+        at_hash: str,
+        meta_fields: Mapping[str, bytes | str | int] | None = None,
+    ) -> AppendResult:
+        """Append one command's events (or record its rejection), atomically."""
+        pipe = self.redis.pipeline(transaction=False)
+        self.queue_append(pipe, game_id, record, envelopes, meta_fields, at_hash=at_hash)
+        result = parse_append_reply(pipe.execute()[0])
+        if result.status == "missing":
+            raise UnknownGame(game_id)
+        if result.status == "conflict":
+            raise SequenceConflict(record.at_seq, result.current_seq)
+        return result
+
+    def create(
+        self,
+        game_key: str,
+        game_id: str,
+        seats: int,
+        options: Mapping[str, Any],
+        seed: bytes,
+        bots: Mapping[int, str] | None = None,
+        tournament: bool = False,
+        spectator_delay: int = 0,
+    ) -> GameMeta:
+        """Set a game up: its header, secret seed and opening events, in one atomic script."""
+        game = self.games[game_key]
+        events = game.setup(seats, dict(options), seed)
+        ts = now_ms()
+        header = GameHeader(
+            game_id=game_id,
+            game=game_key,
+            seats=seats,
+            options=dict(options),
+            seed_commitment=seed_commitment(seed),
+            created_ms=ts,
+        )
+        envelopes = envelopes_for(game_id, events, 0, genesis(header), "setup", None, ts)
+        record = CommandRecord(
+            command_id="setup",
+            seat=None,
+            command=b"",
+            status="applied",
+            at_seq=0,
+            first_seq=1,
+            last_seq=len(envelopes),
+            ts_ms=ts,
+        )
+        bot_map = {str(seat): name for seat, name in (bots or {}).items()}
+        meta_fields: dict[str, bytes | str | int] = {
+            "header": codec.encode_header(header),
+            "seed": seed,
+            "status": "live",
+            "bots": msgspec.json.encode(bot_map),
+            "tournament": int(tournament),
+            "spectator_delay": spectator_delay,
+        }
+        pipe = self.redis.pipeline(transaction=False)
+        self.queue_append(pipe, game_id, record, envelopes, meta_fields, create=True)
+        result = parse_append_reply(pipe.execute()[0])
+        if result.status == "exists":
+            raise GameExists(game_id)
+        self.redis.zadd(keys.GAMES_INDEX, {game_id: ts})
+        self.redis.zadd(keys.LIVE_GAMES, {game_id: ts})
+        return GameMeta(
+            header=header,
+            seed=seed,
+            last_seq=len(envelopes),
+            last_hash=envelopes[-1].hash,
+            status="live",
+            bots=bot_map,
+            tournament=tournament,
+            spectator_delay=spectator_delay,
+        )
+
+    def mark_finished(self, game_id: str) -> None:
+        """Move a game from the live index to the finished ones (the index is advisory)."""
+        self.redis.zrem(keys.LIVE_GAMES, game_id)
+
+    # --- reading ---------------------------------------------------------------------------------------
+
+    def meta(self, game_id: str) -> GameMeta:
+        raw = self.redis.hgetall(keys.meta(game_id))
+        if not raw or b"header" not in raw:
+            raise UnknownGame(game_id)
+        return meta_from_hash(raw)
+
+    def read(self, game_id: str, after_seq: int = 0, count: int | None = None) -> list[Envelope]:
+        """Envelopes with ``seq > after_seq``, in order."""
+        entries = self.redis.xrange(keys.events(game_id), min=f"({after_seq}-0", max="+", count=count)
+        return [codec.decode_envelope(fields[b"e"]) for _, fields in entries]
+
+    def records(self, game_id: str) -> list[CommandRecord]:
+        """Every command's recorded result, in the order decided."""
+        entries = self.redis.xrange(keys.commands(game_id))
+        return [codec.decode_record(fields[b"r"]) for _, fields in entries]
+
+    def result(self, game_id: str, command_id: str) -> CommandRecord | None:
+        raw = self.redis.hget(keys.results(game_id), command_id)
+        return codec.decode_record(raw) if raw else None
+
+    def list_games(self, live_only: bool = False, offset: int = 0, limit: int = 50) -> list[str]:
+        index = keys.LIVE_GAMES if live_only else keys.GAMES_INDEX
+        ids = self.redis.zrevrange(index, offset, offset + limit - 1)
+        return [i.decode() for i in ids]
+
+    # --- snapshots and cold load -------------------------------------------------------------------------
+
+    def save_snapshot(self, pipe: Any, game_id: str, seq: int, chain_hash: str, state: Any) -> None:
+        """Queue a snapshot of ``state`` at ``seq`` (the stream stays the source of truth)."""
+        snap = Snapshot(seq=seq, hash=chain_hash, state=msgspec.msgpack.encode(state))
+        pipe.set(keys.snapshot(game_id), msgspec.msgpack.encode(snap))
+
+    def load(self, game_id: str) -> LoadedGame:
+        """Cold load: the latest snapshot, then every later event folded in."""
+        meta = self.meta(game_id)
+        game = self.games.get(meta.header.game)
+        if game is None:
+            raise UnknownGame(f"{game_id} is a game of unknown type {meta.header.game!r}")
+        state, seq, chain_hash = None, 0, genesis(meta.header)
+        raw_snap = self.redis.get(keys.snapshot(game_id))
+        if raw_snap:
+            snap = msgspec.msgpack.decode(raw_snap, type=Snapshot)
+            state = msgspec.msgpack.decode(snap.state, type=game.State)
+            seq, chain_hash = snap.seq, snap.hash
+        for envelope in self.read(game_id, after_seq=seq):
+            state = game.evolve(state, codec.decode_event(game, envelope))
+            seq, chain_hash = envelope.seq, envelope.hash
+        return LoadedGame(game=game, meta=meta, state=state, seq=seq, hash=chain_hash)
+
+
+def meta_from_hash(raw: Mapping[bytes, bytes]) -> GameMeta:
+    """Decode the meta hash as Redis returns it."""
+    return GameMeta(
+        header=codec.decode_header(raw[b"header"]),
+        seed=raw[b"seed"],
+        last_seq=int(raw.get(b"last_seq", b"0")),
+        last_hash=raw.get(b"last_hash", b"").decode(),
+        status=raw.get(b"status", b"live").decode(),
+        bots=msgspec.json.decode(raw.get(b"bots", b"{}"), type=dict[str, str]),
+        tournament=raw.get(b"tournament", b"0") == b"1",
+        spectator_delay=int(raw.get(b"spectator_delay", b"0")),
+    )

@@ -1,0 +1,1 @@
+"""Composition root and delivery: CLI, gateway, embedded Redis, audit."""

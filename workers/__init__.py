@@ -1,0 +1,1 @@
+"""The imperative shell around decide/evolve: fold workers and rq jobs."""

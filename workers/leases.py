@@ -1,0 +1,90 @@
+"""Partition leases: each inbox partition is folded by one worker at a time, which keeps per-game order.
+
+A worker heartbeats into a sorted set of live workers and holds about ``partitions / live workers``
+leases (``SET NX PX``), renewing them with a compare-and-expire script. When a worker dies its leases
+expire and the others take its partitions over, claiming its pending entries.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import zlib
+from typing import Any
+
+import redis
+
+from events import keys
+
+RENEW_LUA = """
+-- KEYS[1] = lease key; ARGV[1] = owner; ARGV[2] = ttl in ms. Renews only a lease we still hold.
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+"""
+
+RELEASE_LUA = """
+-- KEYS[1] = lease key; ARGV[1] = owner. Deletes only a lease we still hold.
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+class PartitionLeases:
+    """The set of partitions this worker may fold now."""
+
+    def __init__(self, client: redis.Redis, owner: str, partitions: int, ttl_ms: int = 3000) -> None:
+        self.redis: Any = client  # redis-py types replies loosely; ours are bytes (decode_responses off)
+        self.owner = owner
+        self.partitions = partitions
+        self.ttl_ms = ttl_ms
+        self.owned: set[int] = set()
+        self._renew = client.register_script(RENEW_LUA)
+        self._release = client.register_script(RELEASE_LUA)
+        self._offset = zlib.crc32(owner.encode()) % partitions
+
+    def live_workers(self) -> int:
+        now = time.time()
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(keys.WORKERS, {self.owner: now})
+        pipe.zremrangebyscore(keys.WORKERS, "-inf", now - self.ttl_ms / 1000)
+        pipe.zcard(keys.WORKERS)
+        return max(1, int(pipe.execute()[-1]))
+
+    def heartbeat(self) -> tuple[set[int], set[int]]:
+        """Renew, shed and acquire leases; returns the partitions gained and lost."""
+        target = math.ceil(self.partitions / self.live_workers())
+        lost = self._renew_owned()
+        self._shed(target)
+        gained = self._acquire(target)
+        return gained, lost
+
+    def _renew_owned(self) -> set[int]:
+        ordered = sorted(self.owned)
+        pipe = self.redis.pipeline(transaction=False)
+        for p in ordered:
+            self._renew(keys=[keys.lease(p)], args=[self.owner, self.ttl_ms], client=pipe)
+        lost = {p for p, ok in zip(ordered, pipe.execute(), strict=True) if not ok}
+        self.owned -= lost
+        return lost
+
+    def _shed(self, target: int) -> None:
+        for p in sorted(self.owned, reverse=True)[: max(0, len(self.owned) - target)]:
+            self._release(keys=[keys.lease(p)], args=[self.owner])
+            self.owned.discard(p)
+
+    def _acquire(self, target: int) -> set[int]:
+        gained: set[int] = set()
+        for i in range(self.partitions):
+            if len(self.owned) >= target:
+                break
+            p = (self._offset + i) % self.partitions
+            if p not in self.owned and self.redis.set(keys.lease(p), self.owner, nx=True, px=self.ttl_ms):
+                self.owned.add(p)
+                gained.add(p)
+        return gained
+
+    def release_all(self) -> None:
+        for p in sorted(self.owned):
+            self._release(keys=[keys.lease(p)], args=[self.owner])
+        self.owned.clear()
+        self.redis.zrem(keys.WORKERS, self.owner)
