@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,10 +27,22 @@ def connect(url: str) -> redis.Redis:
     return redis.Redis.from_url(url, decode_responses=False, health_check_interval=30)
 
 
+def load_games(settings: Settings) -> dict[str, Game[Any, Any, Any, Any]]:
+    """``domain.GAMES`` plus the plugin games named in the settings."""
+    games = dict(GAMES)
+    for spec in settings.game_plugins:
+        module_name, _, attribute = spec.partition(":")
+        game = getattr(importlib.import_module(module_name), attribute or "GAME")
+        games[game.key] = game
+    return games
+
+
 def build(
     settings: Settings, url: str, games: Mapping[str, Game[Any, Any, Any, Any]] | None = None
 ) -> Services:
     client = connect(url)
-    store = EventStore(client, games if games is not None else GAMES, snapshot_every=settings.snapshot_every)
+    store = EventStore(
+        client, games if games is not None else load_games(settings), snapshot_every=settings.snapshot_every
+    )
     bus = CommandBus(client, partitions=settings.partitions)
     return Services(redis=client, store=store, bus=bus, settings=settings)

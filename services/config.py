@@ -21,6 +21,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """``HARBORMASTER_ADMIN_TOKEN``: when set, creating a game needs it."""
     log_format: str = "console"
     log_level: str = "info"
+    game_plugins: tuple[str, ...] = ()
+    """``HARBORMASTER_GAME_PLUGINS``: extra games as ``module:ATTRIBUTE``, comma-separated (tests use it)."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -33,4 +35,5 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             admin_token=env.get("HARBORMASTER_ADMIN_TOKEN") or None,
             log_format=env.get("HARBORMASTER_LOG_FORMAT", "console"),
             log_level=env.get("HARBORMASTER_LOG_LEVEL", "info"),
+            game_plugins=tuple(p for p in env.get("HARBORMASTER_GAME_PLUGINS", "").split(",") if p),
         )

@@ -79,6 +79,10 @@ class FoldWorker:
 
     # --- the loop ---------------------------------------------------------------------------------------
 
+    @property
+    def stopping(self) -> bool:
+        return self._stopping
+
     def request_stop(self) -> None:
         """Warm stop: finish the batch in flight, release the leases, return from ``run``."""
         self._stopping = True

@@ -1,0 +1,306 @@
+"""``harbormaster``: serve, worker, new, send, log, export, verify.
+
+A user's mistake is one clear line on stderr and a non-zero exit code, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import redis
+
+from domain.engine import RuleViolation
+from events import codec
+from events.errors import EventsError, GameExists, UnknownGame
+from services import logging as hm_logging
+from services.bootstrap import Services, build, load_games
+from services.config import Settings
+from services.redis_launcher import EmbeddedRedis, RedisNotFound, running_url
+
+
+class UserError(Exception):
+    """Something the user can fix: printed as one line, exit code 2."""
+
+
+# --- Redis: the one in REDIS_URL, the embedded one already running, or a new embedded one -----------------
+
+
+@contextmanager
+def redis_for(settings: Settings) -> Iterator[str]:
+    """The Redis URL to use; starts (and afterwards stops) an embedded server when none is running."""
+    if settings.redis_url:
+        yield settings.redis_url
+        return
+    url = running_url(settings.data_dir)
+    if url:
+        yield url
+        return
+    server = EmbeddedRedis(settings.data_dir)
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+# --- commands ------------------------------------------------------------------------------------------
+
+
+def cmd_new(services: Services, args: argparse.Namespace) -> int:
+    if args.game not in services.store.games:
+        raise UserError(
+            f"unknown game {args.game!r}; choose one of {', '.join(sorted(services.store.games))}"
+        )
+    options = _json_arg(args.options, "--options")
+    bots = {int(seat): name for seat, name in _json_arg(args.bots, "--bots").items()}
+    game_id = args.id or uuid.uuid4().hex[:12]
+    meta = services.store.create(
+        args.game, game_id, args.seats, options, secrets.token_bytes(32), bots=bots,
+        tournament=args.tournament, spectator_delay=args.spectator_delay,
+    )  # fmt: skip
+    print(json.dumps({"game_id": game_id, "game": args.game, "seats": args.seats, "events": meta.last_seq}))
+    return 0
+
+
+def cmd_send(services: Services, args: argparse.Namespace) -> int:
+    loaded_meta = services.store.meta(args.game_id)
+    game = services.store.games[loaded_meta.header.game]
+    body = args.command.encode()
+    try:
+        codec.decode_command(game, body)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        raise UserError(f"not a {game.key} command: {exc}") from exc
+    command_id = services.bus.submit(args.game_id, args.seat, body, args.id)
+    record = _wait_for_result(services, args.game_id, command_id, args.wait)
+    if record is None:
+        print(json.dumps({"command_id": command_id, "status": "submitted"}))
+        return 0
+    print(json.dumps(msgspec.to_builtins(record) | {"command": body.decode()}))
+    return 0 if record.status == "applied" else 1
+
+
+def _wait_for_result(services: Services, game_id: str, command_id: str, wait_s: float) -> Any:
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        record = services.store.result(game_id, command_id)
+        if record is not None:
+            return record
+        time.sleep(0.02)
+    return None
+
+
+def cmd_log(services: Services, args: argparse.Namespace) -> int:
+    meta = services.store.meta(args.game_id)
+    game = services.store.games[meta.header.game]
+    for envelope in services.store.read(args.game_id, after_seq=args.from_seq):
+        event = codec.decode_event(game, envelope)
+        line = {"seq": envelope.seq, "command_id": envelope.command_id, "seat": envelope.seat}
+        print(json.dumps(line | {"event": msgspec.to_builtins(event)}))
+    return 0
+
+
+def cmd_export(services: Services, args: argparse.Namespace) -> int:
+    from services.audit.export import export_lines
+
+    out = sys.stdout.buffer
+    for line in export_lines(services.store, args.game_id):
+        out.write(line + b"\n")
+    out.flush()
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from services.audit.verify import verify_file
+
+    path = Path(args.file)
+    if not path.exists():
+        raise UserError(f"no such file: {path}")
+    report = verify_file(path, load_games(Settings.from_env()))
+    problem = report.first_problem()
+    if problem is not None:
+        print(f"FAILED at seq {problem.seq}: {problem.reason}", file=sys.stderr)
+        for other in report.problems[1:]:
+            print(f"  also at seq {other.seq}: {other.reason}", file=sys.stderr)
+        return 1
+    checked = (
+        "every decision re-checked"
+        if report.decisions_checked
+        else "seed not revealed yet: chain and replay only"
+    )
+    print(f"OK {report.game} {report.game_id}: {report.events} events, {report.commands} commands; {checked}")
+    return 0
+
+
+def cmd_games(services: Services, args: argparse.Namespace) -> int:
+    for game_id in services.store.list_games(live_only=args.live):
+        meta = services.store.meta(game_id)
+        print(
+            json.dumps(
+                {"game_id": game_id, "game": meta.header.game, "status": meta.status, "seq": meta.last_seq}
+            )
+        )
+    return 0
+
+
+def cmd_worker(services: Services, url: str, args: argparse.Namespace) -> int:
+    from workers.runner import run_fold_worker
+
+    run_fold_worker(services.store, services.bus, url, bot_delay_s=args.bot_delay, batch_size=args.batch)
+    return 0
+
+
+def cmd_rq_worker(services: Services) -> int:
+    from rq import Queue, Worker
+
+    from workers.jobs.bots import BOT_QUEUE
+
+    Worker([Queue(BOT_QUEUE, connection=services.redis)], connection=services.redis).work()
+    return 0
+
+
+def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
+    from services.serve import serve
+
+    return serve(
+        settings,
+        host=args.host,
+        port=args.port,
+        demo=args.demo,
+        workers=args.workers,
+        bot_delay=args.bot_delay,
+    )
+
+
+# --- parsing --------------------------------------------------------------------------------------------
+
+
+def _json_arg(text: str | None, name: str) -> dict[str, Any]:
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{name} is not valid JSON: {exc}") from exc
+    if not isinstance(value, dict):
+        raise UserError(f"{name} must be a JSON object")
+    return value
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="harbormaster", description="Host El Capitán, Manila and East India Companies."
+    )
+    sub = p.add_subparsers(dest="subcommand", required=True)
+    serve = sub.add_parser(
+        "serve", help="embedded Redis if needed, the gateway, a fold worker and an rq worker"
+    )
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=1, help="fold worker processes")
+    serve.add_argument("--demo", action="store_true", help="start a live bot game of each kind to watch")
+    serve.add_argument(
+        "--bot-delay", type=float, default=0.0, help="seconds a server bot waits before moving"
+    )
+    worker = sub.add_parser("worker", help="a fold worker (commands -> events)")
+    worker.add_argument("--bot-delay", type=float, default=0.0)
+    worker.add_argument("--batch", type=int, default=256, help="commands read per round")
+    sub.add_parser("rq-worker", help="an rq worker for bot turns")
+    new = sub.add_parser("new", help="create a game; prints its id")
+    new.add_argument("game", help="elcapitan, manila or eic")
+    new.add_argument("--seats", type=int, required=True)
+    new.add_argument("--options", help="JSON object, e.g. '{\"variant_boarding\": true}'")
+    new.add_argument("--bots", help='JSON object seat -> bot, e.g. \'{"1": "greedy", "2": "random"}\'')
+    new.add_argument("--id", help="the game id (default: random)")
+    new.add_argument("--tournament", action="store_true")
+    new.add_argument("--spectator-delay", type=int, default=0, help="events spectators lag behind")
+    send = sub.add_parser("send", help="submit a command for a seat and wait for its result")
+    send.add_argument("game_id")
+    send.add_argument("seat", type=int)
+    send.add_argument("command", help='JSON, e.g. \'{"type": "Pass"}\'')
+    send.add_argument("--id", help="command id (default: random); resending an id returns its first result")
+    send.add_argument(
+        "--wait", type=float, default=10.0, help="seconds to wait for the result (0: do not wait)"
+    )
+    log = sub.add_parser("log", help="print a game's events as JSON lines")
+    log.add_argument("game_id")
+    log.add_argument("--from", dest="from_seq", type=int, default=0)
+    export = sub.add_parser("export", help="write a game's whole log as JSON lines (for verify)")
+    export.add_argument("game_id")
+    verify = sub.add_parser("verify", help="check an export offline: hash chain, replay, decisions, seed")
+    verify.add_argument("file")
+    games = sub.add_parser("games", help="list games")
+    games.add_argument("--live", action="store_true")
+    return p
+
+
+def run(argv: Sequence[str]) -> int:
+    args = parser().parse_args(argv)
+    settings = Settings.from_env()
+    hm_logging.configure(settings.log_format, settings.log_level)
+    if args.subcommand == "verify":
+        return cmd_verify(args)
+    if args.subcommand == "serve":
+        return cmd_serve(settings, args)
+    with redis_for(settings) as url:
+        services = build(settings, url)
+        if args.subcommand == "worker":
+            return cmd_worker(services, url, args)
+        if args.subcommand == "rq-worker":
+            return cmd_rq_worker(services)
+        handler = {"new": cmd_new, "send": cmd_send, "log": cmd_log, "export": cmd_export, "games": cmd_games}
+        return handler[args.subcommand](services, args)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Entry point of the ``harbormaster`` command."""
+    try:
+        code = run(sys.argv[1:] if argv is None else argv)
+    except UserError as exc:
+        print(f"harbormaster: {exc}", file=sys.stderr)
+        code = 2
+    except UnknownGame as exc:
+        print(f"harbormaster: no such game: {exc}", file=sys.stderr)
+        code = 2
+    except GameExists as exc:
+        print(f"harbormaster: a game with id {exc} exists already", file=sys.stderr)
+        code = 2
+    except RuleViolation as exc:
+        print(f"harbormaster: refused by the rules: {exc.message} ({exc.code})", file=sys.stderr)
+        code = 2
+    except (EventsError, RedisNotFound) as exc:
+        print(f"harbormaster: {exc}", file=sys.stderr)
+        code = 2
+    except redis.ConnectionError as exc:
+        print(f"harbormaster: cannot reach Redis: {exc}", file=sys.stderr)
+        code = 3
+    except BrokenPipeError:
+        code = 0
+    except KeyboardInterrupt:
+        code = 130
+    sys.exit(code)
+
+
+def child_env(url: str) -> dict[str, str]:
+    """The environment for a child process: ours, pointed at the Redis we use."""
+    return {**os.environ, "REDIS_URL": url}
+
+
+def spawn(args: Sequence[str], url: str) -> subprocess.Popen[bytes]:
+    """Start ``harbormaster <args>`` as a child process on the same Redis."""
+    return subprocess.Popen([sys.executable, "-m", "services.cli", *args], env=child_env(url))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""Shared fixtures: one real Redis per test session (embedded, or ``REDIS_URL``), flushed per test."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+from domain import GAMES, Game
+from services import logging as hm_logging
+from services.redis_launcher import EmbeddedRedis
+from tests.support.minimal_game import GAME as RACE
+
+hm_logging.configure("console", os.environ.get("HARBORMASTER_LOG_LEVEL", "warning"))
+
+TEST_GAMES: dict[str, Game[Any, Any, Any, Any]] = {**GAMES, "race": RACE}
+"""The real games plus the test-only dice race."""
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A Redis of our own for the whole session: ``REDIS_URL`` if set, else an embedded server."""
+    url = os.environ.get("REDIS_URL")
+    if url:
+        # Parallel test processes flush their own database, never each other's.
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+        yield f"{url.rstrip('/').rsplit('/', 1)[0] if url.count('/') > 2 else url}/{int(worker[2:] or 0) + 1}"
+        return
+    server = EmbeddedRedis(Path(tmp_path_factory.mktemp("redis")))
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def redis_client(redis_url: str) -> Iterator[redis.Redis]:
+    """A client on the session's Redis, flushed before and after the test."""
+    client = redis.Redis.from_url(redis_url)
+    client.flushdb()
+    try:
+        yield client
+    finally:
+        client.flushdb()
+        client.close()

@@ -1,0 +1,91 @@
+"""The ``harbormaster`` command as a user runs it: one clear line and an exit code for every mistake."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.support.pipeline import RACE_PLUGIN, stop_process, worker_process
+
+pytestmark = pytest.mark.redis
+
+
+def hm(
+    *args: str, url: str | None, data_dir=None, stdin: bytes | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "HARBORMASTER_GAME_PLUGINS": RACE_PLUGIN, "HARBORMASTER_LOG_LEVEL": "warning"}
+    env.pop("REDIS_URL", None)
+    if url:
+        env["REDIS_URL"] = url
+    if data_dir:
+        env["HARBORMASTER_DATA"] = str(data_dir)
+    return subprocess.run(
+        [sys.executable, "-m", "services.cli", *args], env=env, capture_output=True, input=stdin, timeout=60
+    )
+
+
+def test_new_send_log_export_verify_round_trip(redis_url, redis_client, tmp_path) -> None:
+    created = hm("new", "race", "--seats", "1", "--options", '{"goal": 6}', url=redis_url)
+    assert created.returncode == 0, created.stderr
+    game_id = json.loads(created.stdout)["game_id"]
+    worker = worker_process(redis_url, partitions=16)
+    try:
+        for _ in range(6):
+            sent = hm("send", game_id, "0", '{"type":"Roll"}', url=redis_url)
+            result = json.loads(sent.stdout)
+            if result.get("code") == "race.game_over":
+                break
+            assert sent.returncode == 0, sent.stderr
+        refused = hm("send", game_id, "0", '{"type":"Roll"}', url=redis_url)
+        assert refused.returncode == 1 and json.loads(refused.stdout)["status"] == "rejected"
+    finally:
+        stop_process(worker)
+    log = hm("log", game_id, url=redis_url)
+    events = [json.loads(line) for line in log.stdout.splitlines()]
+    assert events[0]["event"]["type"] == "RaceStarted" and events[-1]["event"]["type"] == "RaceWon"
+    export = hm("export", game_id, url=redis_url)
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(export.stdout)
+    verified = hm("verify", str(path), url=None)
+    assert verified.returncode == 0 and b"every decision re-checked" in verified.stdout
+    lines = path.read_bytes().splitlines()
+    del lines[2]
+    path.write_bytes(b"\n".join(lines))
+    failed = hm("verify", str(path), url=None)
+    assert failed.returncode == 1 and failed.stderr.startswith(b"FAILED at seq 2")
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("new", "chess", "--seats", "2"), b"unknown game 'chess'"),
+        (("new", "race", "--seats", "9"), b"refused by the rules"),
+        (("new", "race", "--seats", "2", "--options", "{oops"), b"--options is not valid JSON"),
+        (("new", "race", "--seats", "2", "--options", '{"colour": 1}'), b"unknown option"),
+        (("send", "nope", "0", '{"type":"Roll"}'), b"no such game"),
+        (("verify", "/no/such/file.jsonl"), b"no such file"),
+    ],
+)
+def test_a_user_mistake_is_one_line_and_a_nonzero_exit(redis_url, redis_client, args, needle) -> None:
+    result = hm(*args, url=redis_url)
+    assert result.returncode == 2
+    assert needle in result.stderr
+    assert b"Traceback" not in result.stderr and result.stderr.count(b"\n") == 1
+
+
+def test_a_malformed_command_is_refused_before_it_is_sent(redis_url, redis_client) -> None:
+    game_id = json.loads(hm("new", "race", "--seats", "2", url=redis_url).stdout)["game_id"]
+    result = hm("send", game_id, "0", '{"type":"Teleport"}', url=redis_url)
+    assert result.returncode == 2 and b"not a race command" in result.stderr
+
+
+def test_without_redis_url_the_cli_uses_an_embedded_redis_in_the_data_folder(tmp_path) -> None:
+    created = hm("new", "race", "--seats", "2", "--id", "kept", url=None, data_dir=tmp_path)
+    assert created.returncode == 0, created.stderr
+    listed = hm("games", url=None, data_dir=tmp_path)
+    assert json.loads(listed.stdout.splitlines()[0])["game_id"] == "kept"
+    assert (tmp_path / "appendonlydir").exists()

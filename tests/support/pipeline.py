@@ -1,0 +1,84 @@
+"""Helpers for tests that drive the real pipeline: services on a test Redis, worker processes."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from events.envelope import CommandRecord
+from services.bootstrap import Services, build
+from services.config import Settings
+from tests.conftest import TEST_GAMES
+
+RACE_PLUGIN = "tests.support.minimal_game:GAME"
+
+
+def services_for(url: str, partitions: int = 8, snapshot_every: int = 200) -> Services:
+    settings = Settings(
+        redis_url=url,
+        data_dir=Path(".harbormaster-test").resolve(),
+        partitions=partitions,
+        snapshot_every=snapshot_every,
+    )
+    return build(settings, url, games=TEST_GAMES)
+
+
+def new_race(services: Services, game_id: str, seats: int = 2, goal: int = 10_000) -> None:
+    services.store.create("race", game_id, seats, {"goal": goal}, secrets.token_bytes(32))
+
+
+def worker_process(
+    url: str,
+    partitions: int = 8,
+    extra_env: dict[str, str] | None = None,
+    extra_args: list[str] | None = None,
+) -> subprocess.Popen[bytes]:
+    """A real ``harbormaster worker`` process on the test Redis, knowing the test race game."""
+    env = {
+        **os.environ,
+        "REDIS_URL": url,
+        "HARBORMASTER_PARTITIONS": str(partitions),
+        "HARBORMASTER_GAME_PLUGINS": RACE_PLUGIN,
+        "HARBORMASTER_LOG_LEVEL": "warning",
+        **(extra_env or {}),
+    }
+    return subprocess.Popen([sys.executable, "-m", "services.cli", "worker", *(extra_args or [])], env=env)
+
+
+def stop_process(process: subprocess.Popen[bytes], timeout: float = 20) -> int:
+    process.send_signal(signal.SIGTERM)
+    return process.wait(timeout=timeout)
+
+
+def wait_for_results(
+    services: Services, wanted: Iterable[tuple[str, str]], timeout: float = 60
+) -> dict[tuple[str, str], CommandRecord]:
+    """Wait until every ``(game_id, command_id)`` has a recorded result; returns them."""
+    pending = set(wanted)
+    found: dict[tuple[str, str], CommandRecord] = {}
+    deadline = time.monotonic() + timeout
+    while pending and time.monotonic() < deadline:
+        for key in list(pending):
+            record = services.store.result(*key)
+            if record is not None:
+                found[key] = record
+                pending.discard(key)
+        if pending:
+            time.sleep(0.05)
+    assert not pending, f"{len(pending)} commands have no result after {timeout} s"
+    return found
+
+
+def eventually(check: Callable[[], bool], timeout: float = 20, message: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{message} not reached within {timeout} s")

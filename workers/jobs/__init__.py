@@ -1,0 +1,1 @@
+"""rq jobs: importable, module-level functions (bots, and whatever later needs a queue)."""

@@ -1,0 +1,105 @@
+"""Server-side bots: an rq job plays every bot seat that is to act in a game.
+
+The fold worker enqueues ``play_bot_turn`` after each applied command of a game with bot seats. The
+job decides which bot move to make from the game's current state and submits it like any player would,
+with a command id derived from the game's sequence number, so a job run twice sends one command.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import time
+from typing import Any
+
+import msgspec
+import structlog
+
+from domain import GAMES
+from domain.engine import Bot, Game, Rng, Seat
+from events import codec
+from events.bus import CommandBus
+from events.store import EventStore
+
+log = structlog.get_logger("bots")
+
+BOT_QUEUE = "hm-bots"
+
+
+def random_legal(game: Game[Any, Any, Any, Any]) -> Bot:
+    """The fallback policy: any legal command."""
+
+    def choose(state: Any, seat: Seat, rng: Rng) -> Any:
+        return rng.choice(game.legal_commands(state, seat))
+
+    return choose
+
+
+def bot_policy(game: Game[Any, Any, Any, Any], name: str) -> Bot:
+    """The game's own bot of that name (``domain.<game>.bots.BOTS``), else a random legal mover."""
+    try:
+        bots = importlib.import_module(f"domain.{game.key}.bots").BOTS
+    except (ImportError, AttributeError):
+        return random_legal(game)
+    policy: Bot = bots.get(name, random_legal(game))
+    return policy
+
+
+def bot_moves(store: EventStore, game_id: str) -> list[tuple[Seat, bytes, str]]:
+    """The moves the bot seats make now: ``(seat, command JSON, command id)``."""
+    loaded = store.load(game_id)
+    game, bots = loaded.game, loaded.meta.bots
+    if game.outcome(loaded.state) is not None:
+        return []
+    moves = []
+    for seat in sorted(game.to_act(loaded.state)):
+        name = bots.get(str(seat))
+        if name is None:
+            continue
+        rng = Rng(
+            hashlib.sha256(loaded.meta.seed + b"bot" + loaded.seq.to_bytes(8, "big") + bytes([seat])).digest()
+        )
+        command = bot_policy(game, name)(loaded.state, seat, rng)
+        moves.append((seat, codec.encode_command(command), f"bot-{loaded.seq}-{seat}"))
+    return moves
+
+
+def play_bot_turn(redis_url: str, game_id: str, delay_s: float = 0.0, partitions: int = 16) -> int:
+    """The rq job: submit the bot seats' moves for the game's current state; returns how many."""
+    from services.bootstrap import connect  # the job runs in a fresh rq process; build clients here
+
+    client = connect(redis_url)
+    store = EventStore(client, GAMES)
+    bus = CommandBus(client, partitions=partitions)
+    if delay_s:
+        time.sleep(delay_s)
+    moves = bot_moves(store, game_id)
+    if moves:
+        bus.submit_many(
+            bus.message(game_id, seat, command, command_id) for seat, command, command_id in moves
+        )
+        log.info("bot_moves", game_id=game_id, seats=[m[0] for m in moves])
+    client.close()
+    return len(moves)
+
+
+class BotTrigger(msgspec.Struct, kw_only=True):
+    """The fold worker's hook: enqueue a bot turn when a bot seat is to act."""
+
+    queue: Any
+    redis_url: str
+    delay_s: float = 0.0
+    partitions: int = 16
+
+    def __call__(self, game_id: str, loaded: Any) -> None:
+        if not loaded.meta.bots or loaded.game.outcome(loaded.state) is not None:
+            return
+        acting = {str(seat) for seat in loaded.game.to_act(loaded.state)}
+        if acting & set(loaded.meta.bots):
+            self.queue.enqueue_call(
+                func=play_bot_turn,
+                args=(self.redis_url, game_id, self.delay_s, self.partitions),
+                job_id=f"bot-{game_id}-{loaded.seq}",
+                result_ttl=60,
+                failure_ttl=3600,
+            )
