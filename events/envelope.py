@@ -56,6 +56,9 @@ class CommandRecord(msgspec.Struct, frozen=True, kw_only=True):
     code: str = ""
     message: str = ""
     ts_ms: int = 0
+    """When it was decided."""
+    submitted_ms: int = 0
+    """When it was put on the bus."""
 
 
 class InboxMessage(msgspec.Struct, frozen=True, kw_only=True):

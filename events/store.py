@@ -66,8 +66,22 @@ class AppendResult(msgspec.Struct, frozen=True, kw_only=True):
     record: CommandRecord | None = None
 
 
+class AppendItem(msgspec.Struct, frozen=True, kw_only=True):
+    """One command's part of an append: its result record, its events, and the hash it was decided on."""
+
+    record: CommandRecord
+    envelopes: Sequence[Envelope]
+    at_hash: str
+    meta_fields: Mapping[str, bytes | str | int] | None = None
+
+
+def parse_append_replies(replies: Sequence[Any]) -> list[AppendResult]:
+    """The append script's replies, one ``AppendResult`` per command."""
+    return [parse_append_reply(reply) for reply in replies]
+
+
 def parse_append_reply(reply: Sequence[Any]) -> AppendResult:
-    """Turn the Lua script's reply into an ``AppendResult``."""
+    """Turn one command's reply from the Lua script into an ``AppendResult``."""
     status = reply[0].decode() if isinstance(reply[0], bytes) else str(reply[0])
     if status == "ok":
         return AppendResult(status="ok", first_seq=int(reply[1]), last_seq=int(reply[2]))
@@ -131,55 +145,44 @@ class EventStore:
 
     # --- writing ---------------------------------------------------------------------------------------
 
-    def queue_append(
-        self,
-        pipe: Any,
-        game_id: str,
-        record: CommandRecord,
-        envelopes: Sequence[Envelope],
-        meta_fields: Mapping[str, bytes | str | int] | None = None,
-        create: bool = False,
-        at_hash: str = "",
+    def queue_append_batch(
+        self, pipe: Any, game_id: str, items: Sequence[AppendItem], create: bool = False
     ) -> None:
-        """Queue the atomic append of one command on a pipeline (or run it on the client).
+        """Queue one script call that appends several commands of one game, each checked on its own.
 
-        ``at_hash`` is the chain hash of the state the command was decided on.
+        Its reply (one per item, in order) is read with ``parse_append_replies``.
         """
-        pairs: list[bytes | str | int] = []
-        for field, value in (meta_fields or {}).items():
-            pairs.extend((field, value))
-        last_hash = envelopes[-1].hash if envelopes else ""
+        args: list[bytes | str | int] = ["create" if create else "append"]
+        for item in items:
+            pairs: list[bytes | str | int] = []
+            for field, value in (item.meta_fields or {}).items():
+                pairs.extend((field, value))
+            args += [
+                item.record.command_id,
+                item.record.at_seq,
+                item.at_hash,
+                codec.encode_record(item.record),
+                item.envelopes[-1].hash if item.envelopes else "",
+                len(pairs) // 2,
+                len(item.envelopes),
+                *pairs,
+                *(codec.encode_envelope(e) for e in item.envelopes),
+            ]
         self._append(
             keys=[keys.events(game_id), keys.results(game_id), keys.commands(game_id), keys.meta(game_id)],
-            args=[
-                record.command_id,
-                -1 if create else record.at_seq,
-                at_hash,
-                codec.encode_record(record),
-                last_hash,
-                len(pairs) // 2,
-                *pairs,
-                *(codec.encode_envelope(e) for e in envelopes),
-            ],
+            args=args,
             client=pipe,
         )
 
-    def append(
-        self,
-        game_id: str,
-        record: CommandRecord,
-        envelopes: Sequence[Envelope],
-        at_hash: str,
-        meta_fields: Mapping[str, bytes | str | int] | None = None,
-    ) -> AppendResult:
+    def append(self, game_id: str, item: AppendItem) -> AppendResult:
         """Append one command's events (or record its rejection), atomically."""
         pipe = self.redis.pipeline(transaction=False)
-        self.queue_append(pipe, game_id, record, envelopes, meta_fields, at_hash=at_hash)
-        result = parse_append_reply(pipe.execute()[0])
+        self.queue_append_batch(pipe, game_id, [item])
+        result = parse_append_replies(pipe.execute()[0])[0]
         if result.status == "missing":
             raise UnknownGame(game_id)
         if result.status == "conflict":
-            raise SequenceConflict(record.at_seq, result.current_seq)
+            raise SequenceConflict(item.record.at_seq, result.current_seq)
         return result
 
     def create(
@@ -226,8 +229,9 @@ class EventStore:
             "spectator_delay": spectator_delay,
         }
         pipe = self.redis.pipeline(transaction=False)
-        self.queue_append(pipe, game_id, record, envelopes, meta_fields, create=True)
-        result = parse_append_reply(pipe.execute()[0])
+        item = AppendItem(record=record, envelopes=envelopes, at_hash="", meta_fields=meta_fields)
+        self.queue_append_batch(pipe, game_id, [item], create=True)
+        result = parse_append_replies(pipe.execute()[0])[0]
         if result.status == "exists":
             raise GameExists(game_id)
         self.redis.zadd(keys.GAMES_INDEX, {game_id: ts})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 
 from events.store import LoadedGame
 
@@ -28,6 +29,11 @@ class StateCache:
 
     def drop(self, game_id: str) -> None:
         self._games.pop(game_id, None)
+
+    def drop_where(self, stale: Callable[[str], bool]) -> None:
+        """Forget every game for which ``stale(game_id)`` holds (partitions that changed hands)."""
+        for game_id in [g for g in self._games if stale(g)]:
+            del self._games[game_id]
 
     def __len__(self) -> int:
         return len(self._games)

@@ -22,7 +22,16 @@ from events import codec
 from events.bus import CommandBus, InboxEntry
 from events.envelope import CommandRecord, Envelope, InboxMessage
 from events.errors import PoisonMessage, UnknownGame
-from events.store import EventStore, LoadedGame, envelopes_for, now_ms, parse_append_reply
+from events.keys import partition_for
+from events.store import (
+    AppendItem,
+    AppendResult,
+    EventStore,
+    LoadedGame,
+    envelopes_for,
+    now_ms,
+    parse_append_replies,
+)
 from workers.cache import StateCache
 from workers.leases import PartitionLeases
 from workers.metrics import WorkerMetrics
@@ -119,7 +128,9 @@ class FoldWorker:
             self._drain_pending.discard(partition)
             log.warning("partition_lost", worker=self.worker_id, partition=partition)
         if gained or lost:
-            self.cache = StateCache(self.cache.capacity)
+            self.cache.drop_where(
+                lambda game_id: partition_for(game_id, self.bus.partitions) in gained | lost
+            )
 
     def _next_entries(self) -> list[InboxEntry]:
         """Pending entries of newly acquired partitions first (in order), then new ones."""
@@ -151,54 +162,64 @@ class FoldWorker:
         return len(entries) - len(todo)
 
     def _round(self, entries: Sequence[InboxEntry]) -> list[InboxEntry]:
-        decisions: list[Decision] = []
+        by_game: dict[str, list[Decision]] = {}
         poison: list[tuple[InboxEntry, str]] = []
-        pipe = self.redis.pipeline(transaction=False)
         for entry in entries:
             try:
                 decision = self._decide(entry)
             except PoisonMessage as exc:
                 poison.append((entry, str(exc)))
                 continue
-            self.store.queue_append(
-                pipe,
-                decision.message.game_id,
-                decision.record,
-                decision.envelopes,
-                self._meta_fields(decision),
-                at_hash=decision.before.hash,
+            by_game.setdefault(decision.message.game_id, []).append(decision)
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id, decisions in by_game.items():
+            items = [
+                AppendItem(
+                    record=d.record,
+                    envelopes=d.envelopes,
+                    at_hash=d.before.hash,
+                    meta_fields=self._meta_fields(d),
+                )
+                for d in decisions
+            ]
+            self.store.queue_append_batch(pipe, game_id, items)
+        replies = pipe.execute(raise_on_error=False) if by_game else []
+        outcomes: list[tuple[Decision, AppendResult | Exception]] = []
+        for decisions, reply in zip(by_game.values(), replies, strict=True):
+            results = (
+                [reply] * len(decisions) if isinstance(reply, Exception) else parse_append_replies(reply)
             )
-            decisions.append(decision)
-        replies = pipe.execute(raise_on_error=False) if decisions else []
-        return self._settle(decisions, replies, poison)
+            outcomes.extend(zip(decisions, results, strict=True))
+        return self._settle(outcomes, poison)
 
     def _settle(
-        self, decisions: list[Decision], replies: list[Any], poison: list[tuple[InboxEntry, str]]
+        self, outcomes: list[tuple[Decision, AppendResult | Exception]], poison: list[tuple[InboxEntry, str]]
     ) -> list[InboxEntry]:
         retry: list[InboxEntry] = []
         after = self.redis.pipeline(transaction=False)
         applied: list[Decision] = []
-        for decision, reply in zip(decisions, replies, strict=True):
+        done: dict[int, list[bytes]] = {}
+        for decision, result in outcomes:
             game_id = decision.message.game_id
-            if isinstance(reply, Exception):
-                log.error("append_failed", game_id=game_id, error=str(reply))
+            if isinstance(result, Exception):
+                log.error("append_failed", game_id=game_id, error=str(result))
                 self.cache.drop(game_id)
                 retry.append(decision.entry)
-                continue
-            result = parse_append_reply(reply)
-            if result.status == "ok":
+            elif result.status == "ok":
                 applied.append(decision)
-                self.bus.queue_ack(after, decision.entry.partition, [decision.entry.entry_id])
+                done.setdefault(decision.entry.partition, []).append(decision.entry.entry_id)
                 self._maybe_snapshot(after, decision)
             elif result.status == "dup":
                 self.cache.drop(game_id)
-                self.bus.queue_ack(after, decision.entry.partition, [decision.entry.entry_id])
-            elif result.status == "conflict":
+                done.setdefault(decision.entry.partition, []).append(decision.entry.entry_id)
+            elif result.status in ("conflict", "skipped"):
                 self.cache.drop(game_id)
                 retry.append(decision.entry)
             else:
                 self.cache.drop(game_id)
                 poison.append((decision.entry, f"unknown game {game_id}"))
+        for partition, entry_ids in done.items():
+            self.bus.queue_ack(after, partition, entry_ids)
         for entry, reason in poison:
             log.warning("dead_lettered", entry_id=entry.entry_id.decode(), reason=reason)
             self.bus.queue_dead_letter(after, entry, reason)
@@ -291,6 +312,7 @@ class FoldWorker:
             first_seq=before.seq + 1,
             last_seq=after.seq,
             ts_ms=now_ms(),
+            submitted_ms=message.submitted_ms,
         )
         return Decision(
             entry=entry,
@@ -333,6 +355,7 @@ class FoldWorker:
             code=code,
             message=text,
             ts_ms=now_ms(),
+            submitted_ms=message.submitted_ms,
         )
         return Decision(
             entry=entry,

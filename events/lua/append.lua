@@ -1,47 +1,63 @@
--- Append all of one command's events and record its result, atomically.
+-- Append the events of one or more commands of ONE game and record each command's result, atomically.
+-- Each command is checked on its own (expected seq, chain hash, command id); the first command that
+-- is not applied stops the rest of the batch, which come back as "skipped" (to be decided again).
 -- KEYS[1] = event stream        hm:{g:<id>}:events
 -- KEYS[2] = results hash        hm:{g:<id>}:results
 -- KEYS[3] = command log stream  hm:{g:<id>}:commands
 -- KEYS[4] = meta hash           hm:{g:<id>}:meta
--- ARGV[1] = command id
--- ARGV[2] = expected seq: the seq the decision was made on; -1 creates the game (meta must not exist)
--- ARGV[3] = the chain hash at the expected seq: a decision made on another history is refused too
--- ARGV[4] = the command's result record (msgpack)
--- ARGV[5] = the chain hash after the last event ("" when no event is appended)
--- ARGV[6] = k, the number of meta field/value pairs that follow
--- ARGV[7 .. 6+2k] = meta field/value pairs to set (status, or the whole header on create)
--- ARGV[7+2k ..] = the envelopes (msgpack), for seq expected+1, expected+2, ...
--- Returns {"ok", first_seq, last_seq} | {"dup", recorded result} | {"conflict", current seq}
---       | {"missing", ""} when the game does not exist | {"exists", ""} when creating an existing game.
-local expected = tonumber(ARGV[2])
-local current = redis.call('HGET', KEYS[4], 'last_seq')
-if expected == -1 then
-  if current then return {'exists', ''} end
-  current = 0
-  expected = 0
-else
-  if not current then return {'missing', ''} end
-  local previous = redis.call('HGET', KEYS[2], ARGV[1])
+-- ARGV[1] = "create" (the game must not exist yet; the first command is its set-up) or "append"
+-- then, for each command, a block of 7 + 2k + m arguments:
+--   command id, expected seq (the seq the decision was made on), chain hash at that seq,
+--   result record (msgpack), chain hash after its last event ("" if none), k, m,
+--   k meta field/value pairs to set (status on the last event, the header on create),
+--   m envelopes (msgpack) for seq expected+1 ... expected+m
+-- Returns one reply per command: {"ok", first_seq, last_seq} | {"dup", recorded result}
+--   | {"conflict", current seq} | {"missing"} | {"exists"} | {"skipped"}.
+
+local function check(command_id, expected, at_hash, creating)
+  local current = redis.call('HGET', KEYS[4], 'last_seq')
+  if creating then
+    if current then return {'exists'} end
+    return nil
+  end
+  if not current then return {'missing'} end
+  local previous = redis.call('HGET', KEYS[2], command_id)
   if previous then return {'dup', previous} end
-  current = tonumber(current)
-  if current ~= expected then return {'conflict', tostring(current)} end
-  if redis.call('HGET', KEYS[4], 'last_hash') ~= ARGV[3] then return {'conflict', tostring(current)} end
+  if tonumber(current) ~= expected or redis.call('HGET', KEYS[4], 'last_hash') ~= at_hash then
+    return {'conflict', current}
+  end
+  return nil
 end
-local k = tonumber(ARGV[6])
-local first_event = 7 + 2 * k
-local seq = expected
-for i = first_event, #ARGV do
-  seq = seq + 1
-  redis.call('XADD', KEYS[1], seq .. '-0', 'e', ARGV[i])
+
+local replies = {}
+local creating = ARGV[1] == 'create'
+local stopped = false
+local i = 2
+while i <= #ARGV do
+  local command_id, expected, at_hash = ARGV[i], tonumber(ARGV[i + 1]), ARGV[i + 2]
+  local record, last_hash = ARGV[i + 3], ARGV[i + 4]
+  local k, m = tonumber(ARGV[i + 5]), tonumber(ARGV[i + 6])
+  local meta_at, events_at = i + 7, i + 7 + 2 * k
+  i = events_at + m
+  local refused = nil
+  if stopped then refused = {'skipped'} else refused = check(command_id, expected, at_hash, creating) end
+  if refused then
+    stopped = true
+    table.insert(replies, refused)
+  else
+    for j = 0, m - 1 do
+      redis.call('XADD', KEYS[1], (expected + j + 1) .. '-0', 'e', ARGV[events_at + j])
+    end
+    for j = meta_at, events_at - 1, 2 do
+      redis.call('HSET', KEYS[4], ARGV[j], ARGV[j + 1])
+    end
+    if m > 0 then
+      redis.call('HSET', KEYS[4], 'last_seq', expected + m, 'last_hash', last_hash)
+    end
+    redis.call('HSET', KEYS[2], command_id, record)
+    redis.call('XADD', KEYS[3], '*', 'id', command_id, 'r', record)
+    table.insert(replies, {'ok', expected + 1, expected + m})
+    creating = false
+  end
 end
-for i = 7, 6 + 2 * k, 2 do
-  redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1])
-end
-if seq > expected then
-  redis.call('HSET', KEYS[4], 'last_seq', seq, 'last_hash', ARGV[5])
-elseif expected == 0 then
-  redis.call('HSET', KEYS[4], 'last_seq', 0)
-end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
-redis.call('XADD', KEYS[3], '*', 'id', ARGV[1], 'r', ARGV[4])
-return {'ok', expected + 1, seq}
+return replies

@@ -8,7 +8,7 @@ import pytest
 from domain.engine import rng_for
 from events.envelope import CommandRecord
 from events.errors import GameExists, SequenceConflict
-from events.store import envelopes_for, now_ms
+from events.store import AppendItem, envelopes_for, now_ms
 from tests.support.minimal_game import Roll
 from tests.support.pipeline import new_race, services_for
 
@@ -31,9 +31,8 @@ def _append_roll(
     seq = loaded.seq if at_seq is None else at_seq
     prev = loaded.hash if at_hash is None else at_hash
     envelopes = envelopes_for(game_id, events, seq, prev, command_id, seat, now_ms())
-    return services.store.append(
-        game_id, _roll_record(command_id, seq, len(envelopes)), envelopes, at_hash=prev
-    )
+    item = AppendItem(record=_roll_record(command_id, seq, len(envelopes)), envelopes=envelopes, at_hash=prev)
+    return services.store.append(game_id, item)
 
 
 def test_create_writes_the_opening_events_and_refuses_a_second_create(redis_url, redis_client) -> None:

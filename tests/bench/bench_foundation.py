@@ -1,0 +1,150 @@
+"""Foundation figures (issue 3): raw pipelined XADD, end-to-end rate with 1 and 2 workers, latency.
+
+All on one embedded Redis (or ``REDIS_URL``), with real ``harbormaster worker`` processes folding the
+test dice race (``Note`` commands: the rules cost next to nothing, so this measures the pipeline).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from services.redis_launcher import EmbeddedRedis
+from tests.support.pipeline import services_for, stop_process, worker_process
+
+GAMES = 200
+PARTITIONS = 16
+
+
+def raw_xadd_rate(services, n: int = 200_000, pipeline: int = 1000) -> float:
+    payload = b"x" * 120
+    started = time.perf_counter()
+    for start in range(0, n, pipeline):
+        pipe = services.redis.pipeline(transaction=False)
+        for _ in range(pipeline):
+            pipe.xadd("bench:raw", {"m": payload})
+        pipe.execute()
+    rate = n / (time.perf_counter() - started)
+    services.redis.delete("bench:raw")
+    return rate
+
+
+def _fresh(url: str):
+    services = services_for(url, partitions=PARTITIONS)
+    services.redis.flushdb()
+    for g in range(GAMES):
+        services.store.create("race", f"b{g}", 2, {}, secrets.token_bytes(32))
+    services.bus.ensure_groups()
+    return services
+
+
+def _submit(services, n: int, tag: str) -> None:
+    batch = []
+    for i in range(n):
+        batch.append(services.bus.message(f"b{i % GAMES}", 0, b'{"type":"Note","text":"x"}', f"{tag}-{i}"))
+        if len(batch) == 1000:
+            services.bus.submit_many(batch)
+            batch = []
+    services.bus.submit_many(batch)
+
+
+def _applied(services) -> int:
+    return int(services.redis.hget("hm:metrics", "commands_applied") or 0)
+
+
+def end_to_end_rate(url: str, workers: int, n: int = 60_000) -> float:
+    """Saturating load: the inbox is full before the workers start; time until it is drained."""
+    services = _fresh(url)
+    _submit(services, n, "sat")
+    procs = [worker_process(url, partitions=PARTITIONS) for _ in range(workers)]
+    started = time.perf_counter()
+    while _applied(services) < n:
+        time.sleep(0.01)
+    elapsed = time.perf_counter() - started
+    for p in procs:
+        stop_process(p)
+    return n / elapsed
+
+
+def latency_at(url: str, rate: float, seconds: float = 8.0, workers: int = 2) -> tuple[float, float, int]:
+    """Submit at a steady ``rate``; latency = the command log entry's server time - submission time."""
+    services = _fresh(url)
+    procs = [worker_process(url, partitions=PARTITIONS) for _ in range(workers)]
+    _settle_leases(services, workers)
+    _submit(services, GAMES, "warm")  # steady state: every game hot in a worker's cache
+    while _applied(services) < GAMES:
+        time.sleep(0.01)
+    tick, sent = 0.01, GAMES
+    per_tick = max(1, round(rate * tick))
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        messages = [
+            services.bus.message(
+                f"b{(sent + i) % GAMES}", 0, b'{"type":"Note","text":"x"}', f"lat-{sent + i}"
+            )
+            for i in range(per_tick)
+        ]
+        services.bus.submit_many(messages)
+        sent += per_tick
+        next_at = started + (sent / per_tick) * tick
+        time.sleep(max(0.0, next_at - time.perf_counter()))
+    while _applied(services) < sent:
+        time.sleep(0.01)
+    for p in procs:
+        stop_process(p)
+    latencies = _latencies(services)
+    q = statistics.quantiles(latencies, n=100)
+    return q[49], q[98], len(latencies)
+
+
+def _settle_leases(services, workers: int) -> None:
+    """Wait until the workers have split the partitions between them (no rebalancing while measuring)."""
+    from events import keys
+
+    while True:
+        owners = [services.redis.get(keys.lease(p)) for p in range(PARTITIONS)]
+        counts = {o: owners.count(o) for o in owners if o}
+        if None not in owners and len(counts) == workers and max(counts.values()) - min(counts.values()) <= 1:
+            return
+        time.sleep(0.1)
+
+
+def _latencies(services) -> list[float]:
+    from events import codec, keys
+
+    out = []
+    for g in range(GAMES):
+        for entry_id, fields in services.redis.xrange(keys.commands(f"b{g}")):
+            record = codec.decode_record(fields[b"r"])
+            if record.command_id.startswith("lat-"):
+                appended_ms = int(entry_id.split(b"-")[0])  # Redis's own clock at the append
+                out.append(appended_ms - record.submitted_ms)
+    return out
+
+
+def main() -> None:
+    url = os.environ.get("REDIS_URL")
+    server = None
+    if not url:
+        server = EmbeddedRedis(Path(tempfile.mkdtemp(prefix="hm-bench-")))
+        url = server.start()
+    try:
+        services = services_for(url)
+        raw = raw_xadd_rate(services)
+        print(f"raw pipelined XADD from Python:          {raw:10,.0f} /s")
+        one = end_to_end_rate(url, 1)
+        print(f"end-to-end, 1 worker (bus+decide+append):{one:10,.0f} commands/s  ({one / raw:.2f} of raw)")
+        two = end_to_end_rate(url, 2)
+        print(f"end-to-end, 2 workers:                   {two:10,.0f} commands/s  ({two / raw:.2f} of raw)")
+        best = max(one, two)
+        p50, p99, n = latency_at(url, best / 2)
+        print(
+            f"latency submit->appended at {best / 2:,.0f}/s (half of saturation), n={n}: p50 {p50:.1f} ms, p99 {p99:.1f} ms"
+        )
+    finally:
+        if server is not None:
+            server.stop()
