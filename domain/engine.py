@@ -162,7 +162,7 @@ E = TypeVar("E")
 V = TypeVar("V")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # identity: a game record is one object, and is hashable as such
 class Game(Generic[S, C, E, V]):
     """One game's entry in ``domain.GAMES``: its message types and its pure functions.
 

@@ -23,7 +23,7 @@ PARTITIONS = 16
 def raw_xadd_rate(services, n: int = 200_000, pipeline: int = 1000) -> float:
     payload = b"x" * 120
     started = time.perf_counter()
-    for start in range(0, n, pipeline):
+    for _ in range(0, n, pipeline):
         pipe = services.redis.pipeline(transaction=False)
         for _ in range(pipeline):
             pipe.xadd("bench:raw", {"m": payload})

@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 import msgspec
+import redis
 import structlog
 
 from domain import GAMES
@@ -66,9 +67,7 @@ def bot_moves(store: EventStore, game_id: str) -> list[tuple[Seat, bytes, str]]:
 
 def play_bot_turn(redis_url: str, game_id: str, delay_s: float = 0.0, partitions: int = 16) -> int:
     """The rq job: submit the bot seats' moves for the game's current state; returns how many."""
-    from services.bootstrap import connect  # the job runs in a fresh rq process; build clients here
-
-    client = connect(redis_url)
+    client = redis.Redis.from_url(redis_url)  # the job runs in a fresh rq work horse: its own client
     store = EventStore(client, GAMES)
     bus = CommandBus(client, partitions=partitions)
     if delay_s:
