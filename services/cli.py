@@ -170,6 +170,15 @@ def cmd_rq_worker(services: Services) -> int:
     return 0
 
 
+def cmd_gateway(services: Services, args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from services.gateway.app import create_app
+
+    uvicorn.run(create_app(services), host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
 def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
     from services.serve import serve
 
@@ -217,6 +226,9 @@ def parser() -> argparse.ArgumentParser:
     worker.add_argument("--bot-delay", type=float, default=0.0)
     worker.add_argument("--batch", type=int, default=256, help="commands read per round")
     sub.add_parser("rq-worker", help="an rq worker for bot turns")
+    gateway = sub.add_parser("gateway", help="only the gateway (HTTP, WebSocket, web client) on REDIS_URL")
+    gateway.add_argument("--host", default="127.0.0.1")
+    gateway.add_argument("--port", type=int, default=8000)
     new = sub.add_parser("new", help="create a game; prints its id")
     new.add_argument("game", help="elcapitan, manila or eic")
     new.add_argument("--seats", type=int, required=True)
@@ -259,6 +271,8 @@ def run(argv: Sequence[str]) -> int:
             return cmd_worker(services, url, args)
         if args.subcommand == "rq-worker":
             return cmd_rq_worker(services)
+        if args.subcommand == "gateway":
+            return cmd_gateway(services, args)
         handler = {"new": cmd_new, "send": cmd_send, "log": cmd_log, "export": cmd_export, "games": cmd_games}
         return handler[args.subcommand](services, args)
 
