@@ -18,7 +18,8 @@ GAME_KEYS = ("elcapitan", "manila", "eic")
 def _load_games() -> dict[str, Game[Any, Any, Any, Any]]:
     games: dict[str, Game[Any, Any, Any, Any]] = {}
     for key in GAME_KEYS:
-        if importlib.util.find_spec(f"domain.{key}") is not None:
+        spec = importlib.util.find_spec(f"domain.{key}")
+        if spec is not None and spec.origin is not None:  # a package with its __init__.py
             games[key] = importlib.import_module(f"domain.{key}").GAME
     return games
 

@@ -8,8 +8,11 @@ import sys
 import structlog
 
 
-def configure(fmt: str = "console", level: str = "info") -> None:
-    """Configure structlog once per process; ``fmt`` is ``console`` or ``json``."""
+def configure(fmt: str = "console", level: str = "info", cache: bool = True) -> None:
+    """Configure structlog once per process; ``fmt`` is ``console`` or ``json``.
+
+    ``cache=False`` lets tests reconfigure (and capture) loggers that modules created at import.
+    """
     renderer: structlog.typing.Processor = (
         structlog.processors.JSONRenderer() if fmt == "json" else structlog.dev.ConsoleRenderer(colors=False)
     )
@@ -23,5 +26,5 @@ def configure(fmt: str = "console", level: str = "info") -> None:
         ],
         wrapper_class=structlog.make_filtering_bound_logger(getattr(logging, level.upper(), logging.INFO)),
         logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
-        cache_logger_on_first_use=True,
+        cache_logger_on_first_use=cache,
     )

@@ -15,7 +15,7 @@ from services import logging as hm_logging
 from services.redis_launcher import EmbeddedRedis
 from tests.support.minimal_game import GAME as RACE
 
-hm_logging.configure("console", os.environ.get("HARBORMASTER_LOG_LEVEL", "warning"))
+hm_logging.configure("console", os.environ.get("HARBORMASTER_LOG_LEVEL", "warning"), cache=False)
 
 TEST_GAMES: dict[str, Game[Any, Any, Any, Any]] = {**GAMES, "race": RACE}
 """The real games plus the test-only dice race."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from events import codec
@@ -119,3 +120,42 @@ def test_the_finishing_event_reveals_the_seed(redis_url, redis_client) -> None:
     meta = services.store.meta("g1")
     assert meta.status == "finished"
     assert envelopes[-1].seed == meta.seed and all(e.seed is None for e in envelopes[:-1])
+
+
+def test_the_worker_writes_snapshots_and_a_cold_load_from_one_equals_the_live_state(
+    redis_url, redis_client
+) -> None:
+    from events import keys
+
+    services = services_for(redis_url, snapshot_every=5)
+    new_race(services, "g1", seats=2)
+    for i in range(23):
+        services.bus.submit("g1", i % 2, ROLL)
+    worker = _worker(services)
+    worker.run(until_idle=True)
+    snap = msgspec.msgpack.decode(services.redis.get(keys.snapshot("g1")))
+    assert snap["seq"] == 20
+    live = worker.cache.get("g1") or services.store.load("g1")
+    cold = services.store.load("g1")
+    assert cold.seq == 24 and cold.hash == services.store.read("g1")[-1].hash
+    assert msgspec.msgpack.encode(cold.state) == msgspec.msgpack.encode(live.state)
+
+
+def test_each_folded_command_is_logged_with_game_command_seq_and_latency(redis_url, redis_client) -> None:
+    import structlog
+
+    from services import logging as hm_logging
+
+    services = services_for(redis_url)
+    new_race(services, "g1", seats=2)
+    command_id = services.bus.submit("g1", 0, ROLL)
+    hm_logging.configure("console", "debug", cache=False)
+    try:
+        with structlog.testing.capture_logs() as logs:
+            _worker(services).run(until_idle=True)
+    finally:
+        hm_logging.configure("console", "warning", cache=False)
+    folded = [entry for entry in logs if entry["event"] == "command_folded"]
+    assert len(folded) == 1
+    assert folded[0]["game_id"] == "g1" and folded[0]["command_id"] == command_id
+    assert folded[0]["seq"] == 2 and folded[0]["latency_ms"] >= 0
