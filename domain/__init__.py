@@ -26,4 +26,25 @@ def _load_games() -> dict[str, Game[Any, Any, Any, Any]]:
 
 GAMES: dict[str, Game[Any, Any, Any, Any]] = _load_games()
 
-__all__ = ["GAMES", "Game", "Outcome", "Rng", "RuleViolation", "Seat", "rng_for", "seed_commitment"]
+
+def games_with_plugins(plugins: tuple[str, ...] = ()) -> dict[str, Game[Any, Any, Any, Any]]:
+    """``GAMES`` plus extra games named ``module:ATTRIBUTE`` (tests add their minimal game this way)."""
+    games = dict(GAMES)
+    for spec in plugins:
+        module_name, _, attribute = spec.partition(":")
+        game = getattr(importlib.import_module(module_name), attribute or "GAME")
+        games[game.key] = game
+    return games
+
+
+__all__ = [
+    "GAMES",
+    "Game",
+    "Outcome",
+    "Rng",
+    "RuleViolation",
+    "Seat",
+    "games_with_plugins",
+    "rng_for",
+    "seed_commitment",
+]

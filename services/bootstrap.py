@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 import redis
 
-from domain import GAMES, Game
+from domain import Game, games_with_plugins
 from events.bus import CommandBus
 from events.store import EventStore
 from services.config import Settings
@@ -29,12 +28,7 @@ def connect(url: str) -> redis.Redis:
 
 def load_games(settings: Settings) -> dict[str, Game[Any, Any, Any, Any]]:
     """``domain.GAMES`` plus the plugin games named in the settings."""
-    games = dict(GAMES)
-    for spec in settings.game_plugins:
-        module_name, _, attribute = spec.partition(":")
-        game = getattr(importlib.import_module(module_name), attribute or "GAME")
-        games[game.key] = game
-    return games
+    return games_with_plugins(settings.game_plugins)
 
 
 def build(

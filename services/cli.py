@@ -8,11 +8,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import secrets
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,6 +25,7 @@ from events.errors import EventsError, GameExists, UnknownGame
 from services import logging as hm_logging
 from services.bootstrap import Services, build, load_games
 from services.config import Settings
+from services.games import create_game
 from services.redis_launcher import EmbeddedRedis, RedisNotFound, running_url
 
 
@@ -58,18 +57,24 @@ def redis_for(settings: Settings) -> Iterator[str]:
 # --- commands ------------------------------------------------------------------------------------------
 
 
-def cmd_new(services: Services, args: argparse.Namespace) -> int:
+def cmd_new(services: Services, url: str, args: argparse.Namespace) -> int:
     if args.game not in services.store.games:
         raise UserError(
             f"unknown game {args.game!r}; choose one of {', '.join(sorted(services.store.games))}"
         )
     options = _json_arg(args.options, "--options")
     bots = {int(seat): name for seat, name in _json_arg(args.bots, "--bots").items()}
-    game_id = args.id or uuid.uuid4().hex[:12]
-    meta = services.store.create(
-        args.game, game_id, args.seats, options, secrets.token_bytes(32), bots=bots,
-        tournament=args.tournament, spectator_delay=args.spectator_delay,
-    )  # fmt: skip
+    game_id, meta = create_game(
+        services,
+        args.game,
+        args.seats,
+        options,
+        game_id=args.id,
+        bots=bots,
+        tournament=args.tournament,
+        spectator_delay=args.spectator_delay,
+        redis_url=url,
+    )
     print(json.dumps({"game_id": game_id, "game": args.game, "seats": args.seats, "events": meta.last_seq}))
     return 0
 
@@ -157,7 +162,14 @@ def cmd_games(services: Services, args: argparse.Namespace) -> int:
 def cmd_worker(services: Services, url: str, args: argparse.Namespace) -> int:
     from workers.runner import run_fold_worker
 
-    run_fold_worker(services.store, services.bus, url, bot_delay_s=args.bot_delay, batch_size=args.batch)
+    run_fold_worker(
+        services.store,
+        services.bus,
+        url,
+        bot_delay_s=args.bot_delay,
+        batch_size=args.batch,
+        plugins=services.settings.game_plugins,
+    )
     return 0
 
 
@@ -273,7 +285,9 @@ def run(argv: Sequence[str]) -> int:
             return cmd_rq_worker(services)
         if args.subcommand == "gateway":
             return cmd_gateway(services, args)
-        handler = {"new": cmd_new, "send": cmd_send, "log": cmd_log, "export": cmd_export, "games": cmd_games}
+        if args.subcommand == "new":
+            return cmd_new(services, url, args)
+        handler = {"send": cmd_send, "log": cmd_log, "export": cmd_export, "games": cmd_games}
         return handler[args.subcommand](services, args)
 
 

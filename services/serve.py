@@ -6,19 +6,17 @@ down cleanly, flushing its append-only file.
 
 from __future__ import annotations
 
-import secrets
 import subprocess
 import uuid
 
 import structlog
 import uvicorn
-from rq import Queue
 
 from services.bootstrap import Services, build
 from services.cli import spawn
 from services.config import Settings
+from services.games import create_game
 from services.redis_launcher import EmbeddedRedis, running_url
-from workers.jobs.bots import BOT_QUEUE, play_bot_turn
 
 log = structlog.get_logger("serve")
 
@@ -27,15 +25,12 @@ DEMO_SEATS = {"manila": 4, "elcapitan": 4, "eic": 4}
 
 def start_demo_games(services: Services, url: str, host: str, port: int) -> list[str]:
     """A live all-bot game of each kind, greedy against random, for people to watch."""
-    queue = Queue(BOT_QUEUE, connection=services.redis)
     started = []
     for key, game in sorted(services.store.games.items()):
         seats = max(game.min_seats, min(game.max_seats, DEMO_SEATS.get(key, 4)))
         bots = {seat: "greedy" if seat % 2 == 0 else "random" for seat in range(seats)}
-        game_id = f"demo-{key}-{uuid.uuid4().hex[:6]}"
-        services.store.create(key, game_id, seats, {}, secrets.token_bytes(32), bots=bots)
-        queue.enqueue_call(
-            func=play_bot_turn, args=(url, game_id, 0.0, services.bus.partitions), result_ttl=60
+        game_id, _ = create_game(
+            services, key, seats, {}, game_id=f"demo-{key}-{uuid.uuid4().hex[:6]}", bots=bots, redis_url=url
         )
         log.info(
             "demo_game_started", game=key, game_id=game_id, watch=f"http://{host}:{port}/games/{game_id}"

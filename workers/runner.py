@@ -31,7 +31,12 @@ def install_stop_signals(worker: FoldWorker) -> None:
 
 
 def run_fold_worker(
-    store: EventStore, bus: CommandBus, redis_url: str, bot_delay_s: float = 0.0, batch_size: int = 256
+    store: EventStore,
+    bus: CommandBus,
+    redis_url: str,
+    bot_delay_s: float = 0.0,
+    batch_size: int = 256,
+    plugins: tuple[str, ...] = (),
 ) -> int:
     """A fold worker process's whole life; returns the number of commands it folded."""
     trigger = BotTrigger(
@@ -39,6 +44,7 @@ def run_fold_worker(
         redis_url=redis_url,
         delay_s=bot_delay_s,
         partitions=bus.partitions,
+        plugins=plugins,
     )
     worker = FoldWorker(store.redis, store, bus, on_applied=trigger, batch_size=batch_size)
     install_stop_signals(worker)

@@ -25,6 +25,7 @@ def services_for(url: str, partitions: int = 8, snapshot_every: int = 200) -> Se
         data_dir=Path(".harbormaster-test").resolve(),
         partitions=partitions,
         snapshot_every=snapshot_every,
+        game_plugins=(RACE_PLUGIN,),
     )
     return build(settings, url, games=TEST_GAMES)
 

@@ -16,7 +16,7 @@ import msgspec
 import redis
 import structlog
 
-from domain import GAMES
+from domain import games_with_plugins
 from domain.engine import Bot, Game, Rng, Seat
 from events import codec
 from events.bus import CommandBus
@@ -65,10 +65,12 @@ def bot_moves(store: EventStore, game_id: str) -> list[tuple[Seat, bytes, str]]:
     return moves
 
 
-def play_bot_turn(redis_url: str, game_id: str, delay_s: float = 0.0, partitions: int = 16) -> int:
+def play_bot_turn(
+    redis_url: str, game_id: str, delay_s: float = 0.0, partitions: int = 16, plugins: tuple[str, ...] = ()
+) -> int:
     """The rq job: submit the bot seats' moves for the game's current state; returns how many."""
     client = redis.Redis.from_url(redis_url)  # the job runs in a fresh rq work horse: its own client
-    store = EventStore(client, GAMES)
+    store = EventStore(client, games_with_plugins(tuple(plugins)))
     bus = CommandBus(client, partitions=partitions)
     if delay_s:
         time.sleep(delay_s)
@@ -89,6 +91,7 @@ class BotTrigger(msgspec.Struct, kw_only=True):
     redis_url: str
     delay_s: float = 0.0
     partitions: int = 16
+    plugins: tuple[str, ...] = ()
 
     def __call__(self, game_id: str, loaded: Any) -> None:
         if not loaded.meta.bots or loaded.game.outcome(loaded.state) is not None:
@@ -97,7 +100,7 @@ class BotTrigger(msgspec.Struct, kw_only=True):
         if acting & set(loaded.meta.bots):
             self.queue.enqueue_call(
                 func=play_bot_turn,
-                args=(self.redis_url, game_id, self.delay_s, self.partitions),
+                args=(self.redis_url, game_id, self.delay_s, self.partitions, self.plugins),
                 job_id=f"bot-{game_id}-{loaded.seq}",
                 result_ttl=60,
                 failure_ttl=3600,

@@ -1,0 +1,49 @@
+"""Creating a game as a service does it: a fresh secret seed, the atomic set-up, and bots set going."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from rq import Queue
+
+from events.store import GameMeta
+from services.bootstrap import Services
+from workers.jobs.bots import BOT_QUEUE, play_bot_turn
+
+
+def create_game(
+    services: Services,
+    game: str,
+    seats: int,
+    options: Mapping[str, Any] | None = None,
+    *,
+    game_id: str | None = None,
+    bots: Mapping[int, str] | None = None,
+    tournament: bool = False,
+    spectator_delay: int = 0,
+    redis_url: str | None = None,
+) -> tuple[str, GameMeta]:
+    """Create a game with a new 32-byte secret seed; if a bot seat is to act first, enqueue its turn.
+
+    Raises ``RuleViolation`` for a seat count or options the game refuses, ``GameExists`` for a taken id.
+    """
+    game_id = game_id or uuid.uuid4().hex[:12]
+    meta = services.store.create(
+        game, game_id, seats, dict(options or {}), secrets.token_bytes(32), bots=bots,
+        tournament=tournament, spectator_delay=spectator_delay,
+    )  # fmt: skip
+    if bots and redis_url:
+        kick_bots(services, game_id, redis_url)
+    return game_id, meta
+
+
+def kick_bots(services: Services, game_id: str, redis_url: str, delay_s: float = 0.0) -> None:
+    """Enqueue a bot turn now (the fold worker enqueues the later ones after each applied command)."""
+    Queue(BOT_QUEUE, connection=services.redis).enqueue_call(
+        func=play_bot_turn,
+        args=(redis_url, game_id, delay_s, services.bus.partitions, services.settings.game_plugins),
+        result_ttl=60,
+    )
