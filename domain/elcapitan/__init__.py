@@ -1,0 +1,38 @@
+"""El Capitán (Kramer & Rösner, 2007) for 2–5 players, with Porto, Lisboa and Islas Canarias."""
+
+from __future__ import annotations
+
+from domain.elcapitan.commands import ElCapitanCommand
+from domain.elcapitan.events import ElCapitanEvent
+from domain.elcapitan.evolve import evolve
+from domain.elcapitan.rules import decide, legal_commands, outcome, setup, to_act
+from domain.elcapitan.state import State
+from domain.elcapitan.views import View, redact, view
+from domain.engine import Game
+
+GAME: Game[State, ElCapitanCommand, ElCapitanEvent, View] = Game(
+    key="elcapitan",
+    title="El Capitán",
+    min_seats=2,
+    max_seats=5,
+    State=State,
+    Command=ElCapitanCommand,
+    Event=ElCapitanEvent,
+    View=View,
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    legal_commands=legal_commands,
+    to_act=to_act,
+    outcome=outcome,
+    view=view,
+    redact=redact,
+    option_examples=(
+        {},
+        {"expansions": ["porto"]},
+        {"expansions": ["lisboa"]},
+        {"expansions": ["canarias"]},
+        {"expansions": ["porto", "canarias"]},
+        {"expansions": ["porto", "lisboa", "canarias"]},
+    ),
+)

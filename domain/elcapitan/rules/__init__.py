@@ -1,0 +1,172 @@
+"""El Capitán's rules: set-up, decide, legal commands, who acts, outcome (rulebook, all chapters).
+
+One module per part of the rulebook: ``board`` (the board), ``chain`` (the warehouse chain),
+``sailing`` (cards and sailing), ``building`` (the turn's action), ``pirate`` (Islas Canarias),
+``flow`` (turn order and phase end), ``payday`` (payday, loans, start player, game end).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from domain.elcapitan import commands as cmd
+from domain.elcapitan import data
+from domain.elcapitan import events as ev
+from domain.elcapitan.rules import building, payday, pirate, sailing
+from domain.elcapitan.rules.board import rule
+from domain.elcapitan.rules.flow import Emitter, end_turn
+from domain.elcapitan.state import State
+from domain.engine import Outcome, Rng, RuleViolation, Seat, check_known_options, check_seat_count, rng_for
+
+KEY = "elcapitan"
+
+
+def _expansions(options: Mapping[str, Any]) -> tuple[str, ...]:
+    raw = options.get("expansions", [])
+    if not isinstance(raw, list | tuple) or not all(isinstance(x, str) for x in raw):
+        raise rule("bad_option", "option 'expansions' is a list of city names")
+    unknown = sorted(set(raw) - set(data.EXPANSIONS))
+    if unknown or len(set(raw)) != len(raw):
+        raise rule("bad_option", f"expansions are any of {', '.join(data.EXPANSIONS)}, each at most once")
+    return tuple(name for name in data.EXPANSIONS if name in raw)
+
+
+def setup(seats: int, options: Mapping[str, Any], seed: bytes) -> list[ev.ElCapitanEvent]:
+    """Opening events: seats and options, shuffled piles (order hidden), the display, the start player.
+
+    The rulebook's start player is the youngest; the service has no ages, so it is drawn at random.
+    """
+    check_seat_count(KEY, seats, 2, 5)
+    check_known_options(KEY, options, ["expansions"])
+    expansions = _expansions(options)
+    rng = rng_for(seed, 1)
+    start = rng.randint(0, seats - 1)
+    destinations = tuple(rng.shuffled([c.id for c in data.DESTINATION_CARDS]))
+    links = tuple(rng.shuffled([c.id for c in data.INTERCONNECTION_CARDS]))
+    return [
+        ev.GameStarted(seats=seats, expansions=expansions, start_player=start, data=data.DATA_CONFIDENCE),
+        ev.DeckShuffled(deck="destination", size=len(destinations), order=destinations),
+        ev.DeckShuffled(deck="interconnection", size=len(links), order=links),
+        ev.CardsRevealed(deck="destination", cards=destinations[: data.DESTINATION_DISPLAY]),
+        ev.CardsRevealed(deck="interconnection", cards=links[: data.INTERCONNECTION_DISPLAY]),
+    ]
+
+
+def _others(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:
+    """Every legal turn command except EndTurn."""
+    out: list[cmd.ElCapitanCommand] = []
+    p = state.players[seat]
+    for card in (*state.destinations.display, *state.interconnections.display):
+        if p.money >= _cost(card):
+            out.append(cmd.BuyCard(card=card))
+    if not state.turn.acted:
+        for card in dict.fromkeys(p.hand):
+            out += [cmd.Sail(card=card, to=to) for to in sailing.sail_targets(state, seat, card)]
+        out += building.action_commands(state, seat)
+        for kind in data.LOANS:
+            if _accepts(lambda a=kind.amount: building.check_loan(state, seat, a, pirate.pirate_owed(state))):
+                out.append(cmd.TakeLoan(amount=kind.amount))
+    out += pirate.pirate_commands(state, seat)
+    return out
+
+
+def _cost(card: str) -> int:
+    from domain.elcapitan.rules.board import card_cost
+
+    return card_cost(card)
+
+
+def _accepts(check: Any) -> bool:
+    try:
+        check()
+    except RuleViolation:
+        return False
+    return True
+
+
+def _check_end_turn(state: State, seat: Seat) -> bool:
+    """Whether ending the turn passes without an action (True) or closes an acted turn (False)."""
+    sailing.check_turn(state, seat)
+    if pirate.pirate_owed(state):
+        raise rule("pirate_move_owed", "arriving at Islas Canarias obliges the free pirate move this turn")
+    if state.turn.acted:
+        return False
+    if _others(state, seat):
+        raise rule("action_required", "a turn ends with one action: build, re-open, fortress or loan")
+    return True  # nothing at all is possible: the turn passes (ambiguities 15 and 16)
+
+
+def _decide_end_turn(state: State, seat: Seat, rng: Rng) -> list[ev.ElCapitanEvent]:
+    passed = _check_end_turn(state, seat)
+    out = Emitter(state)
+    end_turn(out, rng, passed=passed)
+    return out.events
+
+
+def decide(state: State, seat: Seat, command: cmd.ElCapitanCommand, rng: Rng) -> list[ev.ElCapitanEvent]:
+    """Validate ``command`` for ``seat`` and return the events it causes."""
+    if state.stage == "over":
+        raise rule("game_over", "the game is over")
+    if not 0 <= seat < state.seats:
+        raise rule("no_such_seat", f"there is no seat {seat}")
+    match command:
+        case cmd.BuyCard():
+            return sailing.decide_buy(state, seat, command.card)
+        case cmd.Sail():
+            return sailing.decide_sail(state, seat, command.card, command.to)
+        case cmd.BuildWarehouse():
+            return building.decide_build(state, seat, command.site, command.neutral)
+        case cmd.ReopenWarehouse():
+            return building.decide_reopen(state, seat, command.site, command.neutral)
+        case cmd.BuildFortress():
+            return building.decide_fortress(state, seat)
+        case cmd.TakeLoan():
+            return building.decide_loan(state, seat, command.amount, pirate.pirate_owed(state), rng)
+        case cmd.MovePirate():
+            return pirate.decide_move(state, seat, command)
+        case cmd.EndTurn():
+            return _decide_end_turn(state, seat, rng)
+        case cmd.RepayLoan():
+            return payday.decide_repay(state, seat, command.loan)
+        case cmd.ExtendLoan():
+            return payday.decide_extend(state, seat, command.loan)
+        case cmd.ChooseStartPlayer():
+            return payday.decide_choose_start(state, seat, command.seat)
+    raise rule("unknown_command", f"unknown command {command!r}")
+
+
+def legal_commands(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:
+    """Every command ``seat`` may send now, in a fixed order."""
+    if seat not in to_act(state):
+        return []
+    if state.stage == "loans":
+        out: list[cmd.ElCapitanCommand] = []
+        for i, loan in enumerate(state.players[seat].loans):
+            if not loan.settled:
+                out.append(cmd.RepayLoan(loan=i))
+                if not loan.extended:
+                    out.append(cmd.ExtendLoan(loan=i))
+        return out
+    if state.stage == "choose_start":
+        return [cmd.ChooseStartPlayer(seat=s) for s in range(state.seats)]
+    others = _others(state, seat)
+    if not pirate.pirate_owed(state) and (state.turn.acted or not others):
+        others.append(cmd.EndTurn())
+    return others
+
+
+def to_act(state: State) -> frozenset[Seat]:
+    """The seat that must act now (one at a time), or nobody once the game is over."""
+    if state.stage == "turn":
+        return frozenset({state.current})
+    if state.stage == "loans":
+        return frozenset(state.settlers[:1])
+    if state.stage == "choose_start":
+        return frozenset({state.chooser})
+    return frozenset()
+
+
+def outcome(state: State) -> Outcome | None:
+    """The final ranking by money, once the third payday is over."""
+    return state.result

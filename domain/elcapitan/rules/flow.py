@@ -1,0 +1,68 @@
+"""Turn order, card display refill and the end of a phase (rulebook, "Kauf von Segelkarten",
+"Zahltag": the round is finished once a player has built everything in front of him).
+"""
+
+from __future__ import annotations
+
+from domain.elcapitan import data
+from domain.elcapitan import events as ev
+from domain.elcapitan.evolve import evolve
+from domain.elcapitan.rules.board import supply_empty
+from domain.elcapitan.state import State
+from domain.engine import Rng
+
+
+class Emitter:
+    """Events of one decision, folded as they are emitted so that later ones see their effect."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.events: list[ev.ElCapitanEvent] = []
+
+    def emit(self, event: ev.ElCapitanEvent) -> None:
+        """Record ``event`` and fold it into ``state``."""
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+
+def refill(out: Emitter, rng: Rng, deck_name: ev.DeckName) -> None:
+    """Fill the display back up; an empty pile is replaced by the shuffled discards (order hidden)."""
+    size = data.DESTINATION_DISPLAY if deck_name == "destination" else data.INTERCONNECTION_DISPLAY
+    while True:
+        deck = out.state.destinations if deck_name == "destination" else out.state.interconnections
+        need = size - len(deck.display)
+        if need <= 0:
+            return
+        if deck.draw:
+            out.emit(ev.CardsRevealed(deck=deck_name, cards=deck.draw[:need]))
+            continue
+        if not deck.discard:
+            return
+        order = tuple(rng.shuffled(deck.discard))
+        out.emit(ev.DeckShuffled(deck=deck_name, size=len(order), order=order, from_discard=True))
+
+
+def end_turn(out: Emitter, rng: Rng, passed: bool = False) -> None:
+    """Close the active player's turn: refill, check the phase end, start the next turn or the payday."""
+    from domain.elcapitan.rules.payday import hold_payday  # payday needs flow's Emitter; avoid a cycle
+
+    seat = out.state.current
+    out.emit(ev.TurnEnded(seat=seat, passed=passed))
+    refill(out, rng, "destination")
+    refill(out, rng, "interconnection")
+    state = out.state
+    if not state.phase_ending and any(supply_empty(state, s) for s in range(state.seats)):
+        first = next(s for s in range(state.seats) if supply_empty(state, s))
+        out.emit(ev.PhaseEndAnnounced(seat=first, reason="supply_built"))
+    state = out.state
+    last_of_round = (seat + 1) % state.seats == state.start_player
+    if not last_of_round:
+        out.emit(ev.TurnStarted(seat=(seat + 1) % state.seats, round=state.round))
+        return
+    if not state.phase_ending and not state.built_this_round:
+        # Project safeguard (ambiguity 14): a whole round without building ends the phase.
+        out.emit(ev.PhaseEndAnnounced(seat=seat, reason="no_building_for_a_round"))
+    if out.state.phase_ending:
+        hold_payday(out)
+        return
+    out.emit(ev.TurnStarted(seat=state.start_player, round=state.round + 1))
