@@ -1,11 +1,28 @@
-"""Bots for El Capitán: a random one and a greedy one, both choosing among ``legal_commands``."""
+"""Bots for El Capitán: a random one and a greedy one, both choosing among ``legal_commands``.
+
+The greedy merchant looks one building ahead: for the city it is in, each city a card in hand reaches,
+and each city a displayed card would reach, it prices a warehouse or fortress by what it adds to the
+next paydays (majority, proliferation, fortress) minus what it costs, then plays the first step of the
+best plan (buy, sail, build). It takes a loan when nothing pays, repays loans when it can and never
+buys cards it does not use at once.
+"""
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from domain.elcapitan import commands as cmd
+from domain.elcapitan import data
 from domain.elcapitan.rules import legal_commands
-from domain.elcapitan.state import State
+from domain.elcapitan.rules.board import CITY, DESTINATION, arrival_space, card_cost, colour_of
+from domain.elcapitan.rules.chain import next_sites, row_allowed, value
+from domain.elcapitan.rules.payday import majority_payouts, wealth
+from domain.elcapitan.rules.pirate import protection
+from domain.elcapitan.rules.sailing import sail_targets
+from domain.elcapitan.state import EMPTY, CityState, State
 from domain.engine import Bot, Rng
+
+Plan = tuple[float, list[cmd.ElCapitanCommand]]
 
 
 def random_bot(state: State, seat: int, rng: Rng) -> cmd.ElCapitanCommand:
@@ -13,4 +30,136 @@ def random_bot(state: State, seat: int, rng: Rng) -> cmd.ElCapitanCommand:
     return rng.choice(legal_commands(state, seat))
 
 
-BOTS: dict[str, Bot] = {"random": random_bot}
+def _paydays_left(state: State) -> float:
+    return 1.0 + 0.6 * (data.PHASES - state.phase)
+
+
+def _warehouse_gain(state: State, seat: int, city: CityState, neutral: bool) -> float:
+    """What one more warehouse here adds to the next paydays (shut-downs ignored)."""
+    site = next_sites(city)[-1]
+    colour = colour_of(seat, state.seats, neutral)
+    placed = replace(
+        city, sites=(*city.sites[: site - 1], colour, *city.sites[site:]), frontier=max(city.frontier, site)
+    )
+    gain = majority_payouts(state, placed)[seat] - majority_payouts(state, city)[seat]
+    held = sum(1 for c in state.cities if seat in c.sites)
+    if not neutral and seat not in city.sites:
+        gain += data.PROLIFERATION[min(held + 1, 12)] - data.PROLIFERATION[held] + (3 if held >= 6 else 1)
+    return gain * _paydays_left(state)
+
+
+def _best_action(state: State, seat: int, name: str, space: int) -> Plan | None:
+    """The best build in city ``name`` from harbour ``space``, valued net of its cost."""
+    city = state.cities[state.city_index(name)]
+    p = state.players[seat]
+    best: Plan | None = None
+    sites = next_sites(city)
+    cost = CITY[name].harbours[space]
+    for neutral in (False, True) if state.seats == 2 else (False,):
+        supply = p.neutral if neutral else p.warehouses
+        colour = colour_of(seat, state.seats, neutral)
+        if (
+            not sites
+            or supply <= 0
+            or p.money < cost
+            or not row_allowed(city, sites[-1], colour, state.seats)
+        ):
+            continue
+        score = _warehouse_gain(state, seat, city, neutral) - cost
+        if best is None or score > best[0]:
+            best = (score, [cmd.BuildWarehouse(site=sites[-1], neutral=neutral)])
+    if p.fortresses and seat not in city.fortresses and EMPTY in city.fortresses:
+        price = CITY[name].fortresses[city.fortresses.index(EMPTY)]
+        if p.money >= price:
+            score = (value(city) / 2) * _paydays_left(state) + 2 - price
+            if best is None or score > best[0]:
+                best = (score, [cmd.BuildFortress()])
+    return best
+
+
+def _via(state: State, seat: int, card: str, extra_cost: int) -> Plan | None:
+    best: Plan | None = None
+    for to in sail_targets(state, seat, card):
+        space = arrival_space(state, seat, to)
+        if space == EMPTY:
+            continue
+        plan = _best_action(state, seat, to, space)
+        if plan is not None and (best is None or plan[0] - extra_cost > best[0]):
+            best = (plan[0] - extra_cost - 0.5, [cmd.Sail(card=card, to=to), *plan[1]])
+    return best
+
+
+def _plan(state: State, seat: int) -> Plan | None:
+    p = state.players[seat]
+    plans: list[Plan] = []
+    if p.harbour != EMPTY and p.ship not in ("", "bank"):
+        here = _best_action(state, seat, p.ship, p.harbour)
+        if here is not None:
+            plans.append(here)
+    for card in dict.fromkeys(p.hand):
+        found = _via(state, seat, card, 0)
+        if found is not None:
+            plans.append(found)
+    for card in (*state.destinations.display, *state.interconnections.display):
+        cost = card_cost(card)
+        if cost >= p.money:
+            continue
+        bought = replace(p, hand=(*p.hand, card), money=p.money - cost)
+        trial = replace(state, players=(*state.players[:seat], bought, *state.players[seat + 1 :]))
+        found = _via(trial, seat, card, cost)
+        if found is not None:
+            plans.append((found[0], [cmd.BuyCard(card=card), *found[1]]))
+    return max(plans, key=lambda plan: plan[0]) if plans else None
+
+
+def _settle(state: State, seat: int, legal: list[cmd.ElCapitanCommand]) -> cmd.ElCapitanCommand:
+    p = state.players[seat]
+    for command in legal:
+        if isinstance(command, cmd.RepayLoan):
+            loan = p.loans[command.loan]
+            kind = next(k for k in data.LOANS if k.amount == loan.amount)
+            due = kind.repay_extended if loan.extended else kind.repay
+            if p.money >= due + 6 or loan.extended:
+                return command
+    return next((c for c in legal if isinstance(c, cmd.ExtendLoan)), legal[0])
+
+
+def _pirate(state: State, seat: int, legal: list[cmd.ElCapitanCommand]) -> cmd.ElCapitanCommand | None:
+    free = [c for c in legal if isinstance(c, cmd.MovePirate) and c.free]
+    if not free:
+        return None
+    return max(free, key=lambda c: (sum(protection(state, seat, c.to)), -c.space))
+
+
+def greedy_bot(state: State, seat: int, rng: Rng) -> cmd.ElCapitanCommand:
+    """One-building lookahead: the best priced build reachable now, else a loan, else the turn's end."""
+    legal = legal_commands(state, seat)
+    if state.stage == "loans":
+        return _settle(state, seat, legal)
+    if state.stage == "choose_start":
+        worth = wealth(state)
+        return cmd.ChooseStartPlayer(
+            seat=max(range(state.seats), key=lambda s: worth[s] if s != seat else -999)
+        )
+    pirate = _pirate(state, seat, legal)
+    if pirate is not None:
+        return pirate
+    if not state.turn.acted:
+        plan = _plan(state, seat)
+        if plan is not None and plan[0] > -3 and plan[1][0] in legal:
+            return plan[1][0]
+        loans = [c for c in legal if isinstance(c, cmd.TakeLoan)]
+        if loans:
+            return loans[0]
+        if plan is not None and plan[1][0] in legal:
+            return plan[1][0]
+    if cmd.EndTurn() in legal:
+        return cmd.EndTurn()
+    cheap = [c for c in legal if not isinstance(c, cmd.BuyCard | cmd.MovePirate)]
+    if cheap:
+        return rng.choice(cheap)
+    dest = [c for c in legal if isinstance(c, cmd.BuyCard) and c.card in DESTINATION]
+    return rng.choice(dest or legal)
+
+
+BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
