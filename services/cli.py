@@ -291,32 +291,33 @@ def run(argv: Sequence[str]) -> int:
         return handler[args.subcommand](services, args)
 
 
+def _explain(exc: Exception) -> tuple[int, str] | None:
+    """The exit code and one line for an error a user can act on; ``None`` for a bug (traceback)."""
+    if isinstance(exc, UnknownGame):
+        return 2, f"no such game: {exc}"
+    if isinstance(exc, GameExists):
+        return 2, f"a game with id {exc} exists already"
+    if isinstance(exc, RuleViolation):
+        return 2, f"refused by the rules: {exc.message} ({exc.code})"
+    if isinstance(exc, UserError | EventsError | RedisNotFound):
+        return 2, str(exc)
+    if isinstance(exc, redis.ConnectionError):
+        return 3, f"cannot reach Redis: {exc}"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the ``harbormaster`` command."""
     try:
         code = run(sys.argv[1:] if argv is None else argv)
-    except UserError as exc:
-        print(f"harbormaster: {exc}", file=sys.stderr)
-        code = 2
-    except UnknownGame as exc:
-        print(f"harbormaster: no such game: {exc}", file=sys.stderr)
-        code = 2
-    except GameExists as exc:
-        print(f"harbormaster: a game with id {exc} exists already", file=sys.stderr)
-        code = 2
-    except RuleViolation as exc:
-        print(f"harbormaster: refused by the rules: {exc.message} ({exc.code})", file=sys.stderr)
-        code = 2
-    except (EventsError, RedisNotFound) as exc:
-        print(f"harbormaster: {exc}", file=sys.stderr)
-        code = 2
-    except redis.ConnectionError as exc:
-        print(f"harbormaster: cannot reach Redis: {exc}", file=sys.stderr)
-        code = 3
-    except BrokenPipeError:
-        code = 0
-    except KeyboardInterrupt:
-        code = 130
+    except (BrokenPipeError, KeyboardInterrupt) as exc:
+        code = 0 if isinstance(exc, BrokenPipeError) else 130
+    except Exception as exc:
+        explained = _explain(exc)
+        if explained is None:
+            raise
+        code, text = explained
+        print(f"harbormaster: {text}", file=sys.stderr)
     sys.exit(code)
 
 

@@ -20,7 +20,7 @@ import structlog
 from domain.engine import RuleViolation, rng_for
 from events import codec
 from events.bus import CommandBus, InboxEntry
-from events.envelope import CommandRecord, Envelope, InboxMessage
+from events.envelope import CommandRecord, CommandStatus, Envelope, InboxMessage
 from events.errors import PoisonMessage, UnknownGame
 from events.keys import partition_for
 from events.store import (
@@ -303,26 +303,11 @@ class FoldWorker:
             hash=envelopes[-1].hash if envelopes else before.hash,
         )
         self.cache.put(message.game_id, after)
-        record = CommandRecord(
-            command_id=message.command_id,
-            seat=message.seat,
-            command=message.command,
-            status="applied",
-            at_seq=before.seq,
-            first_seq=before.seq + 1,
-            last_seq=after.seq,
-            ts_ms=now_ms(),
-            submitted_ms=message.submitted_ms,
-        )
+        record = _record(message, before, "applied", first_seq=before.seq + 1, last_seq=after.seq)
         return Decision(
-            entry=entry,
-            message=message,
-            record=record,
-            envelopes=envelopes,
-            before=before,
-            after=after,
+            entry=entry, message=message, record=record, envelopes=envelopes, before=before, after=after,
             finished=finished,
-        )
+        )  # fmt: skip
 
     def _rule_events(self, loaded: LoadedGame, message: InboxMessage) -> list[Any]:
         """The game's events for a command, or ``RuleViolation`` for anything the rules or format refuse."""
@@ -346,17 +331,7 @@ class FoldWorker:
     def _rejected(
         self, entry: InboxEntry, message: InboxMessage, loaded: LoadedGame, code: str, text: str
     ) -> Decision:
-        record = CommandRecord(
-            command_id=message.command_id,
-            seat=message.seat,
-            command=message.command,
-            status="rejected",
-            at_seq=loaded.seq,
-            code=code,
-            message=text,
-            ts_ms=now_ms(),
-            submitted_ms=message.submitted_ms,
-        )
+        record = _record(message, loaded, "rejected", code=code, message=text)
         return Decision(
             entry=entry,
             message=message,
@@ -366,3 +341,19 @@ class FoldWorker:
             after=loaded,
             finished=False,
         )
+
+
+def _record(
+    inbox: InboxMessage, decided_on: LoadedGame, status: CommandStatus, **fields: Any
+) -> CommandRecord:
+    """The result record of a command decided on ``decided_on``'s state."""
+    return CommandRecord(
+        command_id=inbox.command_id,
+        seat=inbox.seat,
+        command=inbox.command,
+        status=status,
+        at_seq=decided_on.seq,
+        ts_ms=now_ms(),
+        submitted_ms=inbox.submitted_ms,
+        **fields,
+    )
