@@ -143,7 +143,7 @@ def test_no_end_of_turn_without_an_action_when_one_is_possible():
 def test_no_loan_in_the_first_round_of_the_game():
     state = start(4)
     assert refused(state, 0, TakeLoan(amount=10)) == "elcapitan.no_loan_in_first_round"
-    state, events = act(later_round(state), 0, TakeLoan(amount=16))
+    state, _ = act(later_round(state), 0, TakeLoan(amount=16))
     assert state.players[0].money == 36 and state.players[0].ship == "bank"
     assert state.current == 1  # nothing else that turn: the next player follows at once
 
