@@ -19,7 +19,7 @@ from domain.elcapitan.commands import (
 )
 from domain.elcapitan.rules.payday import majority_payouts, proliferation
 from domain.elcapitan.state import EMPTY, PIRATE
-from domain.engine import RuleViolation
+from domain.engine import RuleViolation, rng_for
 
 from .helpers import act, chain, city, dock, hand, pirate_at, player, set_city, start
 
@@ -29,7 +29,7 @@ ALL = ("porto", "lisboa", "canarias")
 
 def refused(state, seat, command) -> str:
     with pytest.raises(RuleViolation) as err:
-        GAME.decide(state, seat, command, None)
+        GAME.decide(state, seat, command, rng_for(b"refused", 1))
     assert command not in GAME.legal_commands(state, seat)
     return err.value.code
 

@@ -11,7 +11,7 @@ from domain.elcapitan.commands import ChooseStartPlayer, ExtendLoan, RepayLoan
 from domain.elcapitan.rules.flow import Emitter
 from domain.elcapitan.rules.payday import hold_payday
 from domain.elcapitan.state import Loan
-from domain.engine import RuleViolation
+from domain.engine import RuleViolation, rng_for
 
 from .helpers import act, player, start
 
@@ -51,7 +51,7 @@ def test_loans_are_settled_in_turn_order_from_the_phase_start_player():
     state, _ = payday_state(state)
     assert state.settlers == (2, 0, 1)
     with pytest.raises(RuleViolation) as err:
-        GAME.decide(state, 0, RepayLoan(loan=0), None)
+        GAME.decide(state, 0, RepayLoan(loan=0), rng_for(b"refused", 1))
     assert err.value.code == "elcapitan.not_your_turn"
 
 
@@ -71,10 +71,10 @@ def test_money_check_and_the_poorest_player_chooses_the_next_start_player():
     state = player(state, 2, money=25)
     state, events = payday_state(state)
     state, events = act(state, 1, ExtendLoan(loan=0))
-    checked = [e for e in events if type(e).__name__ == "MoneyChecked"][0]
+    checked = next(e for e in events if type(e).__name__ == "MoneyChecked")
     assert checked.wealth == (50, 14, 25) and checked.chooser == 1  # 30 minus 16 owed
     with pytest.raises(RuleViolation):
-        GAME.decide(state, 0, ChooseStartPlayer(seat=0), None)
+        GAME.decide(state, 0, ChooseStartPlayer(seat=0), rng_for(b"refused", 1))
     state, events = act(state, 1, ChooseStartPlayer(seat=2))
     assert state.phase == 2 and state.start_player == 2 and state.current == 2 and state.round == 1
 

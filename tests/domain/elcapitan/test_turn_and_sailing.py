@@ -7,14 +7,14 @@ import pytest
 from domain.elcapitan import GAME
 from domain.elcapitan.commands import BuildWarehouse, BuyCard, EndTurn, Sail, TakeLoan
 from domain.elcapitan.state import EMPTY
-from domain.engine import RuleViolation
+from domain.engine import RuleViolation, rng_for
 
 from .helpers import act, chain, city, dock, hand, later_round, player, start
 
 
 def refused(state, seat, command) -> str:
     with pytest.raises(RuleViolation) as err:
-        GAME.decide(state, seat, command, None)
+        GAME.decide(state, seat, command, rng_for(b"refused", 1))
     assert command not in GAME.legal_commands(state, seat)
     return err.value.code
 

@@ -13,7 +13,7 @@ from domain.elcapitan import GAME
 from domain.elcapitan.commands import BuildWarehouse, ChooseStartPlayer, EndTurn
 from domain.elcapitan.rules.flow import Emitter
 from domain.elcapitan.rules.payday import fortress_payouts, hold_payday, majority_payouts, proliferation
-from domain.engine import RuleViolation
+from domain.engine import RuleViolation, rng_for
 
 from .helpers import act, chain, city, dock, player, set_city, start
 
@@ -41,7 +41,7 @@ def test_example_main_supply_must_exceed_neutral_supply(main, neutral, allowed):
     assert kinds(state) == allowed
     if False not in allowed:
         with pytest.raises(RuleViolation) as err:
-            GAME.decide(state, 0, BuildWarehouse(site=1), None)
+            GAME.decide(state, 0, BuildWarehouse(site=1), rng_for(b"refused", 1))
         assert err.value.code == "elcapitan.main_must_outnumber_neutral"
 
 

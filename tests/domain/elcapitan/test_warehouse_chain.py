@@ -14,7 +14,7 @@ from domain.elcapitan.commands import BuildFortress, BuildWarehouse, EndTurn, Re
 from domain.elcapitan.rules.chain import next_sites
 from domain.elcapitan.rules.payday import majority_payouts, proliferation
 from domain.elcapitan.state import EMPTY
-from domain.engine import RuleViolation
+from domain.engine import RuleViolation, rng_for
 
 from .helpers import act, chain, city, dock, player, set_city, start
 
@@ -23,7 +23,7 @@ RED, GREEN, YELLOW, BLUE = 0, 1, 2, 3
 
 def refused(state, seat, command) -> str:
     with pytest.raises(RuleViolation) as err:
-        GAME.decide(state, seat, command, None)
+        GAME.decide(state, seat, command, rng_for(b"refused", 1))
     assert command not in GAME.legal_commands(state, seat)
     return err.value.code
 
