@@ -172,3 +172,19 @@ def _interconnections() -> tuple[InterconnectionCard, ...]:
 
 
 INTERCONNECTION_CARDS: Final = _interconnections()
+
+
+# Confidence of each table above (elcapitan.md's scale folded to two words): "confirmed" when every value
+# in it is printed in a rulebook or found in two sources; "proposed" when any value is the PROPOSED fill-in.
+CONFIDENCE: Final = {
+    "MAIN_CITIES": "proposed",  # grid squares confirmed/one source; costs and tracks proposed but Marseille's
+    "EXPANSION_CITIES": "proposed",  # counts and Lisboa 0/1 confirmed; the rest proposed
+    "PROLIFERATION": "proposed",  # 3, 4, 9, 10, 11, 12 cities confirmed; 1, 2, 5, 7, 8 proposed; 6 one source
+    "BONUS_CARDS": "confirmed",
+    "LOANS": "confirmed",
+    "START_MONEY": "confirmed",  # with the supply per phase, display sizes, phases and row limits
+    "PROTECTION_CHARGE": "confirmed",
+    "PIRATE_STEP_COST": "confirmed",
+    "DESTINATION_CARDS": "proposed",  # 18 cards confirmed; cities, seals, costs proposed
+    "INTERCONNECTION_CARDS": "proposed",  # one per pair inferred; costs = grid steps proposed (2 known)
+}

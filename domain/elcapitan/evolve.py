@@ -290,6 +290,7 @@ def _apply_money_checked(state: State, event: ev.MoneyChecked) -> State:
 
 
 def _apply_phase_started(state: State, event: ev.PhaseStarted) -> State:
+    # Ambiguity 20: ships stay where they are; the new phase's first round allows loans.
     pool = list(state.pool_warehouses)
     forts = list(state.pool_fortresses)
     players = list(state.players)

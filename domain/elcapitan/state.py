@@ -60,6 +60,7 @@ class PlayerState(msgspec.Struct, frozen=True, kw_only=True):
     """A merchant: money, supply in front of him, hand of sailing cards, loans, bonus card, ship."""
 
     money: int
+    """Florin; the bank is unlimited and coins are not modelled (ambiguity 3)."""
     warehouses: int = 0
     neutral: int = 0
     fortresses: int = 0

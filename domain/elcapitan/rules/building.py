@@ -51,6 +51,7 @@ def _check_supply(state: State, seat: int, neutral: bool) -> None:
     have = p.neutral if neutral else p.warehouses
     if have <= 0:
         raise rule("no_warehouse_left", "no warehouse of that colour in front of the player")
+    # Ambiguity 25: the rule holds only while warehouses remain; reaching 0 + 0 is allowed.
     main_after = p.warehouses - (0 if neutral else 1)
     neutral_after = p.neutral - (1 if neutral else 0)
     if state.seats == 2 and main_after + neutral_after > 0 and main_after <= neutral_after:
@@ -70,7 +71,8 @@ def check_build(state: State, seat: int, site: int, neutral: bool) -> int:
 
 
 def _shut_down(out: Emitter, city_name: str, site: int) -> None:
-    """A dark site shuts the foremost warehouse down: onto the city picture, in Porto out of the game.
+    """A dark site shuts the foremost warehouse down: onto the city picture, in Porto out of the game
+    for good; its site is vacated as usual and it still counts as built (ambiguity 31).
 
     Decision (ambiguity 12, project addition): a re-opened warehouse placed on a dark site shuts down
     like a built one, since the rule is bound to the site being occupied.

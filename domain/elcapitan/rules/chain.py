@@ -88,7 +88,7 @@ def value(city: CityState) -> int:
 
 
 def operating(city: CityState) -> int:
-    """Warehouses standing on the track (shut-down ones on the city picture do not count)."""
+    """Warehouses standing on the track; shut-down ones on the city picture count for nothing (ambiguity 7)."""
     return sum(1 for colour in city.sites if colour != EMPTY)
 
 

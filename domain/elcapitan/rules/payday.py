@@ -52,7 +52,12 @@ def majority_payouts(state: State, city: CityState) -> tuple[int, ...]:
 
 
 def fortress_payouts(state: State) -> tuple[int, ...]:
-    """Per seat: each fortress pays ⌊V/2⌋, or V in the city or cities with the most operating warehouses."""
+    """Per seat: each fortress pays ⌊V/2⌋, or V in the city or cities with the most operating warehouses.
+
+    Ambiguity 1: the German text stands (the illustrated city with ten warehouses pays 16, not 20).
+    Ambiguity 24: the same with 2 players, all colours counted. Ambiguity 28: off-board cities follow the
+    same rule and take part in the comparison.
+    """
     most = max(operating(city) for city in state.cities)
     pay = [0] * state.seats
     for city in state.cities:

@@ -49,9 +49,11 @@ def sail_targets(state: State, seat: int, card: str) -> tuple[str, ...]:
     at_city = ship not in ("", "bank")
     dest = DESTINATION.get(card)
     if dest is not None:
+        # Ambiguity 6: the ship enters the board, and leaves the bank, only this way.
         # As a destination card: from anywhere, also from the bank or at the start; never to the city the
         # ship is in, which would let a ship on the dearer harbour space hop to the cheaper one.
         targets = [dest.city] if dest.city != ship else []
+        # Ambiguity 27: interconnection cards never start or end off the board (their cities are on it).
         if at_city:  # as a sea-route card: up to ``seals`` steps from a city; the only way off the board
             targets += [
                 c.name

@@ -201,7 +201,7 @@ def test_pirate_arrival_obliges_a_free_move_and_collects_protection_by_phase():
     state, _ = act(state, 0, EndTurn())
 
 
-def test_pirate_displaces_a_ship_to_the_other_space_which_then_builds_dearer():
+def test_ambiguity_35_pirate_displaces_a_ship_to_the_other_space_which_then_builds_dearer():
     state = pirate_at(dock(start(4, ("canarias",)), 1, "marseille", 0), "tunis", 0)
     state, events = act(state, 0, MovePirate(to="marseille", space=0))
     assert events[0].cost == 2 * 3 and events[0].displaced == 1 and events[0].displaced_to == 1

@@ -52,7 +52,7 @@ def test_example_fortress_pays_the_second_rank_amount_10():
     assert fortress_payouts(state) == (10, 10, 0, 0)
 
 
-def test_example_fortress_in_the_city_with_most_warehouses_pays_16_as_in_the_german_rules():
+def test_example_fortress_payout_16_german_text_stands_ambiguity_01():
     sites = {3: RED, 4: BLUE, 5: YELLOW, 6: GREEN, 7: RED, 8: BLUE, 9: YELLOW, 10: RED, 11: BLUE, 12: YELLOW}
     state = chain(start(4), "marseille", sites, frontier=12)
     state = chain(state, "napoli", {s: s % 4 for s in range(1, 11)})  # ten as well: both are "the most"

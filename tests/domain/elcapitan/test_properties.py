@@ -123,7 +123,7 @@ def test_legal_commands_and_decide_agree_both_ways(seats, expansions, seed):
 @settings(max_examples=10, deadline=None)
 @given(seed=st.binary(min_size=8, max_size=32), shift=st.integers(min_value=1, max_value=13))
 def test_spectator_view_is_the_same_whatever_the_deck_order(seed, shift):
-    state, events = play(3, ("canarias",), seed)
+    _state, events = play(3, ("canarias",), seed)
     middle = GAME.fold(events[: len(events) // 2])
     d = middle.destinations
     other = replace(middle, destinations=replace(d, draw=d.draw[shift % max(1, len(d.draw)):] +
@@ -148,7 +148,7 @@ def test_reshuffle_of_the_discards_is_hidden_and_draws_reveal_only_the_drawn_car
     state, _ = GAME.start(3, {}, b"reshuffle")
     d = state.destinations
     state = replace(state, destinations=replace(d, draw=(), discard=d.draw[:5]))
-    hand = list(state.players[0].hand) + [d.display[0]]
+    hand = [*list(state.players[0].hand), d.display[0]]
     state = replace(state, destinations=replace(state.destinations, display=d.display[1:]))
     players = (replace(state.players[0], hand=tuple(hand), ship="bank", harbour=EMPTY), *state.players[1:])
     state = replace(state, players=players, round=2, start_player=0, current=0)

@@ -83,7 +83,7 @@ def test_board_the_bank_harbour_holds_any_number_of_ships():
     assert [p.money for p in state.players] == [30] * 5
 
 
-def test_empty_city_is_worth_nothing_and_value_is_read_after_the_highest_site():
+def test_ambiguity_09_empty_city_is_worth_nothing_and_value_is_read_after_the_highest_site():
     state = start(4)
     assert value(city(state, "marseille")) == 0
     state = chain(state, "marseille", {2: 0})

@@ -43,7 +43,7 @@ def test_display_is_refilled_after_each_turn():
     assert len(state.destinations.display) == 4 and state.current == 1
 
 
-def test_starting_the_game_needs_a_destination_card():
+def test_ambiguity_06_starting_the_game_needs_a_destination_card():
     state = hand(start(4), 0, "I04")  # Marseille–Napoli
     assert refused(state, 0, Sail(card="I04", to="napoli")) == "elcapitan.unreachable"
     state = hand(state, 0, "D10")  # Napoli, 2 seals
@@ -148,7 +148,7 @@ def test_no_loan_in_the_first_round_of_the_game():
     assert state.current == 1  # nothing else that turn: the next player follows at once
 
 
-def test_sailing_to_the_bank_is_free_and_loan_turn_buys_nothing():
+def test_ambiguity_11_sailing_to_the_bank_is_free_and_loan_turn_buys_nothing():
     state = later_round(dock(start(4), 0, "tunis"))
     card = state.destinations.display[0]
     bought, _ = act(state, 0, BuyCard(card=card))

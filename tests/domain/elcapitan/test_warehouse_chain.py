@@ -84,7 +84,7 @@ def test_example_shut_down_and_reopen_of_reds_warehouse():
     assert refused(red, RED, BuildFortress()) == "elcapitan.already_acted"
 
 
-def test_shut_down_warehouse_counts_for_nothing_ambiguity_7():
+def test_ambiguity_07_shut_down_warehouse_counts_for_nothing():
     state = chain(start(4), "marseille", {2: 1, 3: 1, 4: 2, 5: 2, 6: 3}, frontier=6)
     state = set_city(state, "marseille", closed=(0,))
     assert majority_payouts(state, city(state, "marseille"))[0] == 0
@@ -138,13 +138,13 @@ def test_triangle_site_shuts_down_only_with_two_or_three_players():
         assert bool([e for e in events if type(e).__name__ == "WarehouseShutDown"]) is expected
 
 
-def test_ambiguity_5_dark_site_shuts_the_foremost_operating_warehouse():
+def test_ambiguity_05_dark_site_shuts_the_foremost_operating_warehouse():
     state = chain(start(3), "tunis", {2: 1, 3: 0, 4: 1, 5: 2}, frontier=5)  # site 1 already vacated
     state, events = build(state, 0, 6, "tunis")
     assert [e.site for e in events if type(e).__name__ == "WarehouseShutDown"] == [2]
 
 
-def test_ambiguity_8_row_limit_applies_to_reopening():
+def test_ambiguity_08_row_limit_applies_to_reopening():
     state = chain(start(4), "tunis", {1: 2, 2: 0, 3: 0, 4: 0, 5: 1}, frontier=5)
     state = dock(replace(state, current=0), 0, "tunis")
     state = set_city(state, "tunis", sites=(EMPTY, 2, 3, 1, 2, 0, 0, 0, EMPTY, EMPTY, EMPTY, EMPTY),
