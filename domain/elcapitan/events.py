@@ -35,6 +35,8 @@ class CardsRevealed(Event, frozen=True, kw_only=True):
 
 
 class CardBought(Event, frozen=True, kw_only=True):
+    """A displayed card bought into the hand, for its printed price."""
+
     seat: int
     card: str
     cost: int
@@ -50,6 +52,8 @@ class ShipSailed(Event, frozen=True, kw_only=True):
 
 
 class WarehouseBuilt(Event, frozen=True, kw_only=True):
+    """A warehouse built on ``site`` in ``colour``, paid at the ship's harbour cost."""
+
     seat: int
     city: str
     site: int
@@ -58,6 +62,8 @@ class WarehouseBuilt(Event, frozen=True, kw_only=True):
 
 
 class WarehouseReopened(Event, frozen=True, kw_only=True):
+    """A shut-down warehouse taken from the city picture back onto the chain, free."""
+
     seat: int
     city: str
     site: int
@@ -74,6 +80,8 @@ class WarehouseShutDown(Event, frozen=True, kw_only=True):
 
 
 class FortressBuilt(Event, frozen=True, kw_only=True):
+    """A fortress built on fortress site ``slot`` for its printed price."""
+
     seat: int
     city: str
     slot: int
@@ -88,6 +96,8 @@ class ImmediatePaymentReceived(Event, frozen=True, kw_only=True):
 
 
 class BonusCardTaken(Event, frozen=True, kw_only=True):
+    """A proliferation bonus card taken on reaching nine cities (paid at the third payday)."""
+
     seat: int
     amount: int
 
@@ -129,6 +139,8 @@ class TurnEnded(Event, frozen=True, kw_only=True):
 
 
 class TurnStarted(Event, frozen=True, kw_only=True):
+    """The next player's turn (``round`` counts the rounds of the phase)."""
+
     seat: int
     round: int
 
@@ -151,12 +163,16 @@ class PaydayHeld(Event, frozen=True, kw_only=True):
 
 
 class LoanRepaid(Event, frozen=True, kw_only=True):
+    """Loan number ``loan`` repaid at its card's repayment amount."""
+
     seat: int
     loan: int
     amount: int
 
 
 class LoanExtended(Event, frozen=True, kw_only=True):
+    """Loan number ``loan`` flipped: repaid after the next payday at the higher amount."""
+
     seat: int
     loan: int
 

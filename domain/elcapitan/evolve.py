@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from msgspec.structs import replace
@@ -52,31 +53,26 @@ def _with_deck(state: State, name: str, deck: Deck) -> State:
     return replace(state, interconnections=deck)
 
 
+def _new_city(name: str) -> CityState:
+    harbours = tuple(
+        PIRATE if name == data.CANARIAS and i == data.PIRATE_START_SPACE else EMPTY
+        for i in range(len(CITY[name].harbours))
+    )
+    fortresses = (EMPTY,) * len(CITY[name].fortresses)
+    return CityState(name=name, sites=(EMPTY,) * data.SITES, fortresses=fortresses, harbours=harbours)
+
+
+def _new_player(seats: int) -> PlayerState:
+    return PlayerState(
+        money=data.START_MONEY,
+        warehouses=data.WAREHOUSES_PER_PHASE,
+        neutral=data.NEUTRAL_PER_PHASE if seats == 2 else 0,
+        fortresses=data.FORTRESSES_PER_PHASE,
+    )
+
+
 def _apply_game_started(event: ev.GameStarted) -> State:
     seats = event.seats
-    names = city_names(event.expansions)
-    cities = tuple(
-        CityState(
-            name=name,
-            sites=(EMPTY,) * data.SITES,
-            fortresses=(EMPTY,) * len(CITY[name].fortresses),
-            harbours=tuple(
-                PIRATE if name == data.CANARIAS and i == data.PIRATE_START_SPACE else EMPTY
-                for i in range(len(CITY[name].harbours))
-            ),
-        )
-        for name in names
-    )
-    neutral = data.NEUTRAL_PER_PHASE if seats == 2 else 0
-    players = tuple(
-        PlayerState(
-            money=data.START_MONEY,
-            warehouses=data.WAREHOUSES_PER_PHASE,
-            neutral=neutral,
-            fortresses=data.FORTRESSES_PER_PHASE,
-        )
-        for _ in range(seats)
-    )
     pool = tuple(
         (data.WAREHOUSES_PER_COLOUR - data.WAREHOUSES_PER_PHASE)
         if c < seats
@@ -86,8 +82,8 @@ def _apply_game_started(event: ev.GameStarted) -> State:
     return State(
         seats=seats,
         expansions=event.expansions,
-        cities=cities,
-        players=players,
+        cities=tuple(_new_city(name) for name in city_names(event.expansions)),
+        players=tuple(_new_player(seats) for _ in range(seats)),
         destinations=Deck(),
         interconnections=Deck(),
         pool_warehouses=pool,
@@ -289,30 +285,28 @@ def _apply_money_checked(state: State, event: ev.MoneyChecked) -> State:
     return replace(state, players=players, stage="choose_start", chooser=event.chooser, settlers=())
 
 
-def _apply_phase_started(state: State, event: ev.PhaseStarted) -> State:
-    # Ambiguity 20: ships stay where they are; the new phase's first round allows loans.
-    pool = list(state.pool_warehouses)
-    forts = list(state.pool_fortresses)
-    players = list(state.players)
+def _hand_out(state: State) -> State:
+    """Six warehouses and one fortress to each player from the pool (2 players: two neutral too)."""
+    pool, forts, players = list(state.pool_warehouses), list(state.pool_fortresses), list(state.players)
     for colour in range(len(pool)):
-        seat = owner(colour, state.seats)
-        take = min(
-            pool[colour], data.WAREHOUSES_PER_PHASE if colour < state.seats else data.NEUTRAL_PER_PHASE
-        )
+        seat, main = owner(colour, state.seats), colour < state.seats
+        take = min(pool[colour], data.WAREHOUSES_PER_PHASE if main else data.NEUTRAL_PER_PHASE)
         pool[colour] -= take
-        if colour < state.seats:
-            players[seat] = replace(players[seat], warehouses=players[seat].warehouses + take)
-        else:
-            players[seat] = replace(players[seat], neutral=players[seat].neutral + take)
+        p = players[seat]
+        players[seat] = (
+            replace(p, warehouses=p.warehouses + take) if main else replace(p, neutral=p.neutral + take)
+        )
     for seat in range(state.seats):
         take = min(forts[seat], data.FORTRESSES_PER_PHASE)
         forts[seat] -= take
         players[seat] = replace(players[seat], fortresses=players[seat].fortresses + take)
+    return replace(state, players=tuple(players), pool_warehouses=tuple(pool), pool_fortresses=tuple(forts))
+
+
+def _apply_phase_started(state: State, event: ev.PhaseStarted) -> State:
+    # Ambiguity 20: ships stay where they are; the new phase's first round allows loans.
     return replace(
-        state,
-        players=tuple(players),
-        pool_warehouses=tuple(pool),
-        pool_fortresses=tuple(forts),
+        _hand_out(state),
         phase=event.phase,
         round=1,
         start_player=event.start_player,
@@ -325,54 +319,35 @@ def _apply_phase_started(state: State, event: ev.PhaseStarted) -> State:
     )
 
 
+_HANDLERS: dict[type, Callable[[State, Any], State]] = {
+    ev.DeckShuffled: _apply_deck_shuffled,
+    ev.CardsRevealed: _apply_cards_revealed,
+    ev.CardBought: _apply_card_bought,
+    ev.ShipSailed: _apply_ship_sailed,
+    ev.WarehouseBuilt: _apply_warehouse_built,
+    ev.WarehouseReopened: _apply_warehouse_reopened,
+    ev.WarehouseShutDown: _apply_warehouse_shut_down,
+    ev.FortressBuilt: _apply_fortress_built,
+    ev.ImmediatePaymentReceived: lambda state, e: _pay(state, e.seat, e.amount),
+    ev.BonusCardTaken: _apply_bonus_card_taken,
+    ev.PirateMoved: _apply_pirate_moved,
+    ev.ProtectionCollected: _apply_protection_collected,
+    ev.LoanTaken: _apply_loan_taken,
+    ev.TurnEnded: _apply_turn_ended,
+    ev.TurnStarted: _apply_turn_started,
+    ev.PhaseEndAnnounced: lambda state, e: replace(state, phase_ending=True),
+    ev.PaydayHeld: _apply_payday_held,
+    ev.LoanRepaid: _apply_loan_repaid,
+    ev.LoanExtended: _apply_loan_extended,
+    ev.MoneyChecked: _apply_money_checked,
+    ev.PhaseStarted: _apply_phase_started,
+    ev.GameEnded: lambda state, e: replace(state, stage="over", result=e.outcome, settlers=(), chooser=EMPTY),
+}
+
+
 def evolve(state: State | None, event: ev.ElCapitanEvent) -> State:
     """Apply one event. Total on every event ``decide`` produces; never raises on them."""
     if isinstance(event, ev.GameStarted):
         return _apply_game_started(event)
     assert state is not None, "the first event of a game is GameStarted"
-    match event:
-        case ev.DeckShuffled():
-            return _apply_deck_shuffled(state, event)
-        case ev.CardsRevealed():
-            return _apply_cards_revealed(state, event)
-        case ev.CardBought():
-            return _apply_card_bought(state, event)
-        case ev.ShipSailed():
-            return _apply_ship_sailed(state, event)
-        case ev.WarehouseBuilt():
-            return _apply_warehouse_built(state, event)
-        case ev.WarehouseReopened():
-            return _apply_warehouse_reopened(state, event)
-        case ev.WarehouseShutDown():
-            return _apply_warehouse_shut_down(state, event)
-        case ev.FortressBuilt():
-            return _apply_fortress_built(state, event)
-        case ev.ImmediatePaymentReceived():
-            return _pay(state, event.seat, event.amount)
-        case ev.BonusCardTaken():
-            return _apply_bonus_card_taken(state, event)
-        case ev.PirateMoved():
-            return _apply_pirate_moved(state, event)
-        case ev.ProtectionCollected():
-            return _apply_protection_collected(state, event)
-        case ev.LoanTaken():
-            return _apply_loan_taken(state, event)
-        case ev.TurnEnded():
-            return _apply_turn_ended(state, event)
-        case ev.TurnStarted():
-            return _apply_turn_started(state, event)
-        case ev.PhaseEndAnnounced():
-            return replace(state, phase_ending=True)
-        case ev.PaydayHeld():
-            return _apply_payday_held(state, event)
-        case ev.LoanRepaid():
-            return _apply_loan_repaid(state, event)
-        case ev.LoanExtended():
-            return _apply_loan_extended(state, event)
-        case ev.MoneyChecked():
-            return _apply_money_checked(state, event)
-        case ev.PhaseStarted():
-            return _apply_phase_started(state, event)
-        case ev.GameEnded():
-            return replace(state, stage="over", result=event.outcome, settlers=(), chooser=EMPTY)
-    return state
+    return _HANDLERS[type(event)](state, event)

@@ -14,10 +14,10 @@ from domain.elcapitan import commands as cmd
 from domain.elcapitan import data
 from domain.elcapitan import events as ev
 from domain.elcapitan.rules import building, payday, pirate, sailing
-from domain.elcapitan.rules.board import rule
+from domain.elcapitan.rules.board import card_cost, rule
 from domain.elcapitan.rules.flow import Emitter, end_turn
 from domain.elcapitan.state import State
-from domain.engine import Outcome, Rng, RuleViolation, Seat, check_known_options, check_seat_count, rng_for
+from domain.engine import Outcome, Rng, Seat, check_known_options, check_seat_count, rng_for
 
 KEY = "elcapitan"
 
@@ -58,31 +58,18 @@ def _others(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:
     out: list[cmd.ElCapitanCommand] = []
     p = state.players[seat]
     for card in (*state.destinations.display, *state.interconnections.display):
-        if p.money >= _cost(card):
+        if p.money >= card_cost(card):
             out.append(cmd.BuyCard(card=card))
     if not state.turn.acted:
         for card in dict.fromkeys(p.hand):
             out += [cmd.Sail(card=card, to=to) for to in sailing.sail_targets(state, seat, card)]
         out += building.action_commands(state, seat)
+        owed = pirate.pirate_owed(state)
         for kind in data.LOANS:
-            if _accepts(lambda a=kind.amount: building.check_loan(state, seat, a, pirate.pirate_owed(state))):
+            if building.accepts(building.check_loan, state, seat, kind.amount, owed):
                 out.append(cmd.TakeLoan(amount=kind.amount))
     out += pirate.pirate_commands(state, seat)
     return out
-
-
-def _cost(card: str) -> int:
-    from domain.elcapitan.rules.board import card_cost
-
-    return card_cost(card)
-
-
-def _accepts(check: Any) -> bool:
-    try:
-        check()
-    except RuleViolation:
-        return False
-    return True
 
 
 def _check_end_turn(state: State, seat: Seat) -> bool:

@@ -183,16 +183,16 @@ def action_commands(state: State, seat: int) -> list[ElCapitanCommand]:
     out: list[ElCapitanCommand] = []
     for neutral in (False, True) if state.seats == 2 else (False,):
         for site in sites:
-            if _accepts(check_build, state, seat, site, neutral):
+            if accepts(check_build, state, seat, site, neutral):
                 out.append(BuildWarehouse(site=site, neutral=neutral))
-            if _accepts(check_reopen, state, seat, site, neutral):
+            if accepts(check_reopen, state, seat, site, neutral):
                 out.append(ReopenWarehouse(site=site, neutral=neutral))
-    if _accepts(check_fortress, state, seat):
+    if accepts(check_fortress, state, seat):
         out.append(BuildFortress())
     return out
 
 
-def _accepts(check: Callable[..., object], *args: object) -> bool:
+def accepts(check: Callable[..., object], *args: object) -> bool:
     """Whether ``check(*args)`` lets the command through (the validators are the one source of truth)."""
     try:
         check(*args)
