@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from domain.elcapitan import data
 from domain.elcapitan.commands import ElCapitanCommand
 from domain.elcapitan.events import ElCapitanEvent
 from domain.elcapitan.evolve import evolve
@@ -13,8 +14,8 @@ from domain.engine import Game
 GAME: Game[State, ElCapitanCommand, ElCapitanEvent, View] = Game(
     key="elcapitan",
     title="El Capitán",
-    min_seats=2,
-    max_seats=5,
+    min_seats=data.MIN_PLAYERS,
+    max_seats=data.MAX_PLAYERS,
     State=State,
     Command=ElCapitanCommand,
     Event=ElCapitanEvent,

@@ -111,6 +111,9 @@ class LoanData(NamedTuple):
 LOANS: Final = (LoanData(10, 18, 12, 16), LoanData(16, 12, 20, 30))
 
 # source: elcapitan.md §2 — CONFIRMED.
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 5
+TRIANGLE_MAX_PLAYERS: Final = 3  # the triangle site shuts down with 2 or 3 players only
 START_MONEY: Final = 20
 WAREHOUSES_PER_PHASE: Final = 6
 FORTRESSES_PER_PHASE: Final = 1

@@ -37,7 +37,7 @@ def setup(seats: int, options: Mapping[str, Any], seed: bytes) -> list[ev.ElCapi
 
     The rulebook's start player is the youngest; the service has no ages, so it is drawn at random.
     """
-    check_seat_count(KEY, seats, 2, 5)
+    check_seat_count(KEY, seats, data.MIN_PLAYERS, data.MAX_PLAYERS)
     check_known_options(KEY, options, ["expansions"])
     expansions = _expansions(options)
     rng = rng_for(seed, 1)

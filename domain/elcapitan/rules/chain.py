@@ -70,7 +70,9 @@ def shut_down_site(city: CityState, built_site: int, seats: int) -> int | None:
     if city.frontier == data.SITES:
         return None
     printed = CITY[city.name]
-    dark = built_site in printed.dark_sites or (seats <= 3 and built_site == printed.triangle_site)
+    dark = built_site in printed.dark_sites or (
+        seats <= data.TRIANGLE_MAX_PLAYERS and built_site == printed.triangle_site
+    )
     if not dark:
         return None
     for site, colour in enumerate(city.sites, start=1):
