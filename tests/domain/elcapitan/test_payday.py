@@ -113,3 +113,15 @@ def test_ambiguity_14_a_round_without_any_building_ends_the_phase():
         state, events = act(state, seat, TakeLoan(amount=10))
     names = [type(e).__name__ for e in events]
     assert "PhaseEndAnnounced" in names and "PaydayHeld" in names
+
+
+def test_example_four_cities_pay_10_three_pay_5_nine_pay_60():
+    state = start(4)
+    for index, name in enumerate(ALL_NINE):
+        sites = {1: YELLOW}
+        if index < 4:
+            sites[2] = RED
+        if index < 3:
+            sites[3] = GREEN
+        state = chain(state, name, sites)
+    assert proliferation(state)[:3] == (10, 5, 60)

@@ -60,7 +60,7 @@ def test_leaving_the_bank_needs_a_destination_card():
     assert state.players[0].ship == "marseille"
 
 
-def test_sea_route_card_moves_up_to_its_seals_orthogonally():
+def test_example_marseille_card_three_seals_from_valencia_reaches_every_city():
     state = hand(dock(start(4), 0, "valencia"), 0, "D02")  # Marseille card with 3 seals
     reachable = {c.to for c in GAME.legal_commands(state, 0) if isinstance(c, Sail)}
     # From Valencia three seals reach every city (rulebook's illustration of the Marseille card).
@@ -90,7 +90,7 @@ def test_example_venezia_tanger_card_costs_three():
     assert events[0].cost == 3
 
 
-def test_several_cards_in_one_turn_need_a_free_harbour_only_where_the_ship_stops():
+def test_example_tanger_then_alexandria_several_cards_need_a_free_harbour_only_where_the_ship_stops():
     state = start(4)
     state = dock(dock(state, 1, "tanger", 0), 2, "tanger", 1)
     state = hand(state, 0, "D13", "I35")  # Tanger destination; Tanger–Alexandria
