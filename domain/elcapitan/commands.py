@@ -46,13 +46,15 @@ class MovePirate(Command, frozen=True, kw_only=True):
     """Move the pirate ship to ``to``, harbour space ``space``.
 
     ``free``: the move owed on arriving at Islas Canarias (collects the protection charge); otherwise
-    with the sailing card ``card`` from the hand, or for 2 Florin a step when ``card`` is empty.
+    with the sailing card ``card`` from the hand (then ``second`` when one card cannot reach), or for
+    2 Florin a step when ``card`` is empty.
     """
 
     to: str
     space: int
     free: bool = False
     card: str = ""
+    second: str = ""
 
 
 class EndTurn(Command, frozen=True, kw_only=True):

@@ -111,6 +111,7 @@ class PirateMoved(Event, frozen=True, kw_only=True):
     cost: int
     card: str
     free: bool
+    second: str = ""
     displaced: int
     displaced_to: int
 

@@ -249,3 +249,19 @@ def test_ambiguity_36_protection_ignores_own_buildings_and_shut_down_ones_and_ca
     state = set_city(state, "tunis", closed=(BLUE,), fortresses=(RED, YELLOW))
     state = player(replace(state, phase=3), YELLOW, money=4)
     assert protection(state, RED, "tunis") == (0, 6, 4, 0)
+
+
+def test_pirate_moved_with_two_cards_when_one_cannot_reach():
+    # Alexandria → Porto is five steps: no single card reaches; the Alexandria card (3 seals) to Valencia
+    # and then the Marseille card (3 seals) to Porto does.
+    state = pirate_at(hand(start(4, ("canarias", "porto")), 0, "D18", "I33", "D02"), "alexandria", 0)
+    legal = GAME.legal_commands(state, 0)
+    pairs = [c for c in legal if isinstance(c, MovePirate) and c.second]
+    assert MovePirate(to="porto", space=0, card="D18", second="D02") in pairs
+    assert not [c for c in legal if isinstance(c, MovePirate) and c.to == "porto" and not c.second and c.card]
+    assert all(c.to not in ("athina", "tunis", "napoli") for c in pairs)  # one card suffices there
+    moved, events = act(state, 0, MovePirate(to="porto", space=0, card="D18", second="D02"))
+    assert moved.pirate == "porto" and events[0].cost == 0 and len(events) == 1
+    assert {"D18", "D02"} <= set(moved.destinations.discard)
+    redundant = MovePirate(to="athina", space=0, card="I33", second="D02")
+    assert refused(state, 0, redundant) == "elcapitan.pirate_card_not_needed"

@@ -60,6 +60,7 @@ def universe(state: State) -> list[Any]:
     for n, space, free in itertools.product(names, range(-1, 4), (False, True)):
         out += [cmd.MovePirate(to=n, space=space, free=free)]
         out += [cmd.MovePirate(to=n, space=space, card=c) for c in cards[-3:]]
+        out += [cmd.MovePirate(to=n, space=space, card=a, second=b) for a in cards[-3:] for b in cards[-4:]]
     out += [cmd.RepayLoan(loan=i) for i in range(-1, 4)] + [cmd.ExtendLoan(loan=i) for i in range(-1, 4)]
     out += [cmd.ChooseStartPlayer(seat=s) for s in range(-1, state.seats + 1)]
     return out
