@@ -55,6 +55,11 @@ def setup(seats: int, options: Mapping[str, Any], seed: bytes) -> list[ev.ElCapi
 
 def _others(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:
     """Every legal turn command except EndTurn."""
+    return _turn_steps(state, seat) + pirate.pirate_commands(state, seat)
+
+
+def _turn_steps(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:
+    """Buying, sailing, the action and the loan open to the active player (not the pirate moves)."""
     out: list[cmd.ElCapitanCommand] = []
     p = state.players[seat]
     for card in (*state.destinations.display, *state.interconnections.display):
@@ -68,8 +73,16 @@ def _others(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:
         for kind in data.LOANS:
             if building.accepts(building.check_loan, state, seat, kind.amount, owed):
                 out.append(cmd.TakeLoan(amount=kind.amount))
-    out += pirate.pirate_commands(state, seat)
     return out
+
+
+def _may_pass(state: State, seat: Seat) -> bool:
+    """A turn passes without an action only when nothing but optional pirate moves is possible.
+
+    Decision (ambiguities 15 and 16): moving the pirate never helps to build, so it does not oblige a
+    stuck player to spend money before passing; the owed free move does block the pass.
+    """
+    return not state.turn.acted and not pirate.pirate_owed(state) and not _turn_steps(state, seat)
 
 
 def _check_end_turn(state: State, seat: Seat) -> bool:
@@ -79,9 +92,9 @@ def _check_end_turn(state: State, seat: Seat) -> bool:
         raise rule("pirate_move_owed", "arriving at Islas Canarias obliges the free pirate move this turn")
     if state.turn.acted:
         return False
-    if _others(state, seat):
+    if not _may_pass(state, seat):
         raise rule("action_required", "a turn ends with one action: build, re-open, fortress or loan")
-    return True  # nothing at all is possible: the turn passes (ambiguities 15 and 16)
+    return True
 
 
 def _decide_end_turn(state: State, seat: Seat, rng: Rng) -> list[ev.ElCapitanEvent]:
@@ -138,7 +151,7 @@ def legal_commands(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:
     if state.stage == "choose_start":
         return [cmd.ChooseStartPlayer(seat=s) for s in range(state.seats)]
     others = _others(state, seat)
-    if not pirate.pirate_owed(state) and (state.turn.acted or not others):
+    if (state.turn.acted and not pirate.pirate_owed(state)) or _may_pass(state, seat):
         others.append(cmd.EndTurn())
     return others
 

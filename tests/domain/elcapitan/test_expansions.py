@@ -18,6 +18,7 @@ from domain.elcapitan.commands import (
     Sail,
 )
 from domain.elcapitan.rules.payday import majority_payouts, proliferation
+from domain.elcapitan.rules.pirate import protection
 from domain.elcapitan.state import EMPTY, PIRATE
 from domain.engine import RuleViolation, rng_for
 
@@ -243,8 +244,6 @@ def test_ambiguity_32_no_free_target_means_no_move_and_no_charge():
 
 
 def test_ambiguity_36_protection_ignores_own_buildings_and_shut_down_ones_and_caps_at_cash():
-    from domain.elcapitan.rules.pirate import protection
-
     state = chain(start(4, ("canarias",)), "tunis", {1: RED, 2: GREEN, 3: GREEN, 4: YELLOW})
     state = set_city(state, "tunis", closed=(BLUE,), fortresses=(RED, YELLOW))
     state = player(replace(state, phase=3), YELLOW, money=4)

@@ -7,7 +7,8 @@ import pytest
 from msgspec.structs import replace
 
 from domain.elcapitan import GAME
-from domain.elcapitan.commands import ChooseStartPlayer, ExtendLoan, RepayLoan
+from domain.elcapitan.commands import ChooseStartPlayer, ExtendLoan, RepayLoan, TakeLoan
+from domain.elcapitan.rules.board import loans_available
 from domain.elcapitan.rules.flow import Emitter
 from domain.elcapitan.rules.payday import hold_payday
 from domain.elcapitan.state import Loan
@@ -122,9 +123,6 @@ def test_ambiguity_19_equal_final_money_is_a_shared_victory():
 
 
 def test_ambiguity_16_loan_stacks_are_limited_to_the_printed_cards():
-    from domain.elcapitan.commands import TakeLoan
-    from domain.elcapitan.rules.board import loans_available
-
     state = replace(start(3), round=2)
     state = player(state, 1, loans=tuple(Loan(amount=10) for _ in range(18)))
     assert loans_available(state, 10) == 0

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from msgspec.structs import replace
 
 from domain.elcapitan import GAME
-from domain.elcapitan.commands import BuildWarehouse, BuyCard, EndTurn, Sail, TakeLoan
+from domain.elcapitan.commands import BuildWarehouse, BuyCard, EndTurn, MovePirate, Sail, TakeLoan
 from domain.elcapitan.state import EMPTY
 from domain.engine import RuleViolation, rng_for
 
@@ -83,8 +84,6 @@ def test_interconnection_card_sails_between_its_two_cities_either_way():
 def test_example_venezia_tanger_card_costs_three():
     state = start(4)
     state = hand(state, 1, *state.interconnections.display)  # clear the way
-    from msgspec.structs import replace
-
     state = replace(state, interconnections=replace(state.interconnections, display=("I13",)))
     _, events = act(state, 0, BuyCard(card="I13"))
     assert events[0].cost == 3
@@ -106,8 +105,6 @@ def test_harbour_space_one_then_two_and_the_dearer_ship_does_not_move_down():
     state = hand(hand(state, 0, "D02"), 1, "D01")
     state, _ = act(state, 0, Sail(card="D02", to="marseille"))
     state = player(state, 1, ship="bank")
-    from msgspec.structs import replace
-
     state = replace(state, current=1)
     state, _ = act(state, 1, Sail(card="D01", to="marseille"))
     assert state.players[1].harbour == 1
@@ -122,8 +119,6 @@ def test_example_marseille_build_costs_four_and_five():
     state = dock(dock(start(4), 0, "marseille", 0), 1, "marseille", 1)
     _, events = act(state, 0, BuildWarehouse(site=2))
     assert events[0].cost == 4
-    from msgspec.structs import replace
-
     _, events = act(replace(state, current=1), 1, BuildWarehouse(site=1))
     assert events[0].cost == 5
 
@@ -181,3 +176,15 @@ def test_ambiguity_21_sailing_away_and_back_takes_the_cheapest_free_space():
     state, _ = act(state, 0, Sail(card="I03", to="valencia"))
     state, _ = act(state, 0, Sail(card="D01", to="marseille"))
     assert state.players[0].harbour == 0
+
+
+def test_decision_optional_pirate_moves_do_not_prevent_a_pass():
+    state = player(start(4, ("canarias",)), 0, money=1)
+    state = replace(state, destinations=replace(state.destinations, display=()),
+                    interconnections=replace(state.interconnections, display=()))  # fmt: skip
+    state = hand(state, 0, "I01")  # Marseille–Venezia: no ship to sail yet, and the pirate is elsewhere
+    legal = GAME.legal_commands(state, 0)
+    assert EndTurn() in legal
+    state = player(state, 0, money=10)
+    legal = GAME.legal_commands(state, 0)
+    assert any(isinstance(c, MovePirate) for c in legal) and EndTurn() in legal
