@@ -58,7 +58,6 @@ def test_loans_are_settled_in_turn_order_from_the_phase_start_player():
 
 def test_ambiguity_17_a_shortfall_is_covered_by_new_loans():
     state = player(start(3), 0, money=0, loans=(Loan(amount=16),))
-    state = replace(state, cities=state.cities)
     state, _ = payday_state(state)
     money = state.players[0].money  # whatever the empty board paid (nothing)
     state, events = act(state, 0, RepayLoan(loan=0))

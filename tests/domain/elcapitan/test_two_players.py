@@ -99,7 +99,7 @@ def test_ambiguity_24_two_player_fortresses_pay_half_or_full():
     assert fortress_payouts(state) == (10, 10)
 
 
-def test_two_players_phase_ends_after_everything_built_start_player_gets_no_extra_turn():
+def test_two_players_phase_end_if_the_start_player_finished_the_other_has_one_more_turn():
     state = player(start(2), 0, warehouses=1, neutral=0, fortresses=0)
     state = dock(state, 0, "tunis")
     state, _ = act(state, 0, BuildWarehouse(site=1))
