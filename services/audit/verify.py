@@ -180,7 +180,7 @@ def _replay(
         except Exception as exc:
             report.problems.append(Problem(envelope.seq, f"event {envelope.seq} does not replay: {exc}"))
             break
-        if line.event is not None and line.event != msgspec.to_builtins(event):
+        if line.event is not None and line.event != msgspec.json.decode(msgspec.json.encode(event)):
             report.problems.append(
                 Problem(envelope.seq, f"event {envelope.seq}: readable form differs from payload")
             )
