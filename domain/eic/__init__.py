@@ -1,0 +1,32 @@
+"""East India Companies (Pascal Ribrault, 2022) for 2–4 players, with the optional pledging rule."""
+
+from __future__ import annotations
+
+from domain.eic import data
+from domain.eic.commands import EicCommand
+from domain.eic.events import EicEvent
+from domain.eic.evolve import evolve
+from domain.eic.rules import decide, legal_commands, outcome, setup, to_act
+from domain.eic.state import State
+from domain.eic.views import View, redact, view
+from domain.engine import Command, Game
+
+GAME: Game[State, Command, EicEvent, View] = Game(
+    key="eic",
+    title="East India Companies",
+    min_seats=data.MIN_PLAYERS,
+    max_seats=data.MAX_PLAYERS,
+    State=State,
+    Command=EicCommand,
+    Event=EicEvent,
+    View=View,
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    legal_commands=legal_commands,
+    to_act=to_act,
+    outcome=outcome,
+    view=view,
+    redact=redact,
+    option_examples=({}, {"pledging": True}),
+)

@@ -1,0 +1,88 @@
+"""The rules of East India Companies (rulebook, "Spielablauf"): one module per phase.
+
+``decide`` validates a command, returns its events and every automatic consequence (``flow.advance``);
+``legal_commands`` lists exactly what ``decide`` accepts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.eic import commands as cmd
+from domain.eic import events as ev
+from domain.eic.evolve import evolve
+from domain.eic.rules import envoys, exchange, loading, navigation, selling
+from domain.eic.rules.common import refuse
+from domain.eic.rules.flow import advance, setup
+from domain.eic.state import State
+from domain.engine import Command, Outcome, Rng
+
+_DECIDE: dict[type, Callable[[State, int, Any], list[ev.EicEvent]]] = {
+    cmd.PlaceEnvoy: envoys.decide_place_envoy,
+    cmd.RecallEnvoy: envoys.decide_recall_envoy,
+    cmd.BuyShare: exchange.decide_buy_share,
+    cmd.RedeemStartShare: exchange.decide_redeem_start_share,
+    cmd.Pass: exchange.decide_pass,
+    cmd.SellShares: exchange.decide_sell_shares,
+    cmd.PledgeStartShare: exchange.decide_pledge_start_share,
+    cmd.ChooseMarketCard: navigation.decide_choose_market_card,
+    cmd.SendShip: navigation.decide_send_ship,
+    cmd.LoadShip: loading.decide_load_ship,
+    cmd.LeaveShipInFarEast: loading.decide_leave_ship,
+    cmd.SellFromWarehouse: selling.decide_sell_from_warehouse,
+    cmd.UnloadShip: selling.decide_unload_ship,
+}
+
+_STEP_COMMANDS: dict[str, Callable[[State, int], list[Any]]] = {
+    "envoy": lambda s, p: [*envoys.placements(s, p), *envoys.recalls(s, p)],
+    "stock": exchange.buys,
+    "influence_eu": navigation.card_choices,
+    "influence_fe": navigation.card_choices,
+    "navigate": navigation.sendings,
+    "load": loading.loads,
+    "warehouse": selling.warehouse_sales,
+    "unload": selling.unloadings,
+}
+
+
+def decide(state: State, seat: int, command: Command, rng: Rng) -> list[ev.EicEvent]:
+    """Validate ``command`` for ``seat`` and return its events plus all automatic consequences."""
+    if state.phase == "over":
+        refuse("game_over", "the game has ended; final scoring is done")
+    if not 0 <= seat < state.seats:
+        refuse("no_such_seat", f"seats are 0 to {state.seats - 1}")
+    if state.actor != seat:
+        refuse("not_your_turn", "players act in initiative order (rulebook, Spielablauf)")
+    decider = _DECIDE.get(type(command))
+    if decider is None:
+        refuse("unknown_command", f"{type(command).__name__} is not a command of this game")
+    events = decider(state, seat, command)
+    for event in events:
+        state = evolve(state, event)
+    return events + advance(state, rng)
+
+
+def legal_commands(state: State, seat: int) -> list[Command]:
+    """Every command ``decide`` accepts from ``seat`` now (empty when it is not the seat's action)."""
+    if state.phase == "over" or state.actor != seat:
+        return []
+    main: list[Command] = _STEP_COMMANDS[state.step](state, seat)
+    return main + exchange.free_actions(state, seat)
+
+
+def to_act(state: State) -> frozenset[int]:
+    """The seat that must act, or nobody once the game is over."""
+    return frozenset() if state.phase == "over" or state.actor < 0 else frozenset({state.actor})
+
+
+def outcome(state: State) -> Outcome | None:
+    """The final ranking once the last epoch is scored."""
+    if state.phase != "over":
+        return None
+    return Outcome(
+        ranking=state.ranking, scores=state.scores, winners=(state.ranking[0],), tie_break=state.tie_break
+    )
+
+
+__all__ = ["decide", "legal_commands", "outcome", "setup", "to_act"]

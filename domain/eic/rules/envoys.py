@@ -1,0 +1,211 @@
+"""Phase A, "Gesandte einsetzen": envoy placement, abilities paid at once, the neutral's envoy cards."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from domain.eic import data
+from domain.eic import events as ev
+from domain.eic.commands import PlaceEnvoy, RecallEnvoy
+from domain.eic.rules.common import refuse, require, require_step
+from domain.eic.state import Player, State, docks
+from domain.engine import Rng
+
+
+def reachable(position: str) -> tuple[str, ...]:
+    """Spaces an envoy may go to: anywhere in epoch 1 or from the central zone, else its portrait's
+    personality and the two neighbours in the ring (rulebook, "Beschränkungen beim Einsetzen")."""
+    if position == "any" or position.startswith("C:"):
+        return data.SPACE_IDS
+    ring = data.PERSONALITIES
+    i = ring.index(position.split(":", 1)[1])
+    near = {ring[i], ring[(i - 1) % len(ring)], ring[(i + 1) % len(ring)]}
+    return tuple(s for s, who in data.SPACES if who in near)
+
+
+def unplaced(player: Player) -> tuple[int, ...]:
+    """Envoys still to be placed this epoch (on a portrait, in the supply or in the central zone)."""
+    return tuple(i for i, e in enumerate(player.envoys) if not e.startswith(("S:", "R:")))
+
+
+def fee_payees(state: State, space: str) -> tuple[int, ...]:
+    """Everybody already on ``space`` receives 1 (the neutral's coin goes to the supply)."""
+    return state.occupants[data.SPACE_IDS.index(space)]
+
+
+def free_sites(state: State, zone: int) -> tuple[str, ...]:
+    """Unoccupied seal spaces of a zone; Bombay and Formosa are closed with 2–3 players."""
+    taken = {site for p in state.players for site in p.posts}
+    closed = data.CLOSED_SITES_FEW_PLAYERS if state.seats < 4 else ()
+    return tuple(s for s in data.SITES[zone - 1] if s not in taken and s not in closed)
+
+
+def _site_options(state: State, player: Player) -> Iterator[str]:
+    if len(player.posts) >= data.TRADING_POSTS:
+        return
+    own_zones = {z for z in (1, 2, 3) for s in player.posts if s in data.SITES[z - 1]}
+    for zone in (1, 2, 3):
+        if zone not in own_zones:
+            yield from free_sites(state, zone)
+
+
+def _ship_options(state: State, player: Player, budget: int) -> Iterator[tuple[str, str]]:
+    for kind in data.BUYABLE_SHIPS:
+        ship = data.SHIP_TYPES[kind]
+        if kind in player.used_tiles or ship.epoch > state.epoch or ship.cost > budget:
+            continue
+        if len(player.ships) < docks(player):
+            yield kind, ""
+        else:
+            for owned in player.ships:
+                yield kind, owned.id
+
+
+def _ability_options(state: State, p: int, space: str, budget: int) -> Iterator[PlaceEnvoy]:
+    """Every way to use ``space`` with ``budget`` left after the fees (envoy filled in by the caller)."""
+    player = state.players[p]
+    if space in ("SHP_SHIP", "INV_SHIP"):
+        for kind, discard in _ship_options(state, player, budget):
+            yield PlaceEnvoy(envoy=0, space=space, ship=kind, discard=discard)
+    elif space == "SHP_HARBOUR_EXT":
+        if player.extensions < len(data.WAREHOUSE):
+            yield PlaceEnvoy(envoy=0, space=space)
+    elif space == "GOV_TRADING_POST":
+        if budget >= data.TRADING_POST_COST:
+            for site in _site_options(state, player):
+                yield PlaceEnvoy(envoy=0, space=space, site=site)
+    elif space == "CAP_EXPERTISE":
+        if budget >= state.epoch:
+            yield PlaceEnvoy(envoy=0, space=space)
+    else:
+        yield PlaceEnvoy(envoy=0, space=space)
+
+
+def placements(state: State, p: int) -> list[PlaceEnvoy]:
+    """Every legal placement for player ``p`` (one envoy per distinct position)."""
+    player = state.players[p]
+    seen: set[str] = set()
+    out: list[PlaceEnvoy] = []
+    own = {e[2:] for e in player.envoys if e.startswith("S:")}
+    for envoy in unplaced(player):
+        position = player.envoys[envoy]
+        if position in seen:
+            continue
+        seen.add(position)
+        for space in reachable(position):
+            if space in own:
+                continue
+            budget = player.treasury - data.JOIN_FEE * len(fee_payees(state, space))
+            if budget < 0:
+                continue
+            for option in _ability_options(state, p, space, budget):
+                out.append(
+                    PlaceEnvoy(
+                        envoy=envoy, space=space, ship=option.ship, discard=option.discard, site=option.site
+                    )
+                )
+        if not position.startswith("C:"):
+            out.append(PlaceEnvoy(envoy=envoy, space="central"))
+    return out
+
+
+def recalls(state: State, p: int) -> list[RecallEnvoy]:
+    """Only when no placement at all is possible may an envoy stay out (decision, see module docs)."""
+    if placements(state, p):
+        return []
+    return [RecallEnvoy(envoy=i) for i in unplaced(state.players[p])]
+
+
+def ability_cost(state: State, command: PlaceEnvoy) -> int:
+    """What the ability itself costs, paid at once (rulebook, Details: Ship, Expertise, Trading post)."""
+    if command.ship:
+        return data.SHIP_TYPES[command.ship].cost
+    if command.space == "GOV_TRADING_POST":
+        return data.TRADING_POST_COST
+    if command.space == "CAP_EXPERTISE":
+        return state.epoch
+    return 0
+
+
+def decide_place_envoy(state: State, seat: int, command: PlaceEnvoy) -> list[ev.EicEvent]:
+    """An envoy goes to an ability space (paying fees and cost) or to the central zone."""
+    require_step(state, seat, "envoy")
+    require(0 <= command.envoy < data.ENVOYS, "no_such_envoy", "each player has 3 envoys")
+    if command not in placements(state, seat):
+        refuse("illegal_placement", _why(state, seat, command))
+    if command.space == "central":
+        return [ev.EnvoyPlaced(player=seat, envoy=command.envoy, space="central")]
+    return [
+        ev.EnvoyPlaced(
+            player=seat,
+            envoy=command.envoy,
+            space=command.space,
+            paid=fee_payees(state, command.space),
+            cost=ability_cost(state, command),
+            ship=command.ship,
+            discard=command.discard,
+            site=command.site,
+        )
+    ]
+
+
+def _why(state: State, seat: int, command: PlaceEnvoy) -> str:
+    player = state.players[seat]
+    if command.envoy not in unplaced(player):
+        return "that envoy was already placed this epoch and cannot move until the next"
+    if command.space not in (*data.SPACE_IDS, "central"):
+        return f"no ability space {command.space!r}"
+    if command.space != "central" and command.space not in reachable(player.envoys[command.envoy]):
+        return "from its portrait an envoy reaches only that personality and its two neighbours"
+    if f"S:{command.space}" in player.envoys:
+        return "one may not have two own envoys on one ability space"
+    return "the ability cannot be used so (cost, dock, site or availability), see rulebook, Details"
+
+
+def decide_recall_envoy(state: State, seat: int, command: RecallEnvoy) -> list[ev.EicEvent]:
+    """Only offered when no legal space is left for any of the player's envoys."""
+    require_step(state, seat, "envoy")
+    require(
+        command in recalls(state, seat), "recall_not_allowed", "an envoy must be placed when a space is open"
+    )
+    return [ev.EnvoyRecalled(player=seat, envoy=command.envoy)]
+
+
+# --- the neutral player (2 players) ----------------------------------------------------------------------
+
+
+def neutral_envoys(state: State, rng: Rng) -> ev.NeutralEnvoysPlaced:
+    """Draw an envoy card and apply it top to bottom, then place the three envoys (rulebook, 2 players)."""
+    n = state.neutral
+    pool = [c for c in data.NEUTRAL_ENVOY_CARDS if c not in state.used_neutral_envoy_cards]
+    card = rng.choice(pool)
+    effects, spaces = data.NEUTRAL_ENVOY_CARDS[card]
+    player = state.players[n]
+    ship = discard = site = ""
+    extension = False
+    for effect in effects:
+        if effect.startswith("ship_"):
+            table = data.FASTEST_SHIP if effect == "ship_fastest" else data.LARGEST_SHIP
+            kind = table[state.epoch]
+            if kind not in player.used_tiles and not ship:
+                ship = kind
+                # no free dock: the oldest ship goes (decision: the first in harbour order)
+                discard = player.ships[0].id if len(player.ships) >= docks(player) + int(extension) else ""
+        elif effect == "harbour_ext":
+            extension = player.extensions < len(data.WAREHOUSE)
+        else:
+            zone = int(effect[-1])
+            sites = free_sites(state, zone)
+            has_zone = any(s in data.SITES[zone - 1] for s in player.posts)
+            if sites and len(player.posts) < data.TRADING_POSTS and not has_zone:
+                site = sites[0]
+    rewarded = tuple(q for s in spaces for q in fee_payees(state, s) if q != n)
+    return ev.NeutralEnvoysPlaced(
+        card=card,
+        spaces=spaces,
+        rewarded=rewarded,
+        ship=ship,
+        discard=discard,
+        extension=extension,
+        site=site,
+    )

@@ -1,0 +1,85 @@
+"""Phase B, "Börse", share sales at one's own action, and the optional pledging of start shares."""
+
+from __future__ import annotations
+
+from domain.eic import data
+from domain.eic import events as ev
+from domain.eic.commands import BuyShare, Pass, PledgeStartShare, RedeemStartShare, SellShares
+from domain.eic.rules.common import may_sell_shares, require, require_step
+from domain.eic.state import State, share_value
+from domain.engine import Command
+
+
+def buys(state: State, p: int) -> list[Command]:
+    """Phase B: one share of any company left on the exchange that one can pay, redeem, or pass."""
+    player = state.players[p]
+    out: list[Command] = [
+        BuyShare(company=c)
+        for c in range(state.companies)
+        if state.exchange[c] > 0 and share_value(state, c) <= player.treasury
+    ]
+    if state.pledging and player.pledged and share_value(state, p) <= player.treasury:
+        out.append(RedeemStartShare())
+    out.append(Pass())
+    return out
+
+
+def free_actions(state: State, p: int) -> list[Command]:
+    """What one may do on top of one's action: sell shares (not in B) and pledge start shares."""
+    player = state.players[p]
+    out: list[Command] = []
+    if may_sell_shares(state):
+        for c, held in enumerate(player.shares):
+            out.extend(SellShares(company=c, count=n) for n in range(1, held + 1))
+    if state.pledging and player.pledged < data.START_SHARES:
+        out.append(PledgeStartShare())
+    return out
+
+
+def decide_buy_share(state: State, seat: int, command: BuyShare) -> list[ev.EicEvent]:
+    """Buy one share at the track value; the money goes to the supply, the marker rises a space."""
+    require_step(state, seat, "stock")
+    require(0 <= command.company < state.companies, "no_such_company", "no company of that colour is in play")
+    require(
+        state.exchange[command.company] > 0, "sold_out", "no share of that company is left on the exchange"
+    )
+    price = share_value(state, command.company)
+    require(price <= state.players[seat].treasury, "cannot_afford", f"a share costs {price} GS")
+    return [ev.ShareBought(player=seat, company=command.company, price=price)]
+
+
+def decide_pass(state: State, seat: int, command: Pass) -> list[ev.EicEvent]:
+    """Pass this round; the phase ends when everybody passes in a row."""
+    require_step(state, seat, "stock")
+    return [ev.Passed(player=seat)]
+
+
+def decide_redeem_start_share(state: State, seat: int, command: RedeemStartShare) -> list[ev.EicEvent]:
+    """Pledging rule: buy back a pledged start share at the current value, in phase B only."""
+    require_step(state, seat, "stock")
+    require(state.pledging, "pledging_off", "pledging is an optional rule not in play")
+    require(state.players[seat].pledged > 0, "nothing_pledged", "no start share of yours is pledged")
+    price = share_value(state, seat)
+    require(price <= state.players[seat].treasury, "cannot_afford", f"buying back costs {price} GS")
+    return [ev.StartShareRedeemed(player=seat, price=price)]
+
+
+def decide_sell_shares(state: State, seat: int, command: SellShares) -> list[ev.EicEvent]:
+    """Sell at the current value; the marker falls one space per share after the sale."""
+    require(state.actor == seat, "not_your_turn", "shares are sold only during one's own action")
+    require(may_sell_shares(state), "no_share_sales", "no sales in phase B, nor after phase A of epoch 5")
+    require(0 <= command.company < state.companies, "no_such_company", "no company of that colour is in play")
+    held = state.players[seat].shares[command.company]
+    require(1 <= command.count <= held, "not_held", "start shares are never sold; sell only shares held")
+    price = share_value(state, command.company)
+    return [ev.SharesSold(player=seat, company=command.company, count=command.count, price=price)]
+
+
+def decide_pledge_start_share(state: State, seat: int, command: PledgeStartShare) -> list[ev.EicEvent]:
+    """Pledging rule: half the current value, rounded down, at any own action."""
+    require(state.actor == seat, "not_your_turn", "one pledges during one's own action")
+    require(state.pledging, "pledging_off", "pledging is an optional rule not in play")
+    require(
+        state.players[seat].pledged < data.START_SHARES, "nothing_to_pledge", "both start shares are pledged"
+    )
+    return [ev.StartSharePledged(player=seat, amount=share_value(state, seat) // 2)]

@@ -1,0 +1,210 @@
+"""The state of a game of East India Companies: frozen msgspec Structs, tuples only.
+
+Companies are indexed like players: seats ``0 … seats-1``; in the 2-player game the neutral player is
+company/player ``2`` (rulebook, "Das 2-Personen-Spiel"), which never appears in ``to_act``.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+Goods = tuple[int, int, int, int]
+"""Counts per good, in the order tea, spices, coffee, silk."""
+
+NO_GOODS: Goods = (0, 0, 0, 0)
+
+
+class Ship(msgspec.Struct, frozen=True, kw_only=True):
+    """One ship tile of a player: ``zone`` 0 is the harbour, 1–3 a zone of the Far East."""
+
+    id: str
+    kind: str
+    cargo: Goods = NO_GOODS
+    zone: int = 0
+    face_down: bool = False
+
+
+class Player(msgspec.Struct, frozen=True, kw_only=True):
+    """One company: its treasury, income tableau, harbour, envoys, posts and share holdings."""
+
+    treasury: int
+    income: int = 0
+    income_marker: int = 0
+    ships: tuple[Ship, ...] = ()
+    used_tiles: tuple[str, ...] = ()
+    """Ship kinds taken from the personal supply (bought, discarded or start Galleons)."""
+    extensions: int = 0
+    warehouse: Goods = NO_GOODS
+    posts: tuple[str, ...] = ()
+    envoys: tuple[str, ...] = ("any", "any", "any")
+    """Per envoy: ``any`` (free choice), ``P:<personality>`` (portrait), ``C:<origin>`` (central zone),
+    ``S:<space>`` (placed this epoch) or ``R:<origin>`` (recalled: no legal space was left)."""
+    shares: tuple[int, ...] = ()
+    """Ordinary shares held, per company."""
+    pledged: int = 0
+
+
+class State(msgspec.Struct, frozen=True, kw_only=True):
+    """The whole game."""
+
+    seats: int
+    pledging: bool
+    players: tuple[Player, ...]
+    stock: tuple[int, ...]
+    """Stock-track space index per company (0 = the first space, value 4)."""
+    exchange: tuple[int, ...]
+    """Shares of each company still on the exchange."""
+    initiative: tuple[int, ...]
+    supply: Goods
+    far_east: Goods
+    europe: Goods
+    epoch: int = 0
+    phase: str = "setup"
+    """``A``, ``B``, ``C``, ``D``, ``E`` (warehouse sales), ``U`` (phase E, unloading), ``F``, ``epoch_over``, ``over``."""
+    actor: int = -1
+    step: str = ""
+    cursor: int = -1
+    passes: int = 0
+    fe_dice: Goods = NO_GOODS
+    eu_dice: Goods = NO_GOODS
+    occupants: tuple[tuple[int, ...], ...] = ()
+    """Per ability space (data.SPACE_IDS order), the players whose envoys stand there, in placement order."""
+    neutral_done: bool = False
+    fe_card: str | None = None
+    eu_card: str | None = None
+    cards_drawn: bool = False
+    fe_revealed: bool = False
+    eu_revealed: bool = False
+    used_cards: tuple[str, ...] = ()
+    used_neutral_envoy_cards: tuple[str, ...] = ()
+    destinations_drawn: tuple[str, ...] = ()
+    zones: tuple[tuple[str, ...], ...] = ((), (), ())
+    """Ship ids sent face down into zones I–III this epoch, bottom of the stack first."""
+    left: tuple[tuple[str, ...], ...] = ((), (), ())
+    """Ship ids left face up in zones I–III, in the order they were left (first on top)."""
+    zone: int = 0
+    queue: tuple[str, ...] = ()
+    unload_speed: int = 0
+    ranking: tuple[int, ...] = ()
+    scores: tuple[int, ...] = ()
+    tie_break: str = ""
+
+    @property
+    def companies(self) -> int:
+        """Number of companies in play (3 in the 2-player game: the neutral one)."""
+        return len(self.players)
+
+    @property
+    def neutral(self) -> int:
+        """The neutral player's index, or -1 when there is none."""
+        return 2 if self.seats == 2 else -1
+
+
+# --- board arithmetic shared by the rules and evolve (pure functions of the state) ---------------------
+
+from domain.eic import data  # noqa: E402  (below the Structs: data has no dependency on them)
+
+
+def market_side(state: State) -> int:
+    """Which side of the market boards is up: 4 players, or the 2–3-player back (rulebook, set-up)."""
+    return 4 if state.seats == 4 else 3
+
+
+def ship_owner(ship_id: str) -> int:
+    """The player a ship tile belongs to (ids are ``"<player>:<kind>"``)."""
+    return int(ship_id.split(":", 1)[0])
+
+
+def ship_kind(ship_id: str) -> str:
+    """The printed tile of a ship id."""
+    return ship_id.split(":", 1)[1]
+
+
+def find_ship(player: Player, ship_id: str) -> int:
+    """Index of a ship in the player's harbour order, or -1."""
+    for index, ship in enumerate(player.ships):
+        if ship.id == ship_id:
+            return index
+    return -1
+
+
+def docks(player: Player) -> int:
+    """Two docks plus one per harbour extension (rulebook, Hafenerweiterungen)."""
+    return data.BASE_DOCKS + player.extensions
+
+
+def warehouse_capacity(player: Player) -> int:
+    """2 goods with the level-1 extension, 1 more with level 2."""
+    return sum(data.WAREHOUSE[: player.extensions])
+
+
+def share_value(state: State, company: int) -> int:
+    """The value under the company's marker on the stock exchange track."""
+    return data.STOCK_VALUES[state.stock[company]]
+
+
+def clamp_stock(space: int) -> int:
+    """The marker never leaves the track."""
+    return max(0, min(len(data.STOCK_VALUES) - 1, space))
+
+
+def post_zone(site: str) -> int:
+    """The zone (1–3) a trading-post site lies in."""
+    for zone, sites in enumerate(data.SITES, start=1):
+        if site in sites:
+            return zone
+    raise ValueError(site)
+
+
+def has_post(player: Player, zone: int) -> bool:
+    """A trading post in ``zone`` lowers every good bought there by 1 (rulebook, D)."""
+    return any(post_zone(site) == zone for site in player.posts)
+
+
+def abilities(state: State, player: int, space: str) -> bool:
+    """Whether ``player``'s envoy stands on ``space`` this epoch (neutral envoys activate nothing)."""
+    return player != state.neutral and player in state.occupants[data.SPACE_IDS.index(space)]
+
+
+def purchase_cost(state: State, player: int, zone: int, goods: Goods) -> int:
+    """Far East price of ``goods``: each cube from the cheapest occupied space, −1 with a post, ≥ 0."""
+    discount = 1 if has_post(state.players[player], zone) else 0
+    side = market_side(state)
+    total = 0
+    for good, count in enumerate(goods):
+        prices = data.FAR_EAST[side][good]
+        filled = state.far_east[good]
+        for taken in range(count):
+            total += max(0, prices[filled - 1 - taken] - discount)
+    return total
+
+
+def sale(state: State, player: int, goods: Goods) -> tuple[int, Goods, Goods]:
+    """Selling ``goods`` in Europe: (income, new Europe market, new supply).
+
+    Each cube goes on the lowest empty space at its price, or for 1 to the supply when the column is
+    full; Trade adds 1 per cube of its good (rulebook, E; eic.md D2: Trade is free and also applies to
+    the full-market price of 1).
+    """
+    side = market_side(state)
+    europe, supply, income = list(state.europe), list(state.supply), 0
+    for good, count in enumerate(goods):
+        bonus = 1 if any(abilities(state, player, s) for s, g in data.TRADE_GOOD.items() if g == good) else 0
+        prices = data.EUROPE[side][good]
+        for _ in range(count):
+            if europe[good] < len(prices):
+                income += prices[europe[good]] + bonus
+                europe[good] += 1
+            else:
+                income += data.FULL_MARKET_PRICE + bonus
+                supply[good] += 1
+    return income, _goods(europe), _goods(supply)
+
+
+def _goods(values: list[int]) -> Goods:
+    return (values[0], values[1], values[2], values[3])
+
+
+def add_goods(a: Goods, b: Goods, sign: int = 1) -> Goods:
+    """Element-wise ``a + sign * b``."""
+    return (a[0] + sign * b[0], a[1] + sign * b[1], a[2] + sign * b[2], a[3] + sign * b[3])
