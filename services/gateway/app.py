@@ -1,0 +1,198 @@
+"""The Starlette application: routes, the shared gateway state and its lifespan.
+
+``create_app(services)`` is what ``harbormaster serve`` and ``harbormaster gateway`` run with uvicorn.
+Stateless apart from caches (the game feeds), so any number of gateways may serve the same Redis.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import redis.asyncio as aioredis
+import structlog
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from services.bootstrap import Services
+from services.gateway import http, metrics, openapi, ws
+from services.gateway.context import Gateway, gateway_of
+
+log = structlog.get_logger("gateway")
+
+STATIC = Path(__file__).parent / "static"
+DEFAULT_MAX_WEBSOCKETS = 50_000
+
+
+def redis_url_of(client: Any) -> str | None:
+    """The URL of a redis-py client's server (for rq bot jobs, which build their own clients)."""
+    kwargs = client.connection_pool.connection_kwargs
+    if "path" in kwargs:
+        return f"unix://{kwargs['path']}?db={kwargs.get('db', 0)}"
+    if "host" not in kwargs:
+        return None
+    auth = f":{kwargs['password']}@" if kwargs.get("password") else ""
+    return f"redis://{auth}{kwargs['host']}:{kwargs.get('port', 6379)}/{kwargs.get('db', 0)}"
+
+
+def async_client(url: str, max_connections: int | None = None) -> Any:
+    """An asyncio Redis client returning bytes, like the synchronous ones."""
+    return aioredis.Redis.from_url(url, decode_responses=False, max_connections=max_connections)
+
+
+async def index_page(request: Request) -> Response:
+    """The lobby."""
+    return FileResponse(STATIC / "index.html")
+
+
+async def game_page(request: Request) -> Response:
+    """One game's page (the board is drawn by the game's renderer in ``static/js/boards``)."""
+    return FileResponse(STATIC / "game.html")
+
+
+async def openapi_json(request: Request) -> Response:
+    """``GET /openapi.json``."""
+    return JSONResponse(openapi.spec())
+
+
+async def metrics_endpoint(request: Request) -> Response:
+    return await metrics.metrics(request)
+
+
+def routes() -> list[BaseRoute]:
+    """Every route of the gateway; ``openapi.OPERATIONS`` documents each of them (a test checks)."""
+    return [
+        Route("/api/games", http.list_games, methods=["GET"]),
+        Route("/api/games", http.create_game, methods=["POST"]),
+        Route("/api/catalog", http.catalog, methods=["GET"]),
+        Route("/api/games/{game_id}", http.get_game, methods=["GET"]),
+        Route("/api/games/{game_id}/legal", http.legal, methods=["GET"]),
+        Route("/api/games/{game_id}/events", http.events, methods=["GET"]),
+        Route("/api/games/{game_id}/commands", http.submit_command, methods=["POST"]),
+        Route("/api/games/{game_id}/commands/{command_id}", http.command_result, methods=["GET"]),
+        WebSocketRoute("/ws/games/{game_id}", ws.game_socket),
+        Route("/healthz", http.healthz, methods=["GET"]),
+        Route("/metrics", metrics_endpoint, methods=["GET"]),
+        Route("/openapi.json", openapi_json, methods=["GET"]),
+        Route("/", index_page, methods=["GET"]),
+        Route("/games/{game_id}", game_page, methods=["GET"], name="game_page"),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+
+
+class CountRequests:
+    """ASGI middleware: count HTTP requests by endpoint and status for ``/metrics``."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        status = 500
+
+        async def send_wrapper(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_wrapper)
+        finally:
+            endpoint = scope.get("endpoint")
+            name = getattr(endpoint, "__name__", "static" if endpoint else "unrouted")
+            gateway: Gateway | None = getattr(scope["app"].state, "gateway", None) if "app" in scope else None
+            if gateway is not None:
+                gateway.stats.count(scope["method"], name, status)
+
+
+def create_app(
+    services: Services,
+    *,
+    worker: bool = False,
+    redis_url: str | None = None,
+    allowed_origins: tuple[str, ...] | None = None,
+    max_websockets: int = DEFAULT_MAX_WEBSOCKETS,
+    wait_timeout_s: float = 10.0,
+) -> Starlette:
+    """The gateway application on ``services``' Redis.
+
+    ``worker``: also run a fold worker in a thread of this process (for a one-process demo or tests).
+    ``allowed_origins``: WebSocket origins besides the gateway's own host (``HARBORMASTER_ALLOWED_ORIGINS``,
+    comma-separated; ``*`` allows any).
+    """
+    url = redis_url or redis_url_of(services.redis)
+    if url is None:
+        raise ValueError("cannot tell the Redis URL of the services' client; pass redis_url")
+    if allowed_origins is None:
+        env = os.environ.get("HARBORMASTER_ALLOWED_ORIGINS", "")
+        allowed_origins = tuple(o.strip() for o in env.split(",") if o.strip())
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        gateway = Gateway(
+            services,
+            async_client(url),
+            async_client(url),
+            redis_url=url,
+            allowed_origins=allowed_origins,
+            max_websockets=max_websockets,
+            wait_timeout_s=wait_timeout_s,
+        )
+        app.state.gateway = gateway
+        gateway.hub.start()
+        stop_worker = _start_worker(services) if worker else None
+        log.info("gateway_ready", redis=url, games=sorted(services.store.games))
+        try:
+            yield
+        finally:
+            if stop_worker is not None:
+                stop_worker()
+            await gateway.hub.stop()
+            await gateway.redis.aclose()
+            await gateway.reader_redis.aclose()
+
+    app = Starlette(
+        routes=routes(),
+        lifespan=lifespan,
+        exception_handlers={http.ApiError: http.api_error_handler, 404: _not_found, 405: _not_allowed},
+    )
+    app.add_middleware(CountRequests)
+    return app
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    return http.error_response(404, "not_found", f"no such page: {request.url.path}")
+
+
+async def _not_allowed(request: Request, exc: Exception) -> Response:
+    return http.error_response(405, "method_not_allowed", f"{request.method} is not allowed here")
+
+
+def _start_worker(services: Services) -> Any:
+    """A fold worker in a daemon thread; returns the function that stops it."""
+    import threading
+
+    from workers.fold import FoldWorker
+
+    fold = FoldWorker(services.redis, services.store, services.bus)
+    thread = threading.Thread(target=fold.run, name="fold-worker", daemon=True)
+    thread.start()
+
+    def stop() -> None:
+        fold.request_stop()
+        thread.join(timeout=10)
+
+    return stop
+
+
+__all__ = ["create_app", "gateway_of"]

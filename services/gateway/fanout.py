@@ -1,0 +1,393 @@
+"""Fan-out: one reader per watched game per gateway process, one projection per viewer.
+
+A ``GameFeed`` holds a game's decoded events and folded state. Its reader task ``XREAD BLOCK``s the
+game's event stream and command-result stream together (both under the game's hash tag, so this works
+on a Redis Cluster too), folds each new event once, projects it once per kind of viewer (each seat, and
+spectators) and pushes the encoded frame to every viewer's bounded queue. A viewer whose queue is full is
+not waited for: its queue is dropped and it is sent a fresh view instead (``resync``). The same reader
+settles the futures of ``?wait=true`` requests from the command-result stream.
+
+Spectators of a live tournament game with ``spectator_delay = D`` see the game ``D`` events late (never
+before the end of set-up); when the game ends they catch up at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import deque
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+import structlog
+
+from domain.engine import Game
+from events import codec, keys
+from events.envelope import CommandRecord, Envelope
+from events.errors import UnknownGame
+from events.store import GameMeta, meta_from_hash, now_ms
+from services.gateway.protocol import EventFrame, Hello, Resync
+
+log = structlog.get_logger("fanout")
+
+QUEUE_LIMIT = 256
+"""Frames a viewer may have waiting before it is sent a fresh view instead."""
+CHECKPOINT_EVERY = 64
+"""Keep the folded state every this many events, for catch-up and replay."""
+IDLE_SECONDS = 30.0
+"""A feed nobody has used for this long is dropped (it is only a cache)."""
+READ_BLOCK_MS = 5000
+
+_encoder = msgspec.json.Encoder()
+
+
+def encode_text(frame: Any) -> str:
+    """A frame as the text of one WebSocket message."""
+    return _encoder.encode(frame).decode()
+
+
+class Entry(msgspec.Struct, frozen=True):
+    """One event of the game: its envelope and the decoded domain event."""
+
+    envelope: Envelope
+    event: Any
+
+
+class Viewer:
+    """One WebSocket's place in a feed: a bounded queue of ``(seq, text)`` frames."""
+
+    def __init__(self, seat: int | None, last_seq: int, limit: int = QUEUE_LIMIT) -> None:
+        self.seat = seat
+        self.last_seq = last_seq
+        self.limit = limit
+        self.items: deque[tuple[int, str]] = deque()
+        self.resync = False
+        self.closed = False
+        self.pongs = 0
+        self.wake = asyncio.Event()
+
+    def push(self, seq: int, text: str) -> bool:
+        """Queue a frame; returns False (and asks for a fresh view) if the viewer is too far behind."""
+        if len(self.items) >= self.limit:
+            self.items.clear()
+            self.resync = True
+            self.wake.set()
+            return False
+        self.items.append((seq, text))
+        self.wake.set()
+        return True
+
+
+class FeedStats:
+    """Counters the ``/metrics`` endpoint reads."""
+
+    def __init__(self) -> None:
+        self.frames = 0
+        self.resyncs = 0
+        self.events = 0
+        self.lag_ms_sum = 0
+        self.lag_count = 0
+        self.lag_max_ms = 0
+
+    def lag(self, envelope: Envelope) -> None:
+        lag = max(0, now_ms() - envelope.ts_ms)
+        self.lag_ms_sum += lag
+        self.lag_count += 1
+        self.lag_max_ms = max(self.lag_max_ms, lag)
+
+
+class GameFeed:
+    """A watched game: its events, folded state and viewers, kept current by one reader task."""
+
+    def __init__(self, game_id: str, game: Game[Any, Any, Any, Any], meta: GameMeta, stats: FeedStats) -> None:
+        self.game_id = game_id
+        self.game = game
+        self.meta = meta
+        self.stats = stats
+        self.entries: list[Entry] = []
+        self.state: Any = None
+        self.checkpoints: dict[int, Any] = {}
+        self.setup_seq = 0
+        self.viewers: set[Viewer] = set()
+        self.waiters: dict[str, asyncio.Future[CommandRecord]] = {}
+        self.last_used = time.monotonic()
+        self.commands_cursor = b"0-0"
+        self.task: asyncio.Task[None] | None = None
+        self.changed = asyncio.Event()
+
+    # --- state -------------------------------------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        return len(self.entries)
+
+    @property
+    def finished(self) -> bool:
+        return self.state is not None and self.game.outcome(self.state) is not None
+
+    @property
+    def status(self) -> str:
+        return "finished" if self.finished else "live"
+
+    def add(self, envelope: Envelope) -> Entry | None:
+        """Fold one envelope in (ignoring one already folded); returns the new entry."""
+        if envelope.seq != self.seq + 1:
+            return None
+        entry = Entry(envelope, codec.decode_event(self.game, envelope))
+        self.state = self.game.evolve(self.state, entry.event)
+        self.entries.append(entry)
+        if envelope.command_id == "setup":
+            self.setup_seq = envelope.seq
+        if envelope.seq % CHECKPOINT_EVERY == 0:
+            self.checkpoints[envelope.seq] = self.state
+        return entry
+
+    def state_at(self, seq: int) -> Any:
+        """The folded state after event ``seq`` (from the nearest checkpoint)."""
+        if seq == self.seq:
+            return self.state
+        base = max((s for s in self.checkpoints if s <= seq), default=0)
+        state = self.checkpoints.get(base)
+        for entry in self.entries[base:seq]:
+            state = self.game.evolve(state, entry.event)
+        return state
+
+    def delayed(self, seat: int | None) -> bool:
+        """Whether this viewer sees the game late (a spectator of a live tournament game)."""
+        return seat is None and self.meta.tournament and self.meta.spectator_delay > 0 and not self.finished
+
+    def visible_seq(self, seat: int | None) -> int:
+        """The last event this viewer may see now."""
+        if not self.delayed(seat):
+            return self.seq
+        return min(self.seq, max(self.setup_seq, self.seq - self.meta.spectator_delay))
+
+    def to_act(self, state: Any) -> list[int]:
+        return sorted(self.game.to_act(state)) if state is not None else []
+
+    def redacted(self, entry: Entry, seat: int | None) -> Any:
+        """The event as this viewer may see it: everything once the game has ended."""
+        return entry.event if self.finished else self.game.redact(entry.event, seat)
+
+    # --- frames ------------------------------------------------------------------------------------------
+
+    def hello(self, seat: int | None, seq: int) -> Hello:
+        state = self.state_at(seq)
+        return Hello(
+            game_id=self.game_id,
+            game=self.game.key,
+            viewer=seat,
+            seq=seq,
+            status=self.status if seq == self.seq else "live",
+            view=self.game.view(state, seat),
+            to_act=self.to_act(state),
+            outcome=self.game.outcome(state),
+        )
+
+    def resync_frame(self, seat: int | None) -> tuple[int, str]:
+        seq = self.visible_seq(seat)
+        state = self.state_at(seq)
+        frame = Resync(
+            seq=seq,
+            view=self.game.view(state, seat),
+            to_act=self.to_act(state),
+            outcome=self.game.outcome(state),
+            status=self.status if seq == self.seq else "live",
+        )
+        return seq, encode_text(frame)
+
+    def event_frame(self, entry: Entry, state: Any, seat: int | None) -> str:
+        envelope = entry.envelope
+        outcome = self.game.outcome(state)
+        return encode_text(
+            EventFrame(
+                seq=envelope.seq,
+                event_type=envelope.type,
+                seat=envelope.seat,
+                event=self.redacted(entry, seat),
+                view=self.game.view(state, seat),
+                to_act=self.to_act(state),
+                outcome=outcome,
+                status="finished" if outcome is not None else "live",
+            )
+        )
+
+    def frames_between(self, seat: int | None, after: int, upto: int) -> list[tuple[int, str]]:
+        """Frames for events ``after+1 … upto`` as this viewer sees them."""
+        state = self.state_at(after)
+        frames = []
+        for entry in self.entries[after:upto]:
+            state = self.game.evolve(state, entry.event)
+            frames.append((entry.envelope.seq, self.event_frame(entry, state, seat)))
+        return frames
+
+    # --- viewers -----------------------------------------------------------------------------------------
+
+    def subscribe(self, seat: int | None, after: int | None) -> tuple[Viewer, str, list[tuple[int, str]]]:
+        """Register a viewer: its hello frame, then the frames it missed since ``after`` (no gaps).
+
+        Synchronous on purpose: nothing can be folded between choosing the catch-up range and joining.
+        """
+        visible = self.visible_seq(seat)
+        start = visible if after is None else after
+        if not 0 <= start <= visible:
+            raise ValueError(f"from must be between 0 and {visible}")
+        hello_seq = max(start, self.setup_seq)  # set-up is one opening: the hello view shows it
+        missed = self.frames_between(seat, hello_seq, visible)
+        viewer = Viewer(seat, visible)
+        self.viewers.add(viewer)
+        self.touch()
+        return viewer, encode_text(self.hello(seat, hello_seq)), missed
+
+    def unsubscribe(self, viewer: Viewer) -> None:
+        viewer.closed = True
+        self.viewers.discard(viewer)
+        self.touch()
+
+    def touch(self) -> None:
+        self.last_used = time.monotonic()
+
+    def idle(self) -> bool:
+        return not self.viewers and not self.waiters and time.monotonic() - self.last_used > IDLE_SECONDS
+
+    def publish(self, entries: list[Entry], was_visible: dict[int | None, int]) -> None:
+        """Push new frames to every viewer, one projection per kind of viewer."""
+        by_seat: dict[int | None, list[Viewer]] = {}
+        for viewer in self.viewers:
+            by_seat.setdefault(viewer.seat, []).append(viewer)
+        for seat, viewers in by_seat.items():
+            frames = self.frames_between(seat, was_visible[seat], self.visible_seq(seat))
+            for viewer in viewers:
+                for seq, text in frames:
+                    if seq > viewer.last_seq:
+                        if not viewer.push(seq, text):
+                            self.stats.resyncs += 1
+                            break
+        for entry in entries:
+            self.stats.lag(entry.envelope)
+        self.stats.events += len(entries)
+
+    # --- command results ---------------------------------------------------------------------------------
+
+    def expect(self, command_id: str) -> asyncio.Future[CommandRecord]:
+        """A future settled when the command's result is recorded."""
+        future = self.waiters.get(command_id)
+        if future is None or future.done():
+            future = asyncio.get_running_loop().create_future()
+            self.waiters[command_id] = future
+        return future
+
+    def settle(self, record: CommandRecord) -> None:
+        future = self.waiters.pop(record.command_id, None)
+        if future is not None and not future.done():
+            future.set_result(record)
+
+
+class FeedHub:
+    """The feeds of one gateway process, created on first use and dropped when idle."""
+
+    def __init__(self, redis: Any, reader_redis: Any, games: Mapping[str, Game[Any, Any, Any, Any]]) -> None:
+        self.redis = redis
+        self.reader_redis = reader_redis
+        self.games = games
+        self.feeds: dict[str, GameFeed] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.stats = FeedStats()
+        self._janitor: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._janitor = asyncio.create_task(self._sweep())
+
+    async def stop(self) -> None:
+        tasks = [f.task for f in self.feeds.values() if f.task is not None]
+        if self._janitor is not None:
+            tasks.append(self._janitor)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self.feeds.clear()
+
+    @property
+    def viewers(self) -> int:
+        return sum(len(f.viewers) for f in self.feeds.values())
+
+    async def feed(self, game_id: str) -> GameFeed:
+        """The game's feed, loaded and reading. Raises ``UnknownGame``."""
+        feed = self.feeds.get(game_id)
+        if feed is not None:
+            feed.touch()
+            return feed
+        lock = self.locks.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            feed = self.feeds.get(game_id)
+            if feed is None:
+                feed = await self._load(game_id)
+                self.feeds[game_id] = feed
+                feed.task = asyncio.create_task(self._read(feed), name=f"feed-{game_id}")
+        self.locks.pop(game_id, None)
+        return feed
+
+    async def _load(self, game_id: str) -> GameFeed:
+        raw = await self.redis.hgetall(keys.meta(game_id))
+        if not raw or b"header" not in raw:
+            raise UnknownGame(game_id)
+        meta = meta_from_hash(raw)
+        game = self.games.get(meta.header.game)
+        if game is None:
+            raise UnknownGame(f"{game_id} is a game of unknown type {meta.header.game!r}")
+        feed = GameFeed(game_id, game, meta, self.stats)
+        last = await self.redis.xrevrange(keys.commands(game_id), count=1)
+        feed.commands_cursor = last[0][0] if last else b"0-0"
+        after = 0
+        while True:
+            batch = await self.redis.xrange(keys.events(game_id), min=f"({after}-0", max="+", count=2000)
+            for _, fields in batch:
+                feed.add(codec.decode_envelope(fields[b"e"]))
+            if len(batch) < 2000:
+                return feed
+            after = feed.seq
+
+    async def _read(self, feed: GameFeed) -> None:
+        streams_e, streams_c = keys.events(feed.game_id), keys.commands(feed.game_id)
+        while True:
+            try:
+                reply = await self.reader_redis.xread(
+                    {streams_e: f"{feed.seq}-0", streams_c: feed.commands_cursor}, block=READ_BLOCK_MS
+                )
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("feed_read_failed", game_id=feed.game_id, error=str(exc))
+                await asyncio.sleep(0.5)
+                continue
+            self._apply(feed, reply or [])
+
+    def _apply(self, feed: GameFeed, reply: list[Any]) -> None:
+        """Fold events first, then settle command results (the append wrote both atomically)."""
+        by_stream = {stream: items for stream, items in reply}
+        was_visible = {viewer.seat: feed.visible_seq(viewer.seat) for viewer in feed.viewers}
+        new = []
+        for _, fields in by_stream.get(keys.events(feed.game_id).encode(), []):
+            entry = feed.add(codec.decode_envelope(fields[b"e"]))
+            if entry is not None:
+                new.append(entry)
+        if new:
+            feed.publish(new, was_visible)
+            feed.changed.set()
+            feed.changed = asyncio.Event()
+        for entry_id, fields in by_stream.get(keys.commands(feed.game_id).encode(), []):
+            feed.commands_cursor = entry_id
+            feed.settle(codec.decode_record(fields[b"r"]))
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(5)
+            for game_id, feed in list(self.feeds.items()):
+                if feed.idle():
+                    self.feeds.pop(game_id, None)
+                    if feed.task is not None:
+                        feed.task.cancel()

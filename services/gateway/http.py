@@ -1,0 +1,428 @@
+"""The HTTP API: games, commands, views, legal commands, event logs (see ``openapi.py`` for the contract).
+
+Status codes: 400 malformed body or parameter, 401 missing token, 403 wrong token, 404 unknown game or
+page, 409 a command the rules refused (``?wait=true``) or a game that is over, 413 body too large,
+422 a body that is JSON but not a valid command or game request. A rule refusal is found by the fold
+worker: without ``?wait=true`` the request gets 202 and the refusal is recorded at
+``/api/games/{id}/commands/{command_id}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import uuid
+from typing import Any, TypeVar
+
+import msgspec
+import structlog
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+
+from domain.engine import RuleViolation
+from events import codec, keys
+from events.envelope import CommandRecord
+from events.errors import GameExists, UnknownGame
+from events.store import meta_from_hash
+from services.gateway import auth
+from services.gateway.context import Gateway, gateway_of
+from services.gateway.fanout import GameFeed
+from services.gateway.protocol import (
+    MAX_BODY,
+    Accepted,
+    Catalog,
+    CatalogGame,
+    CommandOutcome,
+    CreateGame,
+    Error,
+    EventItem,
+    EventPage,
+    GameCreated,
+    GameList,
+    GameState,
+    GameSummary,
+    Health,
+    SeatGrant,
+    SubmitCommand,
+)
+from services.games import create_game as create_game_service
+
+log = structlog.get_logger("gateway")
+
+T = TypeVar("T")
+
+COMMAND_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+_encoder = msgspec.json.Encoder()
+
+
+class ApiError(Exception):
+    """A refusal, turned into ``{"error": code, "message": text}`` with its status."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def json_response(value: Any, status: int = 200) -> Response:
+    """A JSON response encoded by msgspec (Structs, views and events included)."""
+    return Response(_encoder.encode(value), status_code=status, media_type="application/json")
+
+
+def error_response(status: int, code: str, message: str) -> Response:
+    return json_response(Error(error=code, message=message), status)
+
+
+async def api_error_handler(request: Request, exc: Exception) -> Response:
+    """Starlette exception handler for ``ApiError``."""
+    assert isinstance(exc, ApiError)
+    return error_response(exc.status, exc.code, exc.message)
+
+
+# --- helpers --------------------------------------------------------------------------------------------
+
+
+async def read_body(request: Request) -> bytes:
+    """The body, refusing more than ``MAX_BODY`` bytes without reading it all."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
+        raise ApiError(413, "too_large", f"a request body may be at most {MAX_BODY} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise ApiError(413, "too_large", f"a request body may be at most {MAX_BODY} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def decode_body(data: bytes, kind: type[T]) -> T:
+    """A JSON body as ``kind``: 400 if it is not JSON, 422 if it is JSON of the wrong shape."""
+    try:
+        return msgspec.json.decode(data, type=kind)
+    except msgspec.ValidationError as exc:
+        raise ApiError(422, "invalid_body", str(exc)) from exc
+    except msgspec.DecodeError as exc:
+        raise ApiError(400, "malformed_body", str(exc)) from exc
+
+
+def int_param(request: Request, name: str, default: int, low: int = 0, high: int = 1 << 62) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError as exc:
+        raise ApiError(400, "bad_parameter", f"{name} must be an integer, not {raw!r}") from exc
+    if not low <= value <= high:
+        raise ApiError(400, "bad_parameter", f"{name} must be between {low} and {high}")
+    return value
+
+
+async def feed_of(gateway: Gateway, game_id: str) -> GameFeed:
+    try:
+        return await gateway.hub.feed(game_id)
+    except UnknownGame as exc:
+        raise ApiError(404, "unknown_game", f"no game {game_id!r}") from exc
+
+
+async def viewer_seat(gateway: Gateway, request: Request, game_id: str, required: bool) -> int | None:
+    """The seat of the bearer token (``?token=`` also works for links), None for a spectator."""
+    token = auth.bearer(request.headers.get("authorization")) or request.query_params.get("token")
+    if token is None:
+        if required:
+            raise ApiError(401, "missing_token", "send the seat's token as 'Authorization: Bearer <token>'")
+        return None
+    seat = await auth.seat_for(gateway.redis, game_id, token)
+    if seat is None:
+        raise ApiError(403, "wrong_token", "this token is not a seat token of this game")
+    return seat
+
+
+def outcome_of(record: CommandRecord) -> tuple[CommandOutcome, int]:
+    """A recorded result as the API reports it, with its status code (409 for a rule refusal)."""
+    if record.status == "applied":
+        outcome = CommandOutcome(
+            command_id=record.command_id, status="applied", seq=record.last_seq, first_seq=record.first_seq
+        )
+        return outcome, 200
+    outcome = CommandOutcome(
+        command_id=record.command_id,
+        status="rejected",
+        code=record.code,
+        error=record.code,
+        message=record.message,
+    )
+    return outcome, 409
+
+
+# --- games ----------------------------------------------------------------------------------------------
+
+
+async def create_game(request: Request) -> Response:
+    """``POST /api/games``: create a game; every human seat gets a secret token, shown only here."""
+    gateway = gateway_of(request)
+    admin = auth.bearer(request.headers.get("authorization")) or request.headers.get("x-admin-token")
+    if not auth.admin_ok(gateway.settings.admin_token, admin):
+        code = 401 if admin is None else 403
+        raise ApiError(code, "admin_token_required", "creating games needs the admin token")
+    spec = decode_body(await read_body(request), CreateGame)
+    game = gateway.games.get(spec.game)
+    if game is None:
+        raise ApiError(422, "unknown_game_type", f"unknown game {spec.game!r}; see /api/catalog")
+    bots = _bot_seats(spec)
+    if spec.game_id is not None and not COMMAND_ID.match(spec.game_id):
+        raise ApiError(400, "bad_game_id", "a game id is 1 to 64 letters, digits or _.:-")
+    try:
+        game_id, _ = await run_in_threadpool(
+            create_game_service,
+            gateway.services,
+            spec.game,
+            spec.seats,
+            spec.options,
+            game_id=spec.game_id,
+            bots=bots,
+            tournament=spec.tournament,
+            spectator_delay=max(0, spec.spectator_delay),
+            redis_url=gateway.redis_url,
+        )
+    except RuleViolation as exc:
+        raise ApiError(422, exc.code, exc.message) from exc
+    except GameExists as exc:
+        raise ApiError(409, "game_exists", f"a game {spec.game_id!r} exists already") from exc
+    tokens = auth.new_tokens(s for s in range(spec.seats) if s not in bots)
+    await auth.store_tokens(gateway.redis, game_id, tokens)
+    grants = [SeatGrant(seat=s, token=tokens.get(s), bot=bots.get(s)) for s in range(spec.seats)]
+    log.info("game_created", game_id=game_id, game=spec.game, seats=spec.seats, bots=len(bots))
+    watch = str(request.url_for("game_page", game_id=game_id))
+    return json_response(GameCreated(game_id=game_id, game=spec.game, seats=grants, watch_url=watch), 201)
+
+
+def _bot_seats(spec: CreateGame) -> dict[int, str]:
+    bots: dict[int, str] = {}
+    for seat_text, name in spec.bots.items():
+        if not seat_text.isdigit() or not 0 <= int(seat_text) < spec.seats:
+            raise ApiError(422, "bad_bot_seat", f"bot seat {seat_text!r} is not a seat of this game")
+        bots[int(seat_text)] = name
+    return bots
+
+
+async def list_games(request: Request) -> Response:
+    """``GET /api/games?status=live|finished|all&offset=&limit=``: newest first."""
+    gateway = gateway_of(request)
+    status = request.query_params.get("status", "all")
+    if status not in ("live", "finished", "all"):
+        raise ApiError(400, "bad_parameter", "status is live, finished or all")
+    offset = int_param(request, "offset", 0)
+    limit = int_param(request, "limit", 50, 1, 500)
+    ids = await _game_ids(gateway, status, offset, limit + 1)
+    summaries = await _summaries(gateway, ids[:limit])
+    next_offset = offset + limit if len(ids) > limit else None
+    return json_response(GameList(games=summaries, offset=offset, limit=limit, next_offset=next_offset))
+
+
+async def _game_ids(gateway: Gateway, status: str, offset: int, count: int) -> list[str]:
+    redis = gateway.redis
+    if status != "finished":
+        index = keys.LIVE_GAMES if status == "live" else keys.GAMES_INDEX
+        return [i.decode() for i in await redis.zrevrange(index, offset, offset + count - 1)]
+    every = await redis.zrevrange(keys.GAMES_INDEX, 0, -1)
+    if not every:
+        return []
+    live = await redis.zmscore(keys.LIVE_GAMES, every)
+    finished = [i.decode() for i, score in zip(every, live, strict=True) if score is None]
+    return finished[offset : offset + count]
+
+
+async def _summaries(gateway: Gateway, ids: list[str]) -> list[GameSummary]:
+    pipe = gateway.redis.pipeline(transaction=False)
+    for game_id in ids:
+        pipe.hgetall(keys.meta(game_id))
+    out = []
+    for game_id, raw in zip(ids, await pipe.execute(), strict=True):
+        if not raw or b"header" not in raw:
+            continue
+        meta = meta_from_hash(raw)
+        game = gateway.games.get(meta.header.game)
+        out.append(
+            GameSummary(
+                game_id=game_id,
+                game=meta.header.game,
+                title=game.title if game else meta.header.game,
+                seats=meta.header.seats,
+                status=meta.status,
+                seq=meta.last_seq,
+                created_ms=meta.header.created_ms,
+                bots=meta.bots,
+                tournament=meta.tournament,
+            )
+        )
+    return out
+
+
+async def get_game(request: Request) -> Response:
+    """``GET /api/games/{id}[?at=SEQ]``: the caller's view now (or after event ``at``)."""
+    gateway = gateway_of(request)
+    game_id = request.path_params["game_id"]
+    feed = await feed_of(gateway, game_id)
+    seat = await viewer_seat(gateway, request, game_id, required=False)
+    visible = feed.visible_seq(seat)
+    at = int_param(request, "at", visible, feed.setup_seq, visible)
+    state = feed.state_at(at)
+    outcome = feed.game.outcome(state)
+    return json_response(
+        GameState(
+            game_id=game_id,
+            game=feed.game.key,
+            title=feed.game.title,
+            seats=feed.meta.header.seats,
+            status="finished" if outcome is not None else "live",
+            seq=at,
+            last_seq=visible,
+            viewer=seat,
+            to_act=feed.to_act(state),
+            view=feed.game.view(state, seat),
+            outcome=outcome,
+            bots=feed.meta.bots,
+            tournament=feed.meta.tournament,
+            spectator_delay=feed.meta.spectator_delay,
+        )
+    )
+
+
+async def legal(request: Request) -> Response:
+    """``GET /api/games/{id}/legal``: the seat's legal commands, each exactly what may be posted."""
+    gateway = gateway_of(request)
+    game_id = request.path_params["game_id"]
+    feed = await feed_of(gateway, game_id)
+    seat = await viewer_seat(gateway, request, game_id, required=True)
+    assert seat is not None
+    return json_response(feed.game.legal_commands(feed.state, seat))
+
+
+async def events(request: Request) -> Response:
+    """``GET /api/games/{id}/events?from=N&limit=``: events after ``N`` as the caller may see them."""
+    gateway = gateway_of(request)
+    game_id = request.path_params["game_id"]
+    feed = await feed_of(gateway, game_id)
+    seat = await viewer_seat(gateway, request, game_id, required=False)
+    visible = feed.visible_seq(seat)
+    after = int_param(request, "from", 0)
+    limit = int_param(request, "limit", 1000, 1, 5000)
+    items = [
+        EventItem(
+            seq=entry.envelope.seq,
+            type=entry.envelope.type,
+            seat=entry.envelope.seat,
+            command_id=entry.envelope.command_id,
+            ts_ms=entry.envelope.ts_ms,
+            event=feed.redacted(entry, seat),
+        )
+        for entry in feed.entries[after : min(visible, after + limit)]
+    ]
+    page = EventPage(game_id=game_id, events=items, last_seq=visible, redacted=not feed.finished)
+    return json_response(page)
+
+
+# --- commands -------------------------------------------------------------------------------------------
+
+
+async def submit_command(request: Request) -> Response:
+    """``POST /api/games/{id}/commands[?wait=true]``: the seat comes from the token, never the body."""
+    gateway = gateway_of(request)
+    game_id = request.path_params["game_id"]
+    token = auth.bearer(request.headers.get("authorization"))
+    if token is None:
+        raise ApiError(401, "missing_token", "send the seat's token as 'Authorization: Bearer <token>'")
+    feed = await feed_of(gateway, game_id)
+    seat = await auth.seat_for(gateway.redis, game_id, token)
+    if seat is None:
+        raise ApiError(403, "wrong_token", "this token is not a seat token of this game")
+    body = decode_body(await read_body(request), SubmitCommand)
+    try:
+        command = codec.decode_command(feed.game, bytes(body.command))
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise ApiError(422, "invalid_command", f"not a {feed.game.key} command: {exc}") from exc
+    command_id = body.command_id or uuid.uuid4().hex
+    if not COMMAND_ID.match(command_id):
+        raise ApiError(400, "bad_command_id", "a command id is 1 to 64 letters, digits or _.:-")
+    wait = request.query_params.get("wait", "").lower() in ("1", "true", "yes")
+    future = feed.expect(command_id) if wait else None
+    try:
+        return await _submit(gateway, feed, seat, codec.encode_command(command), command_id, future)
+    finally:
+        if future is not None and not future.done():
+            feed.waiters.pop(command_id, None)
+
+
+async def _submit(
+    gateway: Gateway,
+    feed: GameFeed,
+    seat: int,
+    command: bytes,
+    command_id: str,
+    future: asyncio.Future[CommandRecord] | None,
+) -> Response:
+    existing = await gateway.redis.hget(keys.results(feed.game_id), command_id)
+    if existing is not None:  # the same command id again: report its result, never apply it twice
+        outcome, status = outcome_of(codec.decode_record(existing))
+        return json_response(outcome, status)
+    if feed.finished:
+        raise ApiError(409, "game_finished", "the game is over")
+    bus = gateway.services.bus
+    message = bus.message(feed.game_id, seat, command, command_id)
+    partition = keys.partition_for(feed.game_id, bus.partitions)
+    await gateway.redis.xadd(keys.inbox(partition), {"m": codec.encode_inbox(message)})
+    gateway.stats.submitted += 1
+    if future is None:
+        return json_response(Accepted(command_id=command_id), 202)
+    try:
+        record = await asyncio.wait_for(asyncio.shield(future), gateway.wait_timeout_s)
+    except TimeoutError:
+        return json_response(Accepted(command_id=command_id), 202)
+    outcome, status = outcome_of(record)
+    return json_response(outcome, status)
+
+
+async def command_result(request: Request) -> Response:
+    """``GET /api/games/{id}/commands/{command_id}``: applied, rejected, or still pending."""
+    gateway = gateway_of(request)
+    game_id, command_id = request.path_params["game_id"], request.path_params["command_id"]
+    raw = await gateway.redis.hget(keys.results(game_id), command_id)
+    if raw is None:
+        if not await gateway.redis.exists(keys.meta(game_id)):
+            raise ApiError(404, "unknown_game", f"no game {game_id!r}")
+        return json_response(CommandOutcome(command_id=command_id, status="pending"))
+    outcome, _ = outcome_of(codec.decode_record(raw))
+    return json_response(outcome)
+
+
+# --- service --------------------------------------------------------------------------------------------
+
+
+async def catalog(request: Request) -> Response:
+    """``GET /api/catalog``: the games this gateway hosts and their seat ranges."""
+    games = [
+        CatalogGame(
+            key=g.key,
+            title=g.title,
+            min_seats=g.min_seats,
+            max_seats=g.max_seats,
+            option_examples=[dict(o) for o in g.option_examples],
+        )
+        for g in gateway_of(request).games.values()
+    ]
+    return json_response(Catalog(games=games))
+
+
+async def healthz(request: Request) -> Response:
+    """``GET /healthz``: 200 when Redis answers, 503 when it does not."""
+    gateway = gateway_of(request)
+    try:
+        ok = bool(await gateway.redis.ping())
+    except Exception:
+        ok = False
+    health = Health(status="ok" if ok else "unavailable", redis=ok, games=sorted(gateway.games))
+    return json_response(health, 200 if ok else 503)

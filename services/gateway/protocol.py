@@ -1,0 +1,225 @@
+"""The gateway's wire messages (HTTP bodies and WebSocket frames) as msgspec Structs.
+
+The OpenAPI document (``openapi.py``) is generated from these Structs, so the description and the code
+cannot drift apart. Views, events and commands are game-specific JSON and appear here as ``Any``.
+
+WebSocket close codes (every refusal closes with one of these, after the handshake, with a reason):
+
+=======  =================================================================
+4400     bad request: ``from`` is not a sequence number, or a frame is not a known message
+4401     the token is not a seat token of this game
+4403     the ``Origin`` header is not an allowed origin
+4404     no such game
+4429     this gateway holds as many WebSockets as it is configured to
+1009     a frame from the client is larger than ``MAX_WS_MESSAGE`` bytes
+1001     the gateway is shutting down
+=======  =================================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+MAX_BODY = 64 * 1024
+"""The largest HTTP request body the gateway reads (bytes); more is refused with 413."""
+MAX_WS_MESSAGE = 16 * 1024
+"""The largest WebSocket frame a client may send (bytes); more closes the socket with 1009."""
+
+CLOSE_BAD_REQUEST = 4400
+CLOSE_BAD_TOKEN = 4401
+CLOSE_BAD_ORIGIN = 4403
+CLOSE_UNKNOWN_GAME = 4404
+CLOSE_TOO_MANY = 4429
+CLOSE_TOO_BIG = 1009
+CLOSE_GOING_AWAY = 1001
+
+
+class Error(msgspec.Struct, kw_only=True):
+    """Every 4xx/5xx body: a stable machine-readable ``error`` code and a human ``message``."""
+
+    error: str
+    message: str
+
+
+class CreateGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """``POST /api/games``: a game key from ``GET /api/catalog``, a seat count and the game's options."""
+
+    game: str
+    seats: int
+    options: dict[str, Any] = {}
+    bots: dict[str, Literal["random", "greedy"]] = {}
+    """Seats (as text, ``"0"``) played by a server-side bot; they get no token."""
+    tournament: bool = False
+    spectator_delay: int = 0
+    """For tournament games: spectators see the game this many events late while it is live."""
+    game_id: str | None = None
+
+
+class SeatGrant(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One seat of a new game: its secret token (shown once, only its hash is stored) or its bot."""
+
+    seat: int
+    token: str | None = None
+    bot: str | None = None
+
+
+class GameCreated(msgspec.Struct, kw_only=True):
+    game_id: str
+    game: str
+    seats: list[SeatGrant]
+    watch_url: str
+
+
+class SubmitCommand(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """``POST /api/games/{id}/commands``: the command exactly as listed by ``/legal``."""
+
+    command: msgspec.Raw
+    command_id: str | None = None
+
+
+class Accepted(msgspec.Struct, kw_only=True):
+    """202: the command is on the bus; its outcome is at ``/api/games/{id}/commands/{command_id}``."""
+
+    command_id: str
+    status: Literal["pending"] = "pending"
+
+
+class CommandOutcome(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A command's recorded result: ``applied`` with its event range, or ``rejected`` with the rule."""
+
+    command_id: str
+    status: Literal["applied", "rejected", "pending"]
+    seq: int = 0
+    first_seq: int = 0
+    code: str = ""
+    error: str = ""
+    message: str = ""
+
+
+class GameSummary(msgspec.Struct, kw_only=True):
+    game_id: str
+    game: str
+    title: str
+    seats: int
+    status: str
+    seq: int
+    created_ms: int
+    bots: dict[str, str]
+    tournament: bool
+
+
+class GameList(msgspec.Struct, kw_only=True):
+    games: list[GameSummary]
+    offset: int
+    limit: int
+    next_offset: int | None
+
+
+class GameState(msgspec.Struct, kw_only=True):
+    """``GET /api/games/{id}``: the game as the caller (a seat, or a spectator) may see it at ``seq``."""
+
+    game_id: str
+    game: str
+    title: str
+    seats: int
+    status: str
+    seq: int
+    last_seq: int
+    viewer: int | None
+    to_act: list[int]
+    view: Any
+    outcome: Any
+    bots: dict[str, str]
+    tournament: bool
+    spectator_delay: int
+
+
+class EventItem(msgspec.Struct, kw_only=True):
+    """One event as a viewer may see it (``event`` is ``null`` where it is hidden from that viewer)."""
+
+    seq: int
+    type: str
+    seat: int | None
+    command_id: str
+    ts_ms: int
+    event: Any
+
+
+class EventPage(msgspec.Struct, kw_only=True):
+    game_id: str
+    events: list[EventItem]
+    last_seq: int
+    redacted: bool
+
+
+class CatalogGame(msgspec.Struct, kw_only=True):
+    key: str
+    title: str
+    min_seats: int
+    max_seats: int
+    option_examples: list[dict[str, Any]]
+
+
+class Catalog(msgspec.Struct, kw_only=True):
+    games: list[CatalogGame]
+
+
+class Health(msgspec.Struct, kw_only=True):
+    status: str
+    redis: bool
+    games: list[str]
+
+
+# --- WebSocket frames, gateway -> client ----------------------------------------------------------------
+
+
+class Hello(msgspec.Struct, kw_only=True, tag="hello", tag_field="type"):
+    """First frame: the viewer's seat and view at ``seq`` (the ``from`` asked for, else the latest)."""
+
+    game_id: str
+    game: str
+    viewer: int | None
+    seq: int
+    status: str
+    view: Any
+    to_act: list[int]
+    outcome: Any
+
+
+class EventFrame(msgspec.Struct, kw_only=True, tag="event", tag_field="type"):
+    """One per appended event, in order, exactly once: the event as this viewer may see it, the view after."""
+
+    seq: int
+    event_type: str
+    seat: int | None
+    event: Any
+    view: Any
+    to_act: list[int]
+    outcome: Any
+    status: str
+
+
+class Resync(msgspec.Struct, kw_only=True, tag="resync", tag_field="type"):
+    """Sent instead of the events a client fell too far behind on: a fresh view at ``seq``."""
+
+    seq: int
+    view: Any
+    to_act: list[int]
+    outcome: Any
+    status: str
+
+
+class Pong(msgspec.Struct, kw_only=True, tag="pong", tag_field="type"):
+    pass
+
+
+class Ping(msgspec.Struct, kw_only=True, tag="ping", tag_field="type"):
+    """Client -> gateway: a keep-alive; answered with ``pong``."""
+
+
+ClientFrame = Ping
+"""What a client may send on the WebSocket (everything else closes it with 4400)."""
+
+ServerFrame = Hello | EventFrame | Resync | Pong

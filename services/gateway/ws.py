@@ -1,0 +1,159 @@
+"""The WebSocket ``/ws/games/{id}?token=…&from=SEQ``: a viewer's live projection of one game.
+
+The first frame is ``hello`` (the view at ``from``, or the latest), then one ``event`` frame per appended
+event, in order and exactly once. A viewer too far behind gets a ``resync`` frame (a fresh view) instead
+of the events it missed. Refusals are made after the handshake, with a close code from ``protocol.py``
+and a reason, so that browsers can tell them apart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from urllib.parse import urlsplit
+
+import msgspec
+import structlog
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from events.errors import UnknownGame
+from services.gateway import auth
+from services.gateway.context import Gateway, gateway_of
+from services.gateway.fanout import GameFeed, Viewer, encode_text
+from services.gateway.protocol import (
+    CLOSE_BAD_ORIGIN,
+    CLOSE_BAD_REQUEST,
+    CLOSE_BAD_TOKEN,
+    CLOSE_TOO_BIG,
+    CLOSE_TOO_MANY,
+    CLOSE_UNKNOWN_GAME,
+    MAX_WS_MESSAGE,
+    ClientFrame,
+    Pong,
+)
+
+log = structlog.get_logger("ws")
+
+_client_decoder = msgspec.json.Decoder(ClientFrame)
+PONG = encode_text(Pong())
+
+
+class Refusal(Exception):
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+def origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
+    """No ``Origin`` (not a browser), the gateway's own host, or one of the configured origins."""
+    origin = websocket.headers.get("origin")
+    if origin is None or "*" in allowed or origin in allowed:
+        return True
+    return urlsplit(origin).netloc == websocket.headers.get("host")
+
+
+async def game_socket(websocket: WebSocket) -> None:
+    """The endpoint: check, subscribe, then send frames while reading the client's pings."""
+    gateway = gateway_of(websocket)
+    await websocket.accept()
+    try:
+        feed, seat, after = await _admit(gateway, websocket)
+    except Refusal as refusal:
+        gateway.stats.ws_refused[refusal.code] = gateway.stats.ws_refused.get(refusal.code, 0) + 1
+        await websocket.close(refusal.code, refusal.reason)
+        return
+    try:
+        viewer, hello, missed = feed.subscribe(seat, after)
+    except ValueError as exc:
+        await websocket.close(CLOSE_BAD_REQUEST, str(exc))
+        return
+    gateway.open_websockets += 1
+    gateway.stats.ws_opened += 1
+    try:
+        await _serve(websocket, feed, viewer, hello, missed)
+    finally:
+        feed.unsubscribe(viewer)
+        gateway.open_websockets -= 1
+
+
+async def _admit(gateway: Gateway, websocket: WebSocket) -> tuple[GameFeed, int | None, int | None]:
+    if not origin_allowed(websocket, gateway.allowed_origins):
+        raise Refusal(CLOSE_BAD_ORIGIN, "origin not allowed")
+    if gateway.open_websockets >= gateway.max_websockets:
+        raise Refusal(CLOSE_TOO_MANY, "this gateway holds all the WebSockets it may")
+    game_id = websocket.path_params["game_id"]
+    raw_from = websocket.query_params.get("from")
+    if raw_from is not None and not raw_from.isdigit():
+        raise Refusal(CLOSE_BAD_REQUEST, "from must be a sequence number")
+    try:
+        feed = await gateway.hub.feed(game_id)
+    except UnknownGame as exc:
+        raise Refusal(CLOSE_UNKNOWN_GAME, f"no game {game_id!r}") from exc
+    token = websocket.query_params.get("token")
+    seat = await auth.seat_for(gateway.redis, game_id, token) if token else None
+    if token and seat is None:
+        raise Refusal(CLOSE_BAD_TOKEN, "this token is not a seat token of this game")
+    return feed, seat, int(raw_from) if raw_from is not None else None
+
+
+async def _serve(
+    websocket: WebSocket, feed: GameFeed, viewer: Viewer, hello: str, missed: list[tuple[int, str]]
+) -> None:
+    sender = asyncio.create_task(_send_loop(websocket, feed, viewer, hello, missed))
+    try:
+        await _receive_loop(websocket, viewer)
+    finally:
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender
+
+
+async def _send_loop(
+    websocket: WebSocket, feed: GameFeed, viewer: Viewer, hello: str, missed: list[tuple[int, str]]
+) -> None:
+    await websocket.send_text(hello)
+    for seq, text in missed:
+        await websocket.send_text(text)
+        viewer.last_seq = seq
+    stats = feed.stats
+    while not viewer.closed:
+        await viewer.wake.wait()
+        viewer.wake.clear()
+        while viewer.pongs:
+            viewer.pongs -= 1
+            await websocket.send_text(PONG)
+        if viewer.resync:
+            viewer.resync = False
+            seq, text = feed.resync_frame(viewer.seat)
+            viewer.last_seq = seq
+            await websocket.send_text(text)
+        while viewer.items:
+            seq, text = viewer.items.popleft()
+            if seq <= viewer.last_seq:
+                continue
+            await websocket.send_text(text)
+            viewer.last_seq = seq
+            stats.frames += 1
+
+
+async def _receive_loop(websocket: WebSocket, viewer: Viewer) -> None:
+    """Answer pings; close on an oversized or unknown frame, or when the client goes."""
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            data = message.get("text") or message.get("bytes") or ""
+            if len(data) > MAX_WS_MESSAGE:
+                await websocket.close(CLOSE_TOO_BIG, f"frames may be at most {MAX_WS_MESSAGE} bytes")
+                return
+            try:
+                _client_decoder.decode(data)
+            except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+                await websocket.close(CLOSE_BAD_REQUEST, f"unknown frame: {exc}"[:120])
+                return
+            viewer.pongs += 1  # the sender answers: one task writes to the socket
+            viewer.wake.set()
+    except (WebSocketDisconnect, RuntimeError):
+        return

@@ -1,0 +1,117 @@
+"""Running the real pieces for gateway tests: uvicorn in a thread, fold worker and bot player threads."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import uvicorn
+
+from events import keys
+from services.bootstrap import Services
+from services.gateway.app import create_app
+from tests.support.pipeline import services_for
+from workers.fold import FoldWorker
+from workers.jobs.bots import bot_moves
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class ServerThread:
+    """A uvicorn server running the gateway app in a background thread."""
+
+    def __init__(self, services: Services, url: str, **app_options: Any) -> None:
+        self.port = free_port()
+        app = create_app(services, redis_url=url, **app_options)
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets-sansio")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("gateway did not start")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=15)
+
+
+class WorkerThread:
+    """The real fold worker in a thread."""
+
+    def __init__(self, url: str, partitions: int = 8) -> None:
+        self.services = services_for(url, partitions=partitions)
+        self.worker = FoldWorker(self.services.redis, self.services.store, self.services.bus, block_ms=20)
+        self.thread = threading.Thread(target=self.worker.run, daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.worker.request_stop()
+        self.thread.join(timeout=15)
+
+
+class BotThread:
+    """Plays the bot seats of every live game, as the rq bot job would (same ``bot_moves``)."""
+
+    def __init__(self, url: str, delay_s: float = 0.05, partitions: int = 8) -> None:
+        self.services = services_for(url, partitions=partitions)
+        self.delay_s = delay_s
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self) -> None:
+        store, bus = self.services.store, self.services.bus
+        while not self.stopping.wait(self.delay_s):
+            for raw in self.services.redis.zrange(keys.LIVE_GAMES, 0, -1):
+                game_id = raw.decode()
+                if store.meta(game_id).bots:
+                    moves = bot_moves(store, game_id)
+                    bus.submit_many(bus.message(game_id, s, c, cid) for s, c, cid in moves)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.thread.join(timeout=15)
+
+
+@contextmanager
+def running_stack(url: str, partitions: int = 8, bot_delay_s: float = 0.05, **app_options: Any) -> Iterator[ServerThread]:
+    """Gateway + fold worker + bot player on the Redis at ``url``, stopped afterwards."""
+    services = services_for(url, partitions=partitions)
+    server = ServerThread(services, url, **app_options)
+    worker = WorkerThread(url, partitions)
+    bots = BotThread(url, bot_delay_s, partitions)
+    worker.start()
+    bots.start()
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        bots.stop()
+        worker.stop()
