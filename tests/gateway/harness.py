@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import msgspec
 import uvicorn
 
 from events import keys
@@ -100,9 +101,17 @@ class BotThread:
 
 
 @contextmanager
-def running_stack(url: str, partitions: int = 8, bot_delay_s: float = 0.05, **app_options: Any) -> Iterator[ServerThread]:
+def running_stack(
+    url: str,
+    partitions: int = 8,
+    bot_delay_s: float = 0.05,
+    admin_token: str | None = None,
+    **app_options: Any,
+) -> Iterator[ServerThread]:
     """Gateway + fold worker + bot player on the Redis at ``url``, stopped afterwards."""
     services = services_for(url, partitions=partitions)
+    if admin_token is not None:
+        services.settings = msgspec.structs.replace(services.settings, admin_token=admin_token)
     server = ServerThread(services, url, **app_options)
     worker = WorkerThread(url, partitions)
     bots = BotThread(url, bot_delay_s, partitions)

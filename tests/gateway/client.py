@@ -1,0 +1,91 @@
+"""Small helpers for driving the gateway as a client would: HTTP calls and WebSocket recorders."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from typing import Any
+
+import httpx
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+
+def create(api: httpx.Client, game: str, seats: int, **extra: Any) -> dict[str, Any]:
+    """Create a game; returns the response body (game id and seat tokens)."""
+    response = api.post("/api/games", json={"game": game, "seats": seats, **extra})
+    assert response.status_code == 201, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def post_command(api: httpx.Client, game_id: str, token: str | None, body: Any, wait: bool = True) -> httpx.Response:
+    headers = bearer(token) if token else {}
+    content = body if isinstance(body, bytes) else json.dumps(body).encode()
+    return api.post(
+        f"/api/games/{game_id}/commands",
+        params={"wait": "true"} if wait else {},
+        content=content,
+        headers={**headers, "Content-Type": "application/json"},
+    )
+
+
+def play_random(api: httpx.Client, game_id: str, tokens: dict[int, str], seed: int, limit: int = 20_000) -> int:
+    """Play the game to its end over HTTP, every seat choosing a random legal command; returns moves."""
+    rng = random.Random(seed)
+    moves = 0
+    while moves < limit:
+        state = api.get(f"/api/games/{game_id}").json()
+        if state["status"] == "finished":
+            return moves
+        seat = rng.choice(state["to_act"])
+        legal = api.get(f"/api/games/{game_id}/legal", headers=bearer(tokens[seat])).json()
+        assert legal, f"seat {seat} is to act but has no legal command"
+        response = post_command(api, game_id, tokens[seat], {"command": rng.choice(legal)})
+        assert response.status_code == 200, response.text
+        assert response.json()["status"] == "applied"
+        moves += 1
+    raise AssertionError(f"game {game_id} did not end within {limit} moves")
+
+
+class Recorder:
+    """A WebSocket read in a background thread; keeps every raw frame."""
+
+    def __init__(self, url: str, origin: str | None = None) -> None:
+        self.socket: ClientConnection = connect(url, origin=origin, max_size=None)  # type: ignore[arg-type]
+        self.raw: list[str] = []
+        self.close_code: int | None = None
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            while True:
+                message = self.socket.recv()
+                self.raw.append(message if isinstance(message, str) else message.decode())
+        except ConnectionClosed as exc:
+            self.close_code = exc.rcvd.code if exc.rcvd else None
+        finally:
+            self.done.set()
+
+    @property
+    def frames(self) -> list[dict[str, Any]]:
+        return [json.loads(r) for r in list(self.raw)]
+
+    def last_seq(self) -> int:
+        frames = self.frames
+        return max((f["seq"] for f in frames if "seq" in f), default=0)
+
+    def close(self) -> None:
+        self.socket.close()
+        self.done.wait(5)
+
+
+def event_seqs(frames: list[dict[str, Any]]) -> list[int]:
+    return [f["seq"] for f in frames if f["type"] == "event"]
