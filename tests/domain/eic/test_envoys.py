@@ -12,7 +12,6 @@ from domain.engine import RuleViolation
 
 from .helpers import act, occupy, player, start
 
-
 FREE = ("MER_TRADE_SILK", "MER_TRADE_COFFEE", "MER_TRADE_SPICES", "CAP_CARTOGRAPHY", "INV_INFLUENCE_EU")
 
 
@@ -42,7 +41,9 @@ def test_example_blue_player_pays_1_to_red():
     state = start(4)
     blue = state.actor
     red = next(p for p in range(4) if p != blue)
-    state = occupy(_epoch_two(state, blue, ("P:Governor", "P:Governor", "P:Governor")), "SHP_HARBOUR_EXT", red)
+    state = occupy(
+        _epoch_two(state, blue, ("P:Governor", "P:Governor", "P:Governor")), "SHP_HARBOUR_EXT", red
+    )
     before_blue, before_red = state.players[blue].treasury, state.players[red].treasury
     after, _ = act(state, blue, PlaceEnvoy(envoy=0, space="SHP_HARBOUR_EXT"))
     assert after.players[blue].treasury == before_blue - 1
@@ -62,7 +63,9 @@ def test_turns_follow_initiative_until_all_three_envoys_are_placed():
     while state.phase == "A":
         seat = state.actor
         seen.append(seat)
-        command = next(c for c in GAME.legal_commands(state, seat) if isinstance(c, PlaceEnvoy) and c.space in FREE)
+        command = next(
+            c for c in GAME.legal_commands(state, seat) if isinstance(c, PlaceEnvoy) and c.space in FREE
+        )
         state, _ = act(state, seat, command)
     assert seen == list(start(3).initiative) * 3
     assert state.phase == "B"
@@ -129,9 +132,13 @@ def test_expertise_costs_the_epoch_and_reorders_initiative_in_phase_b():
     state = start(4)
     while state.phase == "A":
         seat = state.actor
-        wanted = "CAP_EXPERTISE" if seat in (order[2], order[3]) and state.occupants[9].count(seat) == 0 else None
+        wanted = (
+            "CAP_EXPERTISE" if seat in (order[2], order[3]) and state.occupants[9].count(seat) == 0 else None
+        )
         legal = [c for c in GAME.legal_commands(state, seat) if isinstance(c, PlaceEnvoy)]
-        command = next((c for c in legal if c.space == wanted), None) or next(c for c in legal if c.space in FREE)
+        command = next((c for c in legal if c.space == wanted), None) or next(
+            c for c in legal if c.space in FREE
+        )
         state, _ = act(state, seat, command)
     experts = [p for p in state.occupants[data.SPACE_IDS.index("CAP_EXPERTISE")]]
     assert experts[:2] == [order[2], order[3]]

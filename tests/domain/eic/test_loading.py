@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from msgspec.structs import replace
 
@@ -15,7 +17,7 @@ from .helpers import act, goods_total, player, run, ship, start
 
 def _in_zone(state, zone, *ships_by_owner):
     """Put ships face down into ``zone`` in the given placing order (bottom of the stack first)."""
-    by_owner = {}
+    by_owner: dict[int, list[Any]] = {}
     for s in ships_by_owner:
         by_owner.setdefault(int(s.id.split(":")[0]), []).append(replace(s, zone=zone, face_down=True))
     for owner, ships in by_owner.items():

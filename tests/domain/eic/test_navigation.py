@@ -24,7 +24,9 @@ def test_influence_first_envoy_chooses_card_secretly_later_envoys_may_look():
     first, later, other = state.initiative[0], state.initiative[1], state.initiative[2]
     state = _phase_c(occupy(state, "INV_INFLUENCE_EU", first, later))
     assert state.actor == first and state.step == "influence_eu"
-    assert {c.card for c in GAME.legal_commands(state, first) if isinstance(c, ChooseMarketCard)} == set(deck(state, "europe"))
+    assert {c.card for c in GAME.legal_commands(state, first) if isinstance(c, ChooseMarketCard)} == set(
+        deck(state, "europe")
+    )
     state, events = act(state, first, ChooseMarketCard(card="EU-I-3"))
     chosen = events[0]
     assert isinstance(chosen, ev.MarketCardChosen) and chosen.viewers == (first, later)
@@ -77,7 +79,10 @@ def test_every_ship_is_sent_face_down_and_hidden_from_the_others():
         command = next(c for c in GAME.legal_commands(state, seat) if isinstance(c, SendShip) and c.zone == 3)
         state, events = act(state, seat, command)
         shipped = events[0]
-        assert GAME.redact(shipped, (seat + 1) % 4).ship is None and GAME.redact(shipped, seat).ship == command.ship
+        assert (
+            GAME.redact(shipped, (seat + 1) % 4).ship is None
+            and GAME.redact(shipped, seat).ship == command.ship
+        )
         sent += 1
         if state.phase == "C":
             mine = GAME.view(state, seat).zones[2]

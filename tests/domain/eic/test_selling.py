@@ -54,7 +54,12 @@ def test_example_unloading_order_by_speed_and_initiative():
     """Red's speed-4 ship first; speed 2: Blue, Yellow, Blue; speed 1: Blue, Red, Yellow."""
     blue, red, yellow = 0, 1, 2
     state = replace(start(3), initiative=(blue, red, yellow))
-    state = player(state, blue, extensions=1, ships=(ship(blue, "SH1", TEA), ship(blue, "SH4", TEA), ship(blue, "G1", TEA)))
+    state = player(
+        state,
+        blue,
+        extensions=1,
+        ships=(ship(blue, "SH1", TEA), ship(blue, "SH4", TEA), ship(blue, "G1", TEA)),
+    )
     state = player(state, red, ships=(ship(red, "SH5", TEA), ship(red, "G1", TEA)))
     state = player(state, yellow, ships=(ship(yellow, "SH1", TEA), ship(yellow, "G1", TEA)))
     state = _unloading(state)
@@ -98,7 +103,9 @@ def test_warehouses_store_2_and_1_and_sell_first_next_epoch():
     stores = {c.store for c in GAME.legal_commands(state, seat) if isinstance(c, UnloadShip)}
     assert max(sum(s) for s in stores) == 3  # 2 + 1
     nothing = player(state, seat, extensions=0)
-    assert {c.store for c in GAME.legal_commands(nothing, seat) if isinstance(c, UnloadShip)} == {(0, 0, 0, 0)}
+    assert {c.store for c in GAME.legal_commands(nothing, seat) if isinstance(c, UnloadShip)} == {
+        (0, 0, 0, 0)
+    }
     with pytest.raises(RuleViolation) as err:
         act(nothing, seat, UnloadShip(ship=f"{seat}:SH2", store=(1, 0, 0, 0)))
     assert err.value.code == "eic.warehouse_full"

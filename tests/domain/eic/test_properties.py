@@ -1,0 +1,156 @@
+"""Properties over random legal games (hypothesis): termination, conservation, replay, secrecy, agreement."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from msgspec.structs import replace
+
+from domain.eic import GAME, data
+from domain.eic import commands as cmd
+from domain.eic import events as ev
+from domain.eic.bots import random_bot
+from domain.eic.rules.navigation import deck
+from domain.engine import Rng, RuleViolation, rng_for
+
+from .helpers import goods_total, shares_total
+
+SEEDS = st.binary(min_size=8, max_size=32)
+SETUPS = st.sampled_from([(s, o) for s in (2, 3, 4) for o in ({}, {"pledging": True})])
+
+
+def _walk(seats, options, seed):
+    """Yield (state, seat, command, events) along a random legal game, ending with the final state."""
+    state, events = GAME.start(seats, options, seed)
+    picker = Rng(seed.ljust(32, b"\1")[:32])
+    while GAME.outcome(state) is None:
+        seat = next(iter(GAME.to_act(state)))
+        command = random_bot(state, seat, picker)
+        new = GAME.decide(state, seat, command, rng_for(seed, len(events) + 1))
+        yield state, seat, command, new
+        state = GAME.fold(new, state)
+        events.extend(new)
+    yield state, -1, None, events
+
+
+@settings(max_examples=60, deadline=None)
+@given(SEEDS, SETUPS)
+def test_random_games_finish_conserve_goods_and_shares_and_replay(seed, setup):
+    seats, options = setup
+    each = data.SHARES_ON_EXCHANGE[seats]
+    final: Any = None
+    for state, _, _, events in _walk(seats, options, seed):
+        assert goods_total(state) == data.GOOD_CUBES
+        assert shares_total(state) == (each,) * state.companies
+        assert all(0 <= p.pledged <= data.START_SHARES for p in state.players)
+        assert all(v >= 0 for v in (*state.supply, *state.far_east, *state.europe))
+        assert all(p.treasury >= 0 for p in state.players)
+        final = (state, events)
+    state, events = final
+    assert GAME.outcome(state) is not None and state.epoch == data.EPOCHS
+    replayed = GAME.fold(events)
+    assert msgspec.msgpack.encode(replayed) == msgspec.msgpack.encode(state)
+
+
+def _scramble(state):
+    """The same table with different secrets: unrevealed cards and face-down ship tiles swapped."""
+    if state.fe_card and not state.fe_revealed:
+        other = [c for c in deck(state, "far_east") if c != state.fe_card]
+        state = replace(state, fe_card=other[0]) if other else state
+    if state.eu_card and not state.eu_revealed:
+        other = [c for c in deck(state, "europe") if c != state.eu_card]
+        state = replace(state, eu_card=other[0]) if other else state
+    players = list(state.players)
+    zones = list(state.zones)
+    for p, player in enumerate(players):
+        ships = []
+        for s in player.ships:
+            if s.face_down:
+                new_id = f"{p}:X{s.kind}"
+                zones = [tuple(new_id if i == s.id else i for i in z) for z in zones]
+                s = replace(s, id=new_id, kind="SH8" if s.kind != "SH8" else "SH7")
+            ships.append(s)
+        players[p] = replace(player, ships=tuple(ships))
+    return replace(state, players=tuple(players), zones=tuple(zones))
+
+
+@settings(max_examples=30, deadline=None)
+@given(SEEDS, SETUPS)
+def test_spectator_view_and_redacted_events_never_depend_on_secrets(seed, setup):
+    seats, options = setup
+    enc = msgspec.json.encode
+    for state, _, _, events in _walk(seats, options, seed):
+        other = _scramble(state)
+        assert enc(GAME.view(state, None)) == enc(GAME.view(other, None))
+        for seat in range(seats):
+            influence = (
+                {p for o in (state.occupants[0], state.occupants[5]) for p in o} if state.occupants else set()
+            )
+            if seat not in influence:
+                mine = [s for s in state.players[seat].ships if s.face_down]
+                if not mine:
+                    assert enc(GAME.view(state, seat)) == enc(GAME.view(other, seat))
+        for event in events:
+            seen = GAME.redact(event, None)
+            if isinstance(event, ev.ShipSent):
+                assert seen.ship is None
+            if isinstance(event, ev.MarketCardChosen):
+                assert seen.card is None
+            if isinstance(event, ev.MarketCardsDrawn):
+                assert seen.fe_card is None and seen.eu_card is None
+
+
+def _mutations(command):
+    """Commands near ``command`` that may or may not be legal."""
+    if isinstance(command, cmd.PlaceEnvoy):
+        return [replace(command, space=s) for s in (*data.SPACE_IDS, "nowhere")] + [replace(command, envoy=3)]
+    if isinstance(command, cmd.LoadShip | cmd.SellFromWarehouse):
+        return [
+            replace(command, goods=tuple(n + (i == g) for i, n in enumerate(command.goods))) for g in range(4)
+        ]
+    if isinstance(command, cmd.SendShip):
+        return [replace(command, zone=z) for z in (0, 1, 2, 3, 4)] + [replace(command, ship="9:G1")]
+    if isinstance(command, cmd.BuyShare):
+        return [cmd.BuyShare(company=c) for c in range(-1, 6)]
+    if isinstance(command, cmd.SellShares):
+        return [replace(command, count=command.count + 1), replace(command, company=7)]
+    if isinstance(command, cmd.UnloadShip):
+        return [replace(command, store=(9, 0, 0, 0)), replace(command, ship="0:SH8")]
+    if isinstance(command, cmd.ChooseMarketCard):
+        return [cmd.ChooseMarketCard(card=c) for c in (*data.EUROPE_CARDS, *data.FAR_EAST_CARDS)]
+    return [cmd.Pass(), cmd.RedeemStartShare(), cmd.PledgeStartShare(), cmd.LeaveShipInFarEast()]
+
+
+@settings(max_examples=25, deadline=None)
+@given(SEEDS, SETUPS)
+def test_legal_commands_and_decide_agree_both_ways(seed, setup):
+    seats, options = setup
+    picker = Rng(seed.ljust(32, b"\2")[:32])
+    for state, seat, command, _ in _walk(seats, options, seed):
+        if seat < 0:
+            for s in range(seats):
+                assert GAME.legal_commands(state, s) == []
+            break
+        legal = GAME.legal_commands(state, seat)
+        rng = rng_for(seed, 7)
+        for offered in picker.sample(legal, min(3, len(legal))):
+            GAME.decide(state, seat, offered, rng)  # accepted
+        for other in range(seats):
+            if other != seat:
+                assert GAME.legal_commands(state, other) == []
+                try:
+                    GAME.decide(state, other, command, rng)
+                    raise AssertionError("another seat's command was accepted")
+                except RuleViolation:
+                    pass
+        for mutated in _mutations(command):
+            if mutated in legal:
+                continue
+            try:
+                GAME.decide(state, seat, mutated, rng)
+                raise AssertionError(f"{mutated} is not offered but was accepted")
+            except RuleViolation:
+                pass

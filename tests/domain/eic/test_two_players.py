@@ -1,0 +1,165 @@
+"""The 2-player game: the neutral player and its envoy cards, destination cards and policies."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from domain.eic import GAME, data
+from domain.eic import events as ev
+from domain.eic.commands import PlaceEnvoy
+from domain.eic.rules.envoys import neutral_envoys
+from domain.eic.rules.epoch_end import end_epoch
+from domain.eic.rules.loading import neutral_loads
+from domain.eic.rules.navigation import neutral_sends
+from domain.eic.rules.selling import neutral_unloads
+from domain.engine import Rng
+
+from .helpers import act, occupy, player, run, ship, start
+
+N = 2
+
+
+def _rng(tag: bytes) -> Rng:
+    return Rng(tag.ljust(32, b"\0"))
+
+
+def test_neutral_draws_an_envoy_card_applies_it_and_rewards_players_from_the_supply():
+    state = start(2)
+    state = occupy(state, "SHP_SHIP", 0)
+    state = occupy(state, "INV_SHIP", 1)
+    state = occupy(state, "CAP_EXPERTISE", 0)
+    seen = set()
+    for i in range(40):
+        placed = neutral_envoys(state, _rng(bytes([i])))
+        effects, spaces = data.NEUTRAL_ENVOY_CARDS[placed.card]
+        assert placed.spaces == spaces
+        expected = tuple(q for s in spaces for q in state.occupants[data.SPACE_IDS.index(s)])
+        assert placed.rewarded == expected
+        if "ship_fastest" in effects and not placed.ship:
+            raise AssertionError("the fastest ship of epoch 1 is free to take")
+        seen.add(placed.card)
+    assert len(seen) == 6
+    placed = next(
+        neutral_envoys(state, _rng(bytes([i])))
+        for i in range(40)
+        if neutral_envoys(state, _rng(bytes([i]))).card == "NE-1"
+    )
+    after = GAME.evolve(state, placed)
+    assert after.players[0].treasury == state.players[0].treasury + 2  # SHP_SHIP and CAP_EXPERTISE
+    assert [s.kind for s in after.players[N].ships] == ["G2", "SH1"]  # oldest ship discarded, fastest added
+    assert after.neutral_done
+
+
+def test_players_joining_the_neutral_pay_1_to_the_supply():
+    state = start(2)
+    seat = state.actor
+    state = occupy(state, "MER_TRADE_SILK", N)
+    after, events = act(state, seat, PlaceEnvoy(envoy=0, space="MER_TRADE_SILK"))
+    assert events[0].paid == (N,)
+    assert after.players[seat].treasury == state.players[seat].treasury - 1
+    assert after.players[N].treasury == 0
+
+
+def test_neutral_acts_once_in_phase_a_at_its_initiative_slot():
+    state = start(2)
+    kinds = []
+    while state.phase == "A":
+        seat = state.actor
+        command = next(
+            c
+            for c in GAME.legal_commands(state, seat)
+            if isinstance(c, PlaceEnvoy) and c.space.startswith("MER")
+        )
+        state, events = act(state, seat, command)
+        kinds += [type(e).__name__ for e in events]
+    assert kinds.count("NeutralEnvoysPlaced") == 1
+    assert state.players[N].envoys == ("any", "any", "any")  # its envoys are not its own placements
+    assert sum(N in o for o in state.occupants) == 3
+
+
+def test_neutral_first_on_influence_draws_at_random_later_envoys_look():
+    state = start(2)
+    later = state.initiative[0]
+    state = occupy(state, "GOV_INFLUENCE_FE", N, later)
+    state, events = run(replace(state, phase="C", cursor=-1))
+    drawn = next(e for e in events if isinstance(e, ev.MarketCardsDrawn))
+    assert drawn.fe_viewers == (later,)
+    assert GAME.view(state, later).fe_card == state.fe_card is not None
+    assert GAME.view(state, 1 - later).fe_card is None and GAME.view(state, None).fe_card is None
+    assert GAME.redact(drawn, 1 - later).fe_card is None
+
+
+def test_neutral_destination_cards_and_trading_post_cards():
+    state = replace(start(2), phase="C", epoch=1)
+    for i in range(30):
+        sent = neutral_sends(state, _rng(bytes([i])))
+        zones = data.NEUTRAL_DESTINATION_CARDS[sent.destination]
+        assert sent.zone == zones[0]  # no post: the first listed zone
+        assert sent.ship == f"{N}:G1"  # the leftmost ship
+    posted = player(state, N, posts=("Batavia",))
+    for i in range(30):
+        sent = neutral_sends(posted, _rng(bytes([i])))
+        if len(data.NEUTRAL_DESTINATION_CARDS[sent.destination]) > 1:
+            assert sent.zone == 2
+    used = replace(state, destinations_drawn=tuple(f"ND-{k}" for k in range(1, 9)))
+    assert neutral_sends(used, _rng(b"x")).destination == "ND-9"
+
+
+def test_destination_cards_reshuffled_after_phase_c():
+    state = replace(start(2), destinations_drawn=("ND-1", "ND-2"))
+    after = GAME.evolve(state, ev.PhaseBegan(phase="D"))
+    assert after.destinations_drawn == ()
+
+
+def test_neutral_loads_primary_good_then_tea_for_free():
+    state = start(2)
+    state = player(state, N, ships=(ship(N, "SH2", zone=1),))
+    state = replace(state, phase="D", zone=1, queue=(f"{N}:SH2",), far_east=(4, 0, 0, 2))
+    loaded = neutral_loads(state)
+    assert loaded.goods == (3, 0, 0, 2) and loaded.cost == 0
+
+
+def test_neutral_sells_everything_and_stores_only_what_a_full_market_refuses():
+    state = start(2)
+    state = player(state, N, extensions=1, ships=(ship(N, "SH2", (2, 0, 0, 3)),))
+    state = replace(state, phase="U", europe=(0, 0, 0, 4))  # one silk space left (5 on the 2-3 side)
+    sold = neutral_unloads(state)
+    assert sold.stored == (0, 0, 0, 2) and sold.sold == (2, 0, 0, 1)
+    open_market = replace(state, europe=(0, 0, 0, 0))
+    assert neutral_unloads(open_market).stored == (0, 0, 0, 0)
+
+
+def test_neutral_dividends_from_the_supply_and_its_income_to_the_supply():
+    state = replace(start(2), stock=(0, 0, 10))
+    state = player(state, 0, shares=(0, 0, 2))
+    state = player(state, N, income=25)
+    changed, ended = end_epoch(state)
+    assert (
+        ev.Payment(payer=-1, payee=0, amount=2 * data.DIVIDENDS[ended_stock(state, ended)]) in ended.dividends
+    )
+    after = GAME.evolve(GAME.evolve(state, changed), ended)
+    assert after.players[N].treasury == 0  # income went to the supply
+    assert after.players[0].treasury > state.players[0].treasury
+
+
+def ended_stock(state, ended):
+    from domain.eic.state import clamp_stock
+
+    return clamp_stock(clamp_stock(state.stock[N] + ended.rank_moves[N]) + ended.growth[N])
+
+
+def test_neutral_counts_in_income_ranks_with_three_ranks():
+    state = replace(start(2), initiative=(0, 1, 2))
+    state = player(player(state, N, income=50), 0, income=10)
+    _, ended = end_epoch(state)
+    assert ended.ranking == (N, 0, 1) and ended.rank_moves == (1, 0, 2)
+
+
+def test_neutral_wealth_not_counted_but_its_shares_are():
+    state = replace(start(2), stock=(0, 0, 10), phase="epoch_over", epoch=5)
+    state = player(state, 0, shares=(0, 0, 1))
+    state = player(state, N, treasury=500)
+    over, _ = run(state)
+    outcome = GAME.outcome(over)
+    assert outcome is not None and len(outcome.scores) == 2 and set(outcome.ranking) == {0, 1}
+    assert outcome.scores[0] == 2 * 4 + data.STOCK_VALUES[10] + state.players[0].treasury
