@@ -17,8 +17,12 @@ from domain.eic.state import (
     add_goods,
     clamp_stock,
     find_ship,
+    origin,
+    portrait,
     sale,
+    set_item,
     ship_owner,
+    with_player,
 )
 
 
@@ -61,26 +65,16 @@ def _apply_game_set_up(event: ev.GameSetUp) -> State:
 # --- helpers ---------------------------------------------------------------------------------------------
 
 
-def _player(state: State, index: int, **changes: Any) -> State:
-    players = list(state.players)
-    players[index] = replace(players[index], **changes)
-    return replace(state, players=tuple(players))
-
-
 def _pay(state: State, index: int, amount: int) -> State:
     """Move money between a treasury and the supply (the neutral holds none)."""
     if index < 0 or index == state.neutral:
         return state
-    return _player(state, index, treasury=state.players[index].treasury + amount)
+    return with_player(state, index, treasury=state.players[index].treasury + amount)
 
 
 def _done(state: State, player: int) -> State:
     """The player's action is over; the turn order continues after them."""
     return replace(state, actor=-1, cursor=state.initiative.index(player))
-
-
-def _set(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*values[:index], value, *values[index + 1 :])
 
 
 def _drop_ship(state: State, ship_id: str) -> State:
@@ -89,7 +83,7 @@ def _drop_ship(state: State, ship_id: str) -> State:
     player = state.players[owner]
     ship = player.ships[find_ship(player, ship_id)]
     ships = tuple(s for s in player.ships if s.id != ship_id)
-    state = _player(state, owner, ships=ships)
+    state = with_player(state, owner, ships=ships)
     return replace(
         state,
         supply=add_goods(state.supply, ship.cargo),
@@ -103,28 +97,20 @@ def _gain_ship(state: State, owner: int, kind: str, discard: str) -> State:
         state = _drop_ship(state, discard)
     player = state.players[owner]
     ships = (*player.ships, Ship(id=f"{owner}:{kind}", kind=kind))
-    return _player(state, owner, ships=ships, used_tiles=(*player.used_tiles, kind))
+    return with_player(state, owner, ships=ships, used_tiles=(*player.used_tiles, kind))
 
 
 def _update_ship(state: State, ship_id: str, **changes: Any) -> State:
     owner = ship_owner(ship_id)
     player = state.players[owner]
     index = find_ship(player, ship_id)
-    ships = _set(player.ships, index, replace(player.ships[index], **changes))
-    return _player(state, owner, ships=ships)
+    ships = set_item(player.ships, index, replace(player.ships[index], **changes))
+    return with_player(state, owner, ships=ships)
 
 
 def _occupy(state: State, space: str, player: int) -> State:
     index = data.SPACE_IDS.index(space)
-    return replace(state, occupants=_set(state.occupants, index, (*state.occupants[index], player)))
-
-
-def _origin(position: str) -> str:
-    """Where an envoy may move from: ``any`` or a personality."""
-    return "any" if position == "any" else position.split(":", 1)[1]
-
-
-# --- phase A ---------------------------------------------------------------------------------------------
+    return replace(state, occupants=set_item(state.occupants, index, (*state.occupants[index], player)))
 
 
 def _apply_epoch_began(state: State, event: ev.EpochBegan) -> State:
@@ -166,24 +152,24 @@ def _apply_envoy_placed(state: State, event: ev.EnvoyPlaced) -> State:
     player = state.players[p]
     position = player.envoys[event.envoy]
     if event.space == "central":
-        new_position = f"C:{_origin(position)}"
+        new_position = f"C:{origin(position)}"
     else:
         new_position = f"S:{event.space}"
         state = _occupy(state, event.space, p)
-    state = _player(state, p, envoys=_set(player.envoys, event.envoy, new_position))
+    state = with_player(state, p, envoys=set_item(player.envoys, event.envoy, new_position))
     if event.ship:
         state = _gain_ship(state, p, event.ship, event.discard)
     if event.space == "SHP_HARBOUR_EXT":
-        state = _player(state, p, extensions=state.players[p].extensions + 1)
+        state = with_player(state, p, extensions=state.players[p].extensions + 1)
     if event.site:
-        state = _player(state, p, posts=(*state.players[p].posts, event.site))
+        state = with_player(state, p, posts=(*state.players[p].posts, event.site))
     return _done(state, p)
 
 
 def _apply_envoy_recalled(state: State, event: ev.EnvoyRecalled) -> State:
     player = state.players[event.player]
-    position = f"R:{_origin(player.envoys[event.envoy])}"
-    state = _player(state, event.player, envoys=_set(player.envoys, event.envoy, position))
+    position = f"R:{origin(player.envoys[event.envoy])}"
+    state = with_player(state, event.player, envoys=set_item(player.envoys, event.envoy, position))
     return _done(state, event.player)
 
 
@@ -196,9 +182,9 @@ def _apply_neutral_envoys_placed(state: State, event: ev.NeutralEnvoysPlaced) ->
     if event.ship:
         state = _gain_ship(state, n, event.ship, event.discard)
     if event.extension:
-        state = _player(state, n, extensions=state.players[n].extensions + 1)
+        state = with_player(state, n, extensions=state.players[n].extensions + 1)
     if event.site:
-        state = _player(state, n, posts=(*state.players[n].posts, event.site))
+        state = with_player(state, n, posts=(*state.players[n].posts, event.site))
     state = replace(
         state, neutral_done=True, used_neutral_envoy_cards=(*state.used_neutral_envoy_cards, event.card)
     )
@@ -221,34 +207,40 @@ def _apply_initiative_changed(state: State, event: ev.InitiativeChanged) -> Stat
 
 def _apply_shares_sold(state: State, event: ev.SharesSold) -> State:
     c, player = event.company, state.players[event.player]
-    shares = _set(player.shares, c, player.shares[c] - event.count)
-    state = _player(state, event.player, shares=shares, treasury=player.treasury + event.count * event.price)
+    shares = set_item(player.shares, c, player.shares[c] - event.count)
+    state = with_player(
+        state, event.player, shares=shares, treasury=player.treasury + event.count * event.price
+    )
     return replace(
         state,
-        exchange=_set(state.exchange, c, state.exchange[c] + event.count),
-        stock=_set(state.stock, c, clamp_stock(state.stock[c] - event.count)),
+        exchange=set_item(state.exchange, c, state.exchange[c] + event.count),
+        stock=set_item(state.stock, c, clamp_stock(state.stock[c] - event.count)),
     )
 
 
 def _apply_start_share_pledged(state: State, event: ev.StartSharePledged) -> State:
     player = state.players[event.player]
-    return _player(state, event.player, treasury=player.treasury + event.amount, pledged=player.pledged + 1)
+    return with_player(
+        state, event.player, treasury=player.treasury + event.amount, pledged=player.pledged + 1
+    )
 
 
 def _apply_start_share_redeemed(state: State, event: ev.StartShareRedeemed) -> State:
     player = state.players[event.player]
-    state = _player(state, event.player, treasury=player.treasury - event.price, pledged=player.pledged - 1)
+    state = with_player(
+        state, event.player, treasury=player.treasury - event.price, pledged=player.pledged - 1
+    )
     return replace(_done(state, event.player), passes=0)
 
 
 def _apply_share_bought(state: State, event: ev.ShareBought) -> State:
     c, player = event.company, state.players[event.player]
-    shares = _set(player.shares, c, player.shares[c] + 1)
-    state = _player(state, event.player, shares=shares, treasury=player.treasury - event.price)
+    shares = set_item(player.shares, c, player.shares[c] + 1)
+    state = with_player(state, event.player, shares=shares, treasury=player.treasury - event.price)
     state = replace(
         state,
-        exchange=_set(state.exchange, c, state.exchange[c] - 1),
-        stock=_set(state.stock, c, clamp_stock(state.stock[c] + 1)),
+        exchange=set_item(state.exchange, c, state.exchange[c] - 1),
+        stock=set_item(state.stock, c, clamp_stock(state.stock[c] + 1)),
     )
     return replace(_done(state, event.player), passes=0)
 
@@ -279,7 +271,7 @@ def _apply_ship_sent(state: State, event: ev.ShipSent) -> State:
     ship_id = event.ship or ""
     state = _update_ship(state, ship_id, zone=event.zone, face_down=True)
     state = _pay(state, event.player, -event.cost)
-    zones = _set(state.zones, event.zone - 1, (*state.zones[event.zone - 1], ship_id))
+    zones = set_item(state.zones, event.zone - 1, (*state.zones[event.zone - 1], ship_id))
     drawn = (*state.destinations_drawn, event.destination) if event.destination else state.destinations_drawn
     return _done(replace(state, zones=zones, destinations_drawn=drawn), event.player)
 
@@ -302,8 +294,8 @@ def _apply_ships_revealed(state: State, event: ev.ShipsRevealed) -> State:
         state,
         zone=event.zone,
         queue=event.order,
-        zones=_set(state.zones, i, ()),
-        left=_set(state.left, i, ()),
+        zones=set_item(state.zones, i, ()),
+        left=set_item(state.left, i, ()),
     )
 
 
@@ -319,7 +311,7 @@ def _apply_ship_left_in_far_east(state: State, event: ev.ShipLeftInFarEast) -> S
     state = _pay(state, event.player, -data.LEAVE_IN_FAR_EAST_COST)
     i = state.zone - 1
     return replace(
-        state, left=_set(state.left, i, (*state.left[i], event.ship)), queue=state.queue[1:], actor=-1
+        state, left=set_item(state.left, i, (*state.left[i], event.ship)), queue=state.queue[1:], actor=-1
     )
 
 
@@ -343,12 +335,12 @@ def _apply_goods_sold(state: State, event: ev.GoodsSold) -> State:
     player = state.players[p]
     if event.ship:
         warehouse = add_goods(player.warehouse, event.stored)
-        state = _player(state, p, income=player.income + income, warehouse=warehouse)
+        state = with_player(state, p, income=player.income + income, warehouse=warehouse)
         speed = data.SHIP_TYPES[player.ships[find_ship(player, event.ship)].kind].speed
         state = replace(_update_ship(state, event.ship, cargo=NO_GOODS), unload_speed=speed)
     else:
         warehouse = add_goods(player.warehouse, event.sold, -1)
-        state = _player(state, p, income=player.income + income, warehouse=warehouse)
+        state = with_player(state, p, income=player.income + income, warehouse=warehouse)
     return _done(state, p)
 
 
@@ -362,12 +354,12 @@ def _apply_epoch_ended(state: State, event: ev.EpochEnded) -> State:
     )
     state = replace(state, stock=stock)
     for p, player in enumerate(state.players):
-        state = _player(state, p, income=0, income_marker=event.income_markers[p])
+        state = with_player(state, p, income=0, income_marker=event.income_markers[p])
         state = _pay(state, p, player.income)
     for payment in event.dividends:
         state = _pay(_pay(state, payment.payer, -payment.amount), payment.payee, payment.amount)
     for p, player in enumerate(state.players):
-        state = _player(state, p, envoys=tuple(_portrait(e) for e in player.envoys))
+        state = with_player(state, p, envoys=tuple(portrait(e) for e in player.envoys))
     used = tuple(c for c in (state.fe_card, state.eu_card) if c)
     return replace(
         state,
@@ -376,14 +368,6 @@ def _apply_epoch_ended(state: State, event: ev.EpochEnded) -> State:
         used_cards=(*state.used_cards, *used),
         actor=-1,
     )
-
-
-def _portrait(position: str) -> str:
-    """Envoys stand on the portrait of the personality they served (rulebook, F: next epoch)."""
-    if position.startswith("S:"):
-        return f"P:{data.SPACE_OWNER[position[2:]]}"
-    origin = _origin(position)
-    return "any" if origin == "any" else f"P:{origin}"
 
 
 def _apply_game_ended(state: State, event: ev.GameEnded) -> State:

@@ -102,6 +102,10 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
 
 # --- board arithmetic shared by the rules and evolve (pure functions of the state) ---------------------
 
+from typing import Any  # noqa: E402
+
+from msgspec.structs import replace  # noqa: E402
+
 from domain.eic import data  # noqa: E402  (below the Structs: data has no dependency on them)
 
 
@@ -208,3 +212,28 @@ def _goods(values: list[int]) -> Goods:
 def add_goods(a: Goods, b: Goods, sign: int = 1) -> Goods:
     """Element-wise ``a + sign * b``."""
     return (a[0] + sign * b[0], a[1] + sign * b[1], a[2] + sign * b[2], a[3] + sign * b[3])
+
+
+def with_player(state: State, index: int, **changes: Any) -> State:
+    """The state with one player's fields replaced."""
+    players = list(state.players)
+    players[index] = replace(players[index], **changes)
+    return replace(state, players=tuple(players))
+
+
+def set_item(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """A tuple with one item replaced."""
+    return (*values[:index], value, *values[index + 1 :])
+
+
+def origin(position: str) -> str:
+    """Where an envoy may move from: ``any`` or a personality."""
+    return "any" if position == "any" else position.split(":", 1)[1]
+
+
+def portrait(position: str) -> str:
+    """Envoys stand on the portrait of the personality they served (rulebook, F: next epoch)."""
+    if position.startswith("S:"):
+        return f"P:{data.SPACE_OWNER[position[2:]]}"
+    source = origin(position)
+    return "any" if source == "any" else f"P:{source}"
