@@ -16,12 +16,15 @@ from domain.eic.state import (
     State,
     add_goods,
     clamp_stock,
+    dock_ship,
+    drop_ship,
     find_ship,
+    gain_ship,
     origin,
     portrait,
     sale,
     set_item,
-    ship_owner,
+    update_ship,
     with_player,
 )
 
@@ -77,40 +80,12 @@ def _done(state: State, player: int) -> State:
     return replace(state, actor=-1, cursor=state.initiative.index(player))
 
 
-def _drop_ship(state: State, ship_id: str) -> State:
-    """A ship goes back to the box, its cargo (if any) to the supply, out of any zone stack."""
-    owner = ship_owner(ship_id)
-    player = state.players[owner]
-    ship = player.ships[find_ship(player, ship_id)]
-    ships = tuple(s for s in player.ships if s.id != ship_id)
-    state = with_player(state, owner, ships=ships)
-    return replace(
-        state,
-        supply=add_goods(state.supply, ship.cargo),
-        zones=tuple(tuple(i for i in z if i != ship_id) for z in state.zones),
-        left=tuple(tuple(i for i in z if i != ship_id) for z in state.left),
-    )
-
-
-def _gain_ship(state: State, owner: int, kind: str, discard: str) -> State:
-    if discard:
-        state = _drop_ship(state, discard)
-    player = state.players[owner]
-    ships = (*player.ships, Ship(id=f"{owner}:{kind}", kind=kind))
-    return with_player(state, owner, ships=ships, used_tiles=(*player.used_tiles, kind))
-
-
-def _update_ship(state: State, ship_id: str, **changes: Any) -> State:
-    owner = ship_owner(ship_id)
-    player = state.players[owner]
-    index = find_ship(player, ship_id)
-    ships = set_item(player.ships, index, replace(player.ships[index], **changes))
-    return with_player(state, owner, ships=ships)
-
-
 def _occupy(state: State, space: str, player: int) -> State:
     index = data.SPACE_IDS.index(space)
     return replace(state, occupants=set_item(state.occupants, index, (*state.occupants[index], player)))
+
+
+# --- phase A ---------------------------------------------------------------------------------------------
 
 
 def _apply_epoch_began(state: State, event: ev.EpochBegan) -> State:
@@ -136,7 +111,7 @@ def _apply_epoch_began(state: State, event: ev.EpochBegan) -> State:
         for player in state.players:
             for ship in player.ships:
                 if ship.kind in data.GALLEONS:
-                    state = _drop_ship(state, ship.id)
+                    state = drop_ship(state, ship.id)
     return state
 
 
@@ -158,7 +133,7 @@ def _apply_envoy_placed(state: State, event: ev.EnvoyPlaced) -> State:
         state = _occupy(state, event.space, p)
     state = with_player(state, p, envoys=set_item(player.envoys, event.envoy, new_position))
     if event.ship:
-        state = _gain_ship(state, p, event.ship, event.discard)
+        state = gain_ship(state, p, event.ship, event.discard)
     if event.space == "SHP_HARBOUR_EXT":
         state = with_player(state, p, extensions=state.players[p].extensions + 1)
     if event.site:
@@ -180,7 +155,7 @@ def _apply_neutral_envoys_placed(state: State, event: ev.NeutralEnvoysPlaced) ->
     for space in event.spaces:
         state = _occupy(state, space, n)
     if event.ship:
-        state = _gain_ship(state, n, event.ship, event.discard)
+        state = gain_ship(state, n, event.ship, event.discard)
     if event.extension:
         state = with_player(state, n, extensions=state.players[n].extensions + 1)
     if event.site:
@@ -269,7 +244,7 @@ def _apply_market_cards_drawn(state: State, event: ev.MarketCardsDrawn) -> State
 
 def _apply_ship_sent(state: State, event: ev.ShipSent) -> State:
     ship_id = event.ship or ""
-    state = _update_ship(state, ship_id, zone=event.zone, face_down=True)
+    state = update_ship(state, ship_id, zone=event.zone, face_down=True)
     state = _pay(state, event.player, -event.cost)
     zones = set_item(state.zones, event.zone - 1, (*state.zones[event.zone - 1], ship_id))
     drawn = (*state.destinations_drawn, event.destination) if event.destination else state.destinations_drawn
@@ -288,7 +263,7 @@ def _apply_far_east_supplied(state: State, event: ev.FarEastSupplied) -> State:
 
 def _apply_ships_revealed(state: State, event: ev.ShipsRevealed) -> State:
     for ship_id in event.order:
-        state = _update_ship(state, ship_id, face_down=False)
+        state = update_ship(state, ship_id, face_down=False)
     i = event.zone - 1
     return replace(
         state,
@@ -300,7 +275,8 @@ def _apply_ships_revealed(state: State, event: ev.ShipsRevealed) -> State:
 
 
 def _apply_ship_loaded(state: State, event: ev.ShipLoaded) -> State:
-    state = _update_ship(state, event.ship, zone=0, cargo=event.goods)
+    state = dock_ship(state, event.ship)
+    state = update_ship(state, event.ship, zone=0, cargo=event.goods)
     state = _pay(state, event.player, -event.cost)
     return replace(
         state, far_east=add_goods(state.far_east, event.goods, -1), queue=state.queue[1:], actor=-1
@@ -337,7 +313,7 @@ def _apply_goods_sold(state: State, event: ev.GoodsSold) -> State:
         warehouse = add_goods(player.warehouse, event.stored)
         state = with_player(state, p, income=player.income + income, warehouse=warehouse)
         speed = data.SHIP_TYPES[player.ships[find_ship(player, event.ship)].kind].speed
-        state = replace(_update_ship(state, event.ship, cargo=NO_GOODS), unload_speed=speed)
+        state = replace(update_ship(state, event.ship, cargo=NO_GOODS), unload_speed=speed)
     else:
         warehouse = add_goods(player.warehouse, event.sold, -1)
         state = with_player(state, p, income=player.income + income, warehouse=warehouse)

@@ -237,3 +237,51 @@ def portrait(position: str) -> str:
         return f"P:{data.SPACE_OWNER[position[2:]]}"
     source = origin(position)
     return "any" if source == "any" else f"P:{source}"
+
+
+# --- ships moving in and out of a harbour (used by evolve) -----------------------------------------------
+
+
+def drop_ship(state: State, ship_id: str) -> State:
+    """A ship goes back to the box, its cargo (if any) to the supply, out of any zone stack."""
+    owner = ship_owner(ship_id)
+    player = state.players[owner]
+    ship = player.ships[find_ship(player, ship_id)]
+    ships = tuple(s for s in player.ships if s.id != ship_id)
+    state = with_player(state, owner, ships=ships)
+    return replace(
+        state,
+        supply=add_goods(state.supply, ship.cargo),
+        zones=tuple(tuple(i for i in z if i != ship_id) for z in state.zones),
+        left=tuple(tuple(i for i in z if i != ship_id) for z in state.left),
+    )
+
+
+def gain_ship(state: State, owner: int, kind: str, discard: str) -> State:
+    """A new tile at the next dock, after giving up ``discard`` if named."""
+    if discard:
+        state = drop_ship(state, discard)
+    player = state.players[owner]
+    ships = (*player.ships, Ship(id=f"{owner}:{kind}", kind=kind))
+    return with_player(state, owner, ships=ships, used_tiles=(*player.used_tiles, kind))
+
+
+def update_ship(state: State, ship_id: str, **changes: Any) -> State:
+    """The state with one ship's fields replaced."""
+    owner = ship_owner(ship_id)
+    player = state.players[owner]
+    index = find_ship(player, ship_id)
+    ships = set_item(player.ships, index, replace(player.ships[index], **changes))
+    return with_player(state, owner, ships=ships)
+
+
+def dock_ship(state: State, ship_id: str) -> State:
+    """A returning ship takes the first free dock from the left: after the ships already at home
+    (rulebook, 2 players, D; "leftmost" matters for the neutral's sending and unloading)."""
+    owner = ship_owner(ship_id)
+    ships = state.players[owner].ships
+    home = tuple(s for s in ships if s.zone == 0)
+    away = tuple(s for s in ships if s.zone != 0)
+    returning = tuple(s for s in away if s.id == ship_id)
+    rest = tuple(s for s in away if s.id != ship_id)
+    return with_player(state, owner, ships=(*home, *returning, *rest))

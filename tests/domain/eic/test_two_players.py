@@ -163,3 +163,11 @@ def test_neutral_wealth_not_counted_but_its_shares_are():
     outcome = GAME.outcome(over)
     assert outcome is not None and len(outcome.scores) == 2 and set(outcome.ranking) == {0, 1}
     assert outcome.scores[0] == 2 * 4 + data.STOCK_VALUES[10] + state.players[0].treasury
+
+
+def test_neutral_ship_returns_to_the_first_free_dock_from_the_left():
+    state = start(2)
+    state = player(state, N, ships=(ship(N, "G1", zone=3), ship(N, "G2", zone=1)))
+    state = replace(state, phase="D", zone=1, queue=(f"{N}:G2",), far_east=(4, 0, 0, 2))
+    after = GAME.evolve(state, neutral_loads(state))
+    assert [s.id for s in after.players[N].ships] == [f"{N}:G2", f"{N}:G1"]  # G2 now leftmost
