@@ -35,7 +35,7 @@ _DECIDE: dict[type, Callable[[State, int, Any], list[ev.EicEvent]]] = {
 }
 
 _STEP_COMMANDS: dict[str, Callable[[State, int], list[Any]]] = {
-    "envoy": lambda s, p: [*envoys.placements(s, p), *envoys.recalls(s, p)],
+    "envoy": lambda s, p: envoys.placements(s, p) or envoys.recalls(s, p),
     "stock": exchange.buys,
     "influence_eu": navigation.card_choices,
     "influence_fe": navigation.card_choices,

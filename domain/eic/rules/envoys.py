@@ -61,52 +61,62 @@ def _ship_options(state: State, player: Player, budget: int) -> Iterator[tuple[s
                 yield kind, owned.id
 
 
-def _ability_options(state: State, p: int, space: str, budget: int) -> Iterator[PlaceEnvoy]:
-    """Every way to use ``space`` with ``budget`` left after the fees (envoy filled in by the caller)."""
+def _ability_options(state: State, p: int, envoy: int, space: str, budget: int) -> Iterator[PlaceEnvoy]:
+    """Every way to use ``space`` with ``budget`` left after the fees."""
     player = state.players[p]
     if space in ("SHP_SHIP", "INV_SHIP"):
         for kind, discard in _ship_options(state, player, budget):
-            yield PlaceEnvoy(envoy=0, space=space, ship=kind, discard=discard)
+            yield PlaceEnvoy(envoy=envoy, space=space, ship=kind, discard=discard)
     elif space == "SHP_HARBOUR_EXT":
         if player.extensions < len(data.WAREHOUSE):
-            yield PlaceEnvoy(envoy=0, space=space)
+            yield PlaceEnvoy(envoy=envoy, space=space)
     elif space == "GOV_TRADING_POST":
         if budget >= data.TRADING_POST_COST:
             for site in _site_options(state, player):
-                yield PlaceEnvoy(envoy=0, space=space, site=site)
+                yield PlaceEnvoy(envoy=envoy, space=space, site=site)
     elif space == "CAP_EXPERTISE":
         if budget >= state.epoch:
-            yield PlaceEnvoy(envoy=0, space=space)
+            yield PlaceEnvoy(envoy=envoy, space=space)
     else:
-        yield PlaceEnvoy(envoy=0, space=space)
+        yield PlaceEnvoy(envoy=envoy, space=space)
+
+
+def _representatives(player: Player) -> dict[int, str]:
+    """One unplaced envoy per distinct position (envoys on the same spot are interchangeable)."""
+    out: dict[int, str] = {}
+    for envoy in unplaced(player):
+        if player.envoys[envoy] not in out.values():
+            out[envoy] = player.envoys[envoy]
+    return out
+
+
+def _options_on(state: State, p: int, envoy: int, position: str, space: str) -> Iterator[PlaceEnvoy]:
+    """The placements of one envoy on one space (or the central zone)."""
+    player = state.players[p]
+    if space == "central":
+        if not position.startswith("C:"):
+            yield PlaceEnvoy(envoy=envoy, space="central")
+        return
+    if space not in reachable(position) or f"S:{space}" in player.envoys:
+        return
+    budget = player.treasury - data.JOIN_FEE * len(fee_payees(state, space))
+    if budget >= 0:
+        yield from _ability_options(state, p, envoy, space, budget)
 
 
 def placements(state: State, p: int) -> list[PlaceEnvoy]:
     """Every legal placement for player ``p`` (one envoy per distinct position)."""
-    player = state.players[p]
-    seen: set[str] = set()
     out: list[PlaceEnvoy] = []
-    own = {e[2:] for e in player.envoys if e.startswith("S:")}
-    for envoy in unplaced(player):
-        position = player.envoys[envoy]
-        if position in seen:
-            continue
-        seen.add(position)
-        for space in reachable(position):
-            if space in own:
-                continue
-            budget = player.treasury - data.JOIN_FEE * len(fee_payees(state, space))
-            if budget < 0:
-                continue
-            for option in _ability_options(state, p, space, budget):
-                out.append(
-                    PlaceEnvoy(
-                        envoy=envoy, space=space, ship=option.ship, discard=option.discard, site=option.site
-                    )
-                )
-        if not position.startswith("C:"):
-            out.append(PlaceEnvoy(envoy=envoy, space="central"))
+    for envoy, position in _representatives(state.players[p]).items():
+        for space in (*reachable(position), "central"):
+            out.extend(_options_on(state, p, envoy, position, space))
     return out
+
+
+def is_legal_placement(state: State, p: int, command: PlaceEnvoy) -> bool:
+    """Whether ``command`` is one of ``placements`` (checked without listing them all)."""
+    position = _representatives(state.players[p]).get(command.envoy)
+    return position is not None and command in _options_on(state, p, command.envoy, position, command.space)
 
 
 def recalls(state: State, p: int) -> list[RecallEnvoy]:
@@ -131,7 +141,7 @@ def decide_place_envoy(state: State, seat: int, command: PlaceEnvoy) -> list[ev.
     """An envoy goes to an ability space (paying fees and cost) or to the central zone."""
     require_step(state, seat, "envoy")
     require(0 <= command.envoy < data.ENVOYS, "no_such_envoy", "each player has 3 envoys")
-    if command not in placements(state, seat):
+    if not is_legal_placement(state, seat, command):
         refuse("illegal_placement", _why(state, seat, command))
     if command.space == "central":
         return [ev.EnvoyPlaced(player=seat, envoy=command.envoy, space="central")]

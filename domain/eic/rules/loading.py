@@ -60,17 +60,23 @@ def _cargo(good: int, count: int, other: int, other_count: int) -> Goods:
     return (goods[0], goods[1], goods[2], goods[3])
 
 
+def _running_costs(state: State, seat: int, good: int, most: int) -> list[int]:
+    """Cost of buying 0, 1, … ``most`` cubes of one good (cheapest occupied space first)."""
+    return [purchase_cost(state, seat, state.zone, _cargo(good, n, good, 0)) for n in range(most + 1)]
+
+
 def loads(state: State, seat: int) -> list[Command]:
     """Every mix of the zone's two goods up to the tonnage that the market holds and one can pay."""
     _, _, tonnage = head(state)
     tea, other = data.TEA, data.ZONE_GOODS[state.zone - 1][0]
     money = state.players[seat].treasury
+    tea_costs = _running_costs(state, seat, tea, min(tonnage, state.far_east[tea]))
+    other_costs = _running_costs(state, seat, other, min(tonnage, state.far_east[other]))
     out: list[Command] = []
-    for t in range(min(tonnage, state.far_east[tea]) + 1):
-        for o in range(min(tonnage - t, state.far_east[other]) + 1):
-            goods = _cargo(tea, t, other, o)
-            if purchase_cost(state, seat, state.zone, goods) <= money:
-                out.append(LoadShip(goods=goods))
+    for t, tea_cost in enumerate(tea_costs):
+        for o in range(min(tonnage - t, len(other_costs) - 1) + 1):
+            if tea_cost + other_costs[o] <= money:
+                out.append(LoadShip(goods=_cargo(tea, t, other, o)))
     if money >= data.LEAVE_IN_FAR_EAST_COST:
         out.append(LeaveShipInFarEast())
     return out
