@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
 from domain.eic import data
 from domain.eic import events as ev
@@ -12,6 +13,7 @@ from domain.eic.state import Player, State, docks
 from domain.engine import Rng
 
 
+@cache
 def reachable(position: str) -> tuple[str, ...]:
     """Spaces an envoy may go to: anywhere in epoch 1 or from the central zone, else its portrait's
     personality and the two neighbours in the ring (rulebook, "Beschränkungen beim Einsetzen")."""
@@ -21,6 +23,11 @@ def reachable(position: str) -> tuple[str, ...]:
     i = ring.index(position.split(":", 1)[1])
     near = {ring[i], ring[(i - 1) % len(ring)], ring[(i + 1) % len(ring)]}
     return tuple(s for s, who in data.SPACES if who in near)
+
+
+@cache
+def _reachable_set(position: str) -> frozenset[str]:
+    return frozenset(reachable(position))
 
 
 def unplaced(player: Player) -> tuple[int, ...]:
@@ -97,7 +104,7 @@ def _options_on(state: State, p: int, envoy: int, position: str, space: str) -> 
         if not position.startswith("C:"):
             yield PlaceEnvoy(envoy=envoy, space="central")
         return
-    if space not in reachable(position) or f"S:{space}" in player.envoys:
+    if space not in _reachable_set(position) or f"S:{space}" in player.envoys:
         return
     budget = player.treasury - data.JOIN_FEE * len(fee_payees(state, space))
     if budget >= 0:

@@ -85,3 +85,13 @@ def test_options_are_checked():
     with pytest.raises(RuleViolation):
         GAME.setup(4, {"pledging": "yes"}, b"s")
     assert start(3, {"pledging": True}).pledging
+
+
+def test_first_player_rolls_market_dice_each_epoch_visible_to_all():
+    state = start(4)
+    spectator = GAME.view(state, None)
+    assert spectator.fe_dice == state.fe_dice and spectator.eu_dice == state.eu_dice
+    assert spectator.board_data == "proposed"
+    _, events = GAME.start(4, {}, b"eic-test")
+    began = [e for e in events if type(e).__name__ == "EpochBegan"]
+    assert len(began) == 1 and began[0].fe_dice == state.fe_dice
