@@ -162,3 +162,12 @@ def test_recall_only_when_no_placement_is_possible():
     assert GAME.legal_commands(stuck, seat) == [RecallEnvoy(envoy=0)]
     after, _ = act(stuck, seat, RecallEnvoy(envoy=0))
     assert after.players[seat].envoys[0] == "R:any"
+
+
+def test_expertise_cost_is_paid_at_once_to_the_supply():
+    state = replace(start(4), epoch=3)
+    seat = state.actor
+    after, events = act(state, seat, PlaceEnvoy(envoy=0, space="CAP_EXPERTISE"))
+    assert events[0].cost == 3
+    assert after.players[seat].treasury == state.players[seat].treasury - 3
+    assert sum(p.treasury for p in after.players) == sum(p.treasury for p in state.players) - 3
