@@ -1,0 +1,54 @@
+"""Phase 1: the auction for the harbour master's office (S0 chapter 1)."""
+
+from __future__ import annotations
+
+from domain.manila import commands as cmd
+from domain.manila import events as ev
+from domain.manila.rules.common import forced_loans, refuse
+from domain.manila.state import State, means
+
+
+def _must_open(state: State, seat: int) -> bool:
+    """In the first voyage the oldest player (seat 0) gives the first bid, at least 1 (S0)."""
+    return state.voyage == 1 and state.high_bidder is None and seat == state.opener
+
+
+def decide_bid(state: State, seat: int, command: cmd.Bid) -> list[ev.ManilaEvent]:
+    """A bid must exceed the highest bid and be payable, shares pledged if need be (S0 chapter 1)."""
+    if command.amount <= state.high_bid or command.amount < 1:
+        raise refuse("bid_too_low", f"a bid must exceed the highest bid ({state.high_bid})")
+    if command.amount > means(state.players[seat]):
+        raise refuse("cannot_afford", "no one may bid more than cash plus what pledging his shares raises")
+    return [ev.BidPlaced(seat=seat, amount=command.amount)]
+
+
+def decide_pass_bid(state: State, seat: int, command: cmd.PassBid) -> list[ev.ManilaEvent]:
+    """Not outbidding drops a player out of this auction for good."""
+    if _must_open(state, seat):
+        raise refuse("must_open", "in the first voyage the oldest player gives the first bid (at least 1)")
+    return [ev.BidPassed(seat=seat)]
+
+
+def legal(state: State, seat: int) -> list[cmd.ManilaCommand]:
+    """Every payable bid, then passing (unless the opener of the first voyage)."""
+    out: list[cmd.ManilaCommand] = [
+        cmd.Bid(amount=a) for a in range(max(1, state.high_bid + 1), means(state.players[seat]) + 1)
+    ]
+    if not _must_open(state, seat):
+        out.append(cmd.PassBid())
+    return out
+
+
+def automatic(state: State) -> list[ev.ManilaEvent]:
+    """Close the auction once only the highest bidder is left, or nobody bid at all.
+
+    With no bid the previous harbour master stays in office and pays nothing (S0).
+    """
+    active = [s for s in range(state.seats) if not state.dropped[s]]
+    if state.high_bidder is not None and active == [state.high_bidder]:
+        loans: list[ev.ManilaEvent] = [*forced_loans(state, state.high_bidder, state.high_bid)]
+        return [*loans, ev.HarbourMasterChosen(seat=state.high_bidder, price=state.high_bid)]
+    if state.high_bidder is None and not active:
+        keeper = state.harbour_master if state.harbour_master is not None else state.opener
+        return [ev.HarbourMasterChosen(seat=keeper, price=0)]
+    return []

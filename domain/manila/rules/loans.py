@@ -1,0 +1,35 @@
+"""Loans at any time (S0 "Kredit aufnehmen"): pledge a share for 12, repay 15. Sent by the acting seat."""
+
+from __future__ import annotations
+
+from domain.manila import commands as cmd
+from domain.manila import data
+from domain.manila import events as ev
+from domain.manila.rules.common import refuse
+from domain.manila.state import State, sort_goods
+
+
+def decide_take(state: State, seat: int, command: cmd.TakeLoan) -> list[ev.ManilaEvent]:
+    """Pledge one free share of the named good for 12 pesos."""
+    if command.good not in state.players[seat].shares:
+        raise refuse("no_free_share", f"you hold no free {command.good} share to pledge")
+    return [ev.LoanTaken(seat=seat, good=command.good)]
+
+
+def decide_repay(state: State, seat: int, command: cmd.RepayLoan) -> list[ev.ManilaEvent]:
+    """Pay 15 pesos to free a pledged share of the named good."""
+    player = state.players[seat]
+    if command.good not in player.mortgaged:
+        raise refuse("no_loan", f"you have no pledged {command.good} share")
+    if player.cash < data.REPAY_AMOUNT:
+        raise refuse("cannot_afford", "repaying a loan costs 15 pesos")
+    return [ev.LoanRepaid(seat=seat, good=command.good)]
+
+
+def legal(state: State, seat: int) -> list[cmd.ManilaCommand]:
+    """One pledge per distinct free good, one repayment per distinct pledged good if cash ≥ 15."""
+    player = state.players[seat]
+    out: list[cmd.ManilaCommand] = [cmd.TakeLoan(good=g) for g in sort_goods(list(set(player.shares)))]
+    if player.cash >= data.REPAY_AMOUNT:
+        out += [cmd.RepayLoan(good=g) for g in sort_goods(list(set(player.mortgaged)))]
+    return out
