@@ -116,7 +116,7 @@ def _settle_leases(services, workers: int) -> None:
 def _latencies(services) -> list[float]:
     from events import codec, keys
 
-    out = []
+    out: list[float] = []
     for g in range(GAMES):
         for entry_id, fields in services.redis.xrange(keys.commands(f"b{g}")):
             record = codec.decode_record(fields[b"r"])
