@@ -182,12 +182,12 @@ def cmd_rq_worker(services: Services) -> int:
     return 0
 
 
-def cmd_gateway(services: Services, args: argparse.Namespace) -> int:
+def cmd_gateway(services: Services, url: str, args: argparse.Namespace) -> int:
     import uvicorn
 
     from services.gateway.app import create_app
 
-    uvicorn.run(create_app(services), host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(create_app(services, redis_url=url), host=args.host, port=args.port, log_level="warning")
     return 0
 
 
@@ -284,7 +284,7 @@ def run(argv: Sequence[str]) -> int:
         if args.subcommand == "rq-worker":
             return cmd_rq_worker(services)
         if args.subcommand == "gateway":
-            return cmd_gateway(services, args)
+            return cmd_gateway(services, url, args)
         if args.subcommand == "new":
             return cmd_new(services, url, args)
         handler = {"send": cmd_send, "log": cmd_log, "export": cmd_export, "games": cmd_games}
