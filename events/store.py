@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -20,7 +20,7 @@ from events.chain import genesis, sealed
 from events.envelope import CommandRecord, Envelope, GameHeader
 from events.errors import GameExists, SequenceConflict, UnknownGame
 
-APPEND_LUA = resources.files("events").joinpath("lua/append.lua").read_text()
+APPEND_LUA = (Path(__file__).parent / "lua" / "append.lua").read_text()
 
 
 def now_ms() -> int:
