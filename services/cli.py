@@ -178,7 +178,8 @@ def cmd_rq_worker(services: Services) -> int:
 
     from workers.jobs.bots import BOT_QUEUE
 
-    Worker([Queue(BOT_QUEUE, connection=services.redis)], connection=services.redis).work()
+    worker = Worker([Queue(BOT_QUEUE, connection=services.redis)], connection=services.redis)
+    worker.work(logging_level=services.settings.log_level.upper())
     return 0
 
 
