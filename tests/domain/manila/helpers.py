@@ -52,7 +52,15 @@ def with_players(state: State, *players: Player) -> State:
 def before_last_roll(state: State, boats: tuple[Boat, ...], **fields: Any) -> State:
     """The moment just before roll 3: only the small pilot (seat 0) is still to act (and will pass)."""
     return replace(
-        state, phase="pilot", pilot_turn="small", small_pilot=0, rolls=2, step=5, boats=boats, placer=None, **fields
+        state,
+        phase="pilot",
+        pilot_turn="small",
+        small_pilot=0,
+        rolls=2,
+        step=5,
+        boats=boats,
+        placer=None,
+        **fields,
     )
 
 

@@ -64,9 +64,10 @@ def test_example_abb_6_dice_move_nutmeg_4_silk_2_and_jade_reaches_harbour_losing
 
 def test_example_abb_7_jade_in_harbour_a_after_roll_2_others_take_b_and_c():
     state = before_last_roll(
-        to_placement(), (replace(boat("jade", 14), berth="harbour", berth_index=0), boat("nutmeg", 11), boat("ginseng", 12))
+        to_placement(),
+        (replace(boat("jade", 14), berth="harbour", berth_index=0), boat("nutmeg", 11), boat("ginseng", 12)),
     )
-    after, events = last_roll(state, 1, 5, 4)
+    _after, events = last_roll(state, 1, 5, 4)
     state = until(state, events, ev.MarketRose)
     berths = {b.good: (b.berth, b.berth_index) for b in state.boats}
     assert berths == {"jade": ("harbour", 0), "nutmeg": ("harbour", 1), "ginseng": ("harbour", 2)}
@@ -75,7 +76,7 @@ def test_example_abb_7_jade_in_harbour_a_after_roll_2_others_take_b_and_c():
 def test_example_abb_8_only_silk_arrives_the_others_go_to_shipyard_a_and_b():
     state = to_placement(left="jade")
     state = before_last_roll(state, (boat("silk", 12), boat("nutmeg", 3), boat("ginseng", 5)))
-    after, events = last_roll(state, 6, 1, 1)
+    _after, events = last_roll(state, 6, 1, 1)
     state = until(state, events, ev.MarketRose)
     berths = {b.good: (b.berth, b.berth_index) for b in state.boats}
     assert berths == {"silk": ("harbour", 0), "nutmeg": ("shipyard", 0), "ginseng": ("shipyard", 1)}
@@ -85,7 +86,9 @@ def test_example_abb_9_captain_boards_the_only_free_seat_second_pirate_becomes_c
     state = to_placement(left="silk")
     full_jade = boat("jade", 11, RED, BLUE, YELLOW, RED)
     ginseng = boat("ginseng", 12, BLUE, YELLOW)
-    state = replace(state, boats=(full_jade, boat("nutmeg", 3), ginseng), pirates=(ORANGE, RED), step=2, rolls=1)
+    state = replace(
+        state, boats=(full_jade, boat("nutmeg", 3), ginseng), pirates=(ORANGE, RED), step=2, rolls=1
+    )
     for seat in range(4):  # placement round 2 passes, then roll 2: jade +2, ginseng +1 onto field 13
         state, _ = act(state, seat, cmd.PassPlacement(), Dice(2, 1, 1))
     assert state.phase == "boarding"
@@ -106,7 +109,9 @@ def test_example_abb_10_plundering_splits_24_pesos_12_12():
     before = cash(state)
     state, events = last_roll(state, 1, 3, 1)
     plunder = next(e for e in events if isinstance(e, ev.BoatPlundered))
-    assert plunder == ev.BoatPlundered(good="nutmeg", returned=(BLUE, YELLOW), pirates=(ORANGE, RED), shares=(12, 12))
+    assert plunder == ev.BoatPlundered(
+        good="nutmeg", returned=(BLUE, YELLOW), pirates=(ORANGE, RED), shares=(12, 12)
+    )
     assert state.phase == "captain"
     assert cash(state)[ORANGE] == before[ORANGE] + 12 and cash(state)[RED] == before[RED] + 12
     state, events = act(state, ORANGE, cmd.SendPlunderedBoat(good="nutmeg", to="harbour"))
@@ -157,7 +162,7 @@ def test_example_abb_13b_only_ginseng_in_shipyard_black_renting_b_gets_nothing()
     boats = (boat("jade", 12), boat("nutmeg", 12), boat("ginseng", 1))
     state = before_last_roll(state, boats, shipyard=(RED, black, None))
     before = cash(state)
-    after, events = last_roll(state, 3, 3, 1)
+    _after, events = last_roll(state, 3, 3, 1)
     state = until(state, events, ev.MarketRose)
     assert [b.berth for b in state.boats] == ["harbour", "harbour", "shipyard"]
     assert cash(state)[black] == before[black]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from domain.engine import RuleViolation
+from domain.engine import Rng, RuleViolation
 from domain.manila import GAME, data
 from domain.manila import commands as cmd
 from domain.manila import events as ev
@@ -34,10 +34,14 @@ def test_insurance_agent_collects_first_then_pledges_and_the_office_covers_the_r
     state = with_players(state, *state.players[:3], Player(cash=0, shares=("ginseng",)))
     state = replace(state, harbour=(None, None, None))
     before, office = cash(state), state.office_net
-    _, events = last_roll(state, 1, 1, 1)  # three boats in the shipyard: claims 6 (seat 1), 8 (2), 15 (office)
+    _, events = last_roll(
+        state, 1, 1, 1
+    )  # three boats in the shipyard: claims 6 (seat 1), 8 (2), 15 (office)
     claims = [e for e in events if isinstance(e, ev.InsuranceClaimPaid)]
     assert [(c.to_seat, c.by_agent, c.by_office) for c in claims] == [(1, 6, 0), (2, 6, 2), (None, 0, 0)]
-    assert [e for e in events if isinstance(e, ev.LoanTaken)] == [ev.LoanTaken(seat=3, good="ginseng", forced=True)]
+    assert [e for e in events if isinstance(e, ev.LoanTaken)] == [
+        ev.LoanTaken(seat=3, good="ginseng", forced=True)
+    ]
     final = until_market(state, events)
     assert cash(final)[1] == before[1] + 6 and cash(final)[2] == before[2] + 8  # renters paid in full
     assert cash(final)[3] == 0 and final.office_net == office + 12 + 2  # his loan, plus the rest
@@ -73,7 +77,7 @@ def test_game_ends_when_a_good_reaches_30_wealth_is_cash_plus_free_shares_minus_
     assert end.outcome.ranking == (0, 1, 3, 2) and end.outcome.winners == (0,)
     assert end.hands[0] == ("jade", "silk") and end.mortgaged[2] == ("jade",)
     with pytest.raises(RuleViolation, match="game_over"):
-        GAME.decide(final, 0, cmd.PassBid(), None)
+        GAME.decide(final, 0, cmd.PassBid(), Rng(b"\x00" * 32))
 
 
 def test_game_end_loans_repaid_automatically_when_cash_allows_most_valuable_first():

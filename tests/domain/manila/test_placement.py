@@ -27,7 +27,10 @@ def test_harbour_master_may_buy_one_share_at_least_5():
     good = next(g for i, g in enumerate(data.GOODS) if state.supply[i] > 0)
     after, events = act(state, 0, cmd.BuyShare(good=good))
     assert events == [ev.ShareBought(seat=0, good=good, price=5)]
-    assert after.phase == "load" and after.players[0].shares.count(good) == state.players[0].shares.count(good) + 1
+    assert (
+        after.phase == "load"
+        and after.players[0].shares.count(good) == state.players[0].shares.count(good) + 1
+    )
     with pytest.raises(RuleViolation, match="wrong_phase"):
         act(after, 0, cmd.BuyShare(good=good))  # at most one per voyage
 
@@ -68,10 +71,10 @@ def test_placement_four_players_roll_after_each_round():
 def test_placement_three_players_two_rounds_before_the_first_roll():
     state = to_placement(3)
     for seat in range(3):
-        state, events = act(state, seat, cmd.PassPlacement(), Dice(1, 1, 1))
+        state, _ = act(state, seat, cmd.PassPlacement(), Dice(1, 1, 1))
     assert state.rolls == 0 and state.phase == "place"
     for seat in range(3):
-        state, events = act(state, seat, cmd.PassPlacement(), Dice(1, 1, 1))
+        state, _events = act(state, seat, cmd.PassPlacement(), Dice(1, 1, 1))
     assert state.rolls == 1
 
 

@@ -45,7 +45,9 @@ def test_boarding_only_after_roll_2_and_only_on_field_13():
     for seat in range(4):  # roll 1 puts jade on 13: no boarding
         state, _ = act(state, seat, cmd.PassPlacement(), Dice(2, 1, 1))
     assert state.phase == "place" and state.boats[0].position == 13
-    state, _ = _roll_two(replace(state, boats=(boat("jade", 12), boat("nutmeg", 1), boat("ginseng", 1))), 1, 1, 1)
+    state, _ = _roll_two(
+        replace(state, boats=(boat("jade", 12), boat("nutmeg", 1), boat("ginseng", 1))), 1, 1, 1
+    )
     assert state.phase == "boarding" and GAME.to_act(state) == frozenset({1})
 
 
@@ -115,7 +117,7 @@ def test_plunder_captain_may_send_the_boat_to_the_shipyard():
 
 def test_plunder_needs_a_pirate_otherwise_the_boat_on_13_goes_to_the_harbour_with_its_accomplices():
     state = before_last_roll(to_placement(), (boat("jade", 12, 2), boat("nutmeg", 1), boat("ginseng", 1)))
-    state2, events = last_roll(state, 1, 1, 1)
+    _state2, events = last_roll(state, 1, 1, 1)
     assert not any(isinstance(e, ev.BoatPlundered) for e in events)
     assert ev.BoatsBerthed(harbour=("jade",), shipyard=("nutmeg", "ginseng")) in events
     assert ev.Payout(seat=2, reason="cargo_jade", amount=36) in events
@@ -132,15 +134,23 @@ def test_pilots_act_small_first_then_big_before_the_third_roll():
 
 
 def test_pilot_small_moves_one_boat_one_field_big_up_to_two_or_two_boats_one_each():
-    state = before_last_roll(to_placement(), (boat("jade", 5), boat("nutmeg", 5), boat("ginseng", 5)), big_pilot=1)
+    state = before_last_roll(
+        to_placement(), (boat("jade", 5), boat("nutmeg", 5), boat("ginseng", 5)), big_pilot=1
+    )
     with pytest.raises(RuleViolation, match="bad_pilot_move"):
         act(state, 0, cmd.MoveBoats(moves=(cmd.PilotMove(good="jade", steps=2),)))
     state, _ = act(state, 0, cmd.MoveBoats(moves=(cmd.PilotMove(good="jade", steps=-1),)))
     assert state.boats[0].position == 4
     with pytest.raises(RuleViolation, match="bad_pilot_move"):
-        act(state, 1, cmd.MoveBoats(moves=(cmd.PilotMove(good="jade", steps=2), cmd.PilotMove(good="nutmeg", steps=1))))
+        act(
+            state,
+            1,
+            cmd.MoveBoats(moves=(cmd.PilotMove(good="jade", steps=2), cmd.PilotMove(good="nutmeg", steps=1))),
+        )
     events = act(state, 1, cmd.MoveBoats(moves=(cmd.PilotMove(good="jade", steps=2),)), Dice(1, 1, 1))[1]
-    assert until(state, events, ev.BoatsPiloted).boats[0].position == 6  # the big pilot may move the same boat
+    assert (
+        until(state, events, ev.BoatsPiloted).boats[0].position == 6
+    )  # the big pilot may move the same boat
 
 
 def test_pilot_cannot_move_a_boat_below_field_0_and_may_push_a_boat_into_port():
