@@ -24,6 +24,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from services.bootstrap import Services
 from services.gateway import http, metrics, openapi, ws
 from services.gateway.context import Gateway, gateway_of
+from services.gateway.fanout import READ_BLOCK_MS
 
 log = structlog.get_logger("gateway")
 
@@ -42,9 +43,12 @@ def redis_url_of(client: Any) -> str | None:
     return f"redis://{auth}{kwargs['host']}:{kwargs.get('port', 6379)}/{kwargs.get('db', 0)}"
 
 
-def async_client(url: str, max_connections: int | None = None) -> Any:
-    """An asyncio Redis client returning bytes, like the synchronous ones."""
-    return aioredis.Redis.from_url(url, decode_responses=False, max_connections=max_connections)
+def async_client(url: str, socket_timeout: float = 10.0) -> Any:
+    """An asyncio Redis client returning bytes, like the synchronous ones.
+
+    The feeds' reader client needs a socket timeout longer than its ``XREAD BLOCK``.
+    """
+    return aioredis.Redis.from_url(url, decode_responses=False, socket_timeout=socket_timeout)
 
 
 async def index_page(request: Request) -> Response:
@@ -142,7 +146,7 @@ def create_app(
         gateway = Gateway(
             services,
             async_client(url),
-            async_client(url),
+            async_client(url, socket_timeout=READ_BLOCK_MS / 1000 + 30),
             redis_url=url,
             allowed_origins=allowed_origins,
             max_websockets=max_websockets,

@@ -14,7 +14,6 @@ before the end of set-up); when the game ends they catch up at once.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections import deque
 from collections.abc import Mapping
@@ -115,6 +114,7 @@ class GameFeed:
         self.last_used = time.monotonic()
         self.commands_cursor = b"0-0"
         self.task: asyncio.Task[None] | None = None
+        self.closed = False
         self.changed = asyncio.Event()
 
     # --- state -------------------------------------------------------------------------------------------
@@ -206,7 +206,7 @@ class GameFeed:
                 seq=envelope.seq,
                 event_type=envelope.type,
                 seat=envelope.seat,
-                event=self.redacted(entry, seat),
+                event=entry.event if outcome is not None else self.game.redact(entry.event, seat),
                 view=self.game.view(state, seat),
                 to_act=self.to_act(state),
                 outcome=outcome,
@@ -304,11 +304,12 @@ class FeedHub:
         tasks = [f.task for f in self.feeds.values() if f.task is not None]
         if self._janitor is not None:
             tasks.append(self._janitor)
+        for feed in self.feeds.values():
+            feed.closed = True
         for task in tasks:
             task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if tasks:  # a reader inside XREAD BLOCK may take a moment to notice; never wait forever
+            await asyncio.wait(tasks, timeout=2)
         self.feeds.clear()
 
     @property
@@ -353,7 +354,7 @@ class FeedHub:
 
     async def _read(self, feed: GameFeed) -> None:
         streams_e, streams_c = keys.events(feed.game_id), keys.commands(feed.game_id)
-        while True:
+        while not feed.closed:
             try:
                 reply = await self.reader_redis.xread(
                     {streams_e: f"{feed.seq}-0", streams_c: feed.commands_cursor}, block=READ_BLOCK_MS
@@ -361,6 +362,8 @@ class FeedHub:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
+                if feed.closed:
+                    return
                 log.warning("feed_read_failed", game_id=feed.game_id, error=str(exc))
                 await asyncio.sleep(0.5)
                 continue
@@ -389,5 +392,6 @@ class FeedHub:
             for game_id, feed in list(self.feeds.items()):
                 if feed.idle():
                     self.feeds.pop(game_id, None)
+                    feed.closed = True
                     if feed.task is not None:
                         feed.task.cancel()

@@ -54,25 +54,39 @@ def play_random(api: httpx.Client, game_id: str, tokens: dict[int, str], seed: i
 
 
 class Recorder:
-    """A WebSocket read in a background thread; keeps every raw frame."""
+    """A WebSocket read in a background thread; keeps every raw frame and the close code."""
 
     def __init__(self, url: str, origin: str | None = None) -> None:
-        self.socket: ClientConnection = connect(url, origin=origin, max_size=None)  # type: ignore[arg-type]
+        self.url = url
+        self.origin = origin
         self.raw: list[str] = []
         self.close_code: int | None = None
+        self.close_reason = ""
+        self.socket: ClientConnection | None = None
+        self.ready = threading.Event()
         self.done = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
+        self.ready.wait(10)
 
     def _run(self) -> None:
         try:
-            while True:
-                message = self.socket.recv()
-                self.raw.append(message if isinstance(message, str) else message.decode())
+            with connect(self.url, origin=self.origin, max_size=None) as socket:  # type: ignore[arg-type]
+                self.socket = socket
+                self.ready.set()
+                while True:
+                    message = socket.recv()
+                    self.raw.append(message if isinstance(message, str) else message.decode())
         except ConnectionClosed as exc:
             self.close_code = exc.rcvd.code if exc.rcvd else None
+            self.close_reason = exc.rcvd.reason if exc.rcvd else ""
         finally:
+            self.ready.set()
             self.done.set()
+
+    def send(self, text: str | bytes) -> None:
+        assert self.socket is not None
+        self.socket.send(text)
 
     @property
     def frames(self) -> list[dict[str, Any]]:
@@ -83,7 +97,8 @@ class Recorder:
         return max((f["seq"] for f in frames if "seq" in f), default=0)
 
     def close(self) -> None:
-        self.socket.close()
+        if self.socket is not None:
+            self.socket.close()
         self.done.wait(5)
 
 
