@@ -33,11 +33,15 @@ class VoyageStarted(Event, frozen=True, kw_only=True):
 
 
 class BidPlaced(Event, frozen=True, kw_only=True):
+    """A bid for the harbour master's office, higher than every bid before it."""
+
     seat: int
     amount: int
 
 
 class BidPassed(Event, frozen=True, kw_only=True):
+    """A seat did not outbid and is out of this auction for good."""
+
     seat: int
 
 
@@ -64,12 +68,16 @@ class LoanRepaid(Event, frozen=True, kw_only=True):
 
 
 class ShareBought(Event, frozen=True, kw_only=True):
+    """The harbour master took an open share (public: the supply is face up)."""
+
     seat: int
     good: str
     price: int
 
 
 class ShareSkipped(Event, frozen=True, kw_only=True):
+    """The harbour master bought no share this voyage."""
+
     seat: int
 
 
@@ -92,16 +100,22 @@ class AccomplicePlaced(Event, frozen=True, kw_only=True):
 
 
 class PlacementPassed(Event, frozen=True, kw_only=True):
+    """A seat placed nothing this round; that accomplice is forfeit for the voyage."""
+
     seat: int
 
 
 class BoatsPiloted(Event, frozen=True, kw_only=True):
+    """A pilot moved boats; one pushed beyond 13 takes the next free harbour field at once."""
+
     seat: int
     pilot: Literal["small", "big"]
     moves: tuple[PilotMove, ...]
 
 
 class PilotPassed(Event, frozen=True, kw_only=True):
+    """A pilot declined to move a boat."""
+
     seat: int
     pilot: Literal["small", "big"]
 
@@ -139,6 +153,8 @@ class BoatPlundered(Event, frozen=True, kw_only=True):
 
 
 class PlunderedBoatSent(Event, frozen=True, kw_only=True):
+    """The pirate captain's choice for a plundered boat."""
+
     seat: int
     good: str
     to: Literal["harbour", "shipyard"]
@@ -171,6 +187,8 @@ class InsuranceClaimPaid(Event, frozen=True, kw_only=True):
 
 
 class MarketRose(Event, frozen=True, kw_only=True):
+    """Each good in port moved one step up the black market (S0 chapter 5)."""
+
     goods: tuple[str, ...]
 
 

@@ -146,3 +146,20 @@ def test_legal_commands_and_decide_agree_both_ways(seed, seats, options):
         new = GAME.decide(state, seat, picker.choice(GAME.legal_commands(state, seat)), rng)
         state = GAME.fold(new, state)
         events.extend(new)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=SEEDS, seats=SEATS, options=OPTIONS)
+def test_every_voyage_has_three_rolls_and_one_accomplice_per_seat_per_placement_round(seed, seats, options):
+    _, events = _random_game(seats, options, seed)
+    voyages: list[list[Any]] = []
+    for event in events:
+        if type(event).__name__ == "VoyageStarted":
+            voyages.append([])
+        elif voyages:
+            voyages[-1].append(type(event).__name__)
+    rounds = data.SCHEDULE[seats].count("place")
+    for names in voyages:
+        assert names.count("DiceRolled") == data.ROLLS_PER_VOYAGE
+        assert names.count("AccomplicePlaced") + names.count("PlacementPassed") == rounds * seats
+        assert names.count("HarbourMasterChosen") == 1 and names.count("MarketRose") == 1
