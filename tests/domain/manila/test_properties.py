@@ -25,6 +25,7 @@ OPTIONS = st.sampled_from([{}, {"variant_boarding": True}, {"deal": "three_of_ea
 
 def _conserved(state: State) -> None:
     assert sum(p.cash for p in state.players) == data.START_CASH * state.seats + state.office_net
+    assert all(p.cash >= 0 for p in state.players)  # forced pledging always covers a payment
     held = [g for p in state.players for g in (*p.shares, *p.mortgaged)]
     for i, good in enumerate(data.GOODS):
         assert held.count(good) + state.supply[i] == data.SHARES_PER_GOOD
