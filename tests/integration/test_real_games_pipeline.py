@@ -35,9 +35,29 @@ def test_a_whole_random_game_through_the_bus_verifies_offline(key, redis_url, re
     assert services.store.meta("real").status == "finished"
     records = services.store.records("real")
     assert all(r.status == "applied" for r in records), [(r.code, r.message) for r in records if r.code]
-    report = verify_lines(list(export_lines(services.store, "real")), TEST_GAMES)
+    lines = list(export_lines(services.store, "real"))
+    report = verify_lines(lines, TEST_GAMES)
     assert report.ok, report.problems
     assert report.decisions_checked
+    _assert_a_changed_payload_byte_is_named(lines, seq=len(lines) // 3)
+
+
+def _assert_a_changed_payload_byte_is_named(lines: list[bytes], seq: int) -> None:
+    import msgspec
+
+    from services.audit.jsonl import LINE_DECODER
+
+    index = next(i for i, line in enumerate(lines) if f'"seq":{seq},'.encode() in line)
+    line = LINE_DECODER.decode(lines[index])
+    payload = bytearray(line.payload)
+    payload[len(payload) // 2] ^= 0x01
+    lines = [
+        *lines[:index],
+        msgspec.json.encode(msgspec.structs.replace(line, payload=bytes(payload))),
+        *lines[index + 1 :],
+    ]
+    report = verify_lines(lines, TEST_GAMES)
+    assert not report.ok and report.first_problem().seq == seq
 
 
 def _owned(worker: FoldWorker) -> list[int]:
