@@ -22,7 +22,7 @@
     document.getElementById("summary").replaceChildren(
       el("h2", {}, game.title, " ", el("span", { class: "badge " + status, id: "status" }, status)),
       el("div", {}, `event `, el("b", { id: "seq" }, atSeq), ` · to act: `, toAct.length ? toAct.map((s) => [HM.seat(s), " "]) : "nobody",
-        viewer === null ? " · watching as a spectator" : [" · you are ", HM.seat(viewer), " seat " + viewer]), result);
+        viewer === null ? " · watching as a spectator" : [" · you are ", HM.seat(viewer), " seat " + viewer]), result || "");
     document.body.dataset.seq = atSeq;
     document.body.dataset.status = status;
   }
@@ -38,7 +38,7 @@
     if (viewer === null || status !== "live" || replaying || !toAct.includes(viewer)) { box.replaceChildren(viewer !== null && status === "live" ? el("p", {}, "Waiting for the others…") : ""); return; }
     const { status: code, body } = await api(`/api/games/${gameId}/legal`, { headers: authHeaders() });
     if (code !== 200) { box.replaceChildren(el("p", {}, body ? body.message : "cannot list your moves")); return; }
-    box.replaceChildren(el("p", {}, `Your move (${body.length} choices):`), body.slice(0, 300).map((command) =>
+    box.replaceChildren(el("p", {}, `Your move (${body.length} choices):`), ...body.slice(0, 300).map((command) =>
       el("button", { class: "cmd", onclick: () => play(command) }, HM.describe(command))));
   }
 
@@ -109,7 +109,16 @@
     document.title = `Harbormaster — ${body.title}`;
     document.getElementById("token").value = token;
     document.getElementById("seat-info").replaceChildren(viewer === null ? "Spectating. Paste a seat token to play." : el("span", {}, "Playing ", HM.seat(viewer), " seat " + viewer));
+    await loadLog();
     connect();
+  }
+
+  async function loadLog() {
+    const headers = authHeaders();
+    const { status: code, body } = await api(`/api/games/${gameId}/events?from=${Math.max(0, game.last_seq - 40)}`, { headers });
+    if (code !== 200) return;
+    for (const item of body.events) logEvent({ seq: item.seq, seat: item.seat, event: item.event });
+    seq = body.last_seq;  // the socket starts here: the log then has no gap and no repeat
   }
 
   document.getElementById("token-form").addEventListener("submit", (event) => {
