@@ -14,8 +14,12 @@
 -- Returns one reply per command: {"ok", first_seq, last_seq} | {"dup", recorded result}
 --   | {"conflict", current seq} | {"missing"} | {"exists"} | {"skipped"}.
 
+-- The game's position is read once and carried through the batch; it is written back once at the end.
+local current = redis.call('HGET', KEYS[4], 'last_seq')
+local current_hash = redis.call('HGET', KEYS[4], 'last_hash')
+if current then current = tonumber(current) end
+
 local function check(command_id, expected, at_hash, creating)
-  local current = redis.call('HGET', KEYS[4], 'last_seq')
   if creating then
     if current then return {'exists'} end
     return nil
@@ -23,8 +27,8 @@ local function check(command_id, expected, at_hash, creating)
   if not current then return {'missing'} end
   local previous = redis.call('HGET', KEYS[2], command_id)
   if previous then return {'dup', previous} end
-  if tonumber(current) ~= expected or redis.call('HGET', KEYS[4], 'last_hash') ~= at_hash then
-    return {'conflict', current}
+  if current ~= expected or current_hash ~= at_hash then
+    return {'conflict', tostring(current)}
   end
   return nil
 end
@@ -32,6 +36,7 @@ end
 local replies = {}
 local creating = ARGV[1] == 'create'
 local stopped = false
+local moved = false
 local i = 2
 while i <= #ARGV do
   local command_id, expected, at_hash = ARGV[i], tonumber(ARGV[i + 1]), ARGV[i + 2]
@@ -52,12 +57,15 @@ while i <= #ARGV do
       redis.call('HSET', KEYS[4], ARGV[j], ARGV[j + 1])
     end
     if m > 0 then
-      redis.call('HSET', KEYS[4], 'last_seq', expected + m, 'last_hash', last_hash)
+      current, current_hash, moved = expected + m, last_hash, true
     end
     redis.call('HSET', KEYS[2], command_id, record)
     redis.call('XADD', KEYS[3], '*', 'id', command_id, 'r', record)
     table.insert(replies, {'ok', expected + 1, expected + m})
     creating = false
   end
+end
+if moved then
+  redis.call('HSET', KEYS[4], 'last_seq', current, 'last_hash', current_hash)
 end
 return replies
