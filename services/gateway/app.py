@@ -30,6 +30,8 @@ log = structlog.get_logger("gateway")
 
 STATIC = Path(__file__).parent / "static"
 DEFAULT_MAX_WEBSOCKETS = 50_000
+MAX_REDIS_CONNECTIONS = 5_000
+"""Per client; the feeds' reader holds one blocking connection per watched game."""
 
 
 def redis_url_of(client: Any) -> str | None:
@@ -48,7 +50,9 @@ def async_client(url: str, socket_timeout: float = 10.0) -> Any:
 
     The feeds' reader client needs a socket timeout longer than its ``XREAD BLOCK``.
     """
-    return aioredis.Redis.from_url(url, decode_responses=False, socket_timeout=socket_timeout)
+    return aioredis.Redis.from_url(
+        url, decode_responses=False, socket_timeout=socket_timeout, max_connections=MAX_REDIS_CONNECTIONS
+    )
 
 
 async def index_page(request: Request) -> Response:

@@ -37,6 +37,8 @@ CHECKPOINT_EVERY = 64
 """Keep the folded state every this many events, for catch-up and replay."""
 IDLE_SECONDS = 30.0
 """A feed nobody has used for this long is dropped (it is only a cache)."""
+RECENT_STATES = 32
+"""Keep the states after the last this many events (fan-out and delayed spectators start from them)."""
 READ_BLOCK_MS = 5000
 
 _encoder = msgspec.json.Encoder()
@@ -100,7 +102,9 @@ class FeedStats:
 class GameFeed:
     """A watched game: its events, folded state and viewers, kept current by one reader task."""
 
-    def __init__(self, game_id: str, game: Game[Any, Any, Any, Any], meta: GameMeta, stats: FeedStats) -> None:
+    def __init__(
+        self, game_id: str, game: Game[Any, Any, Any, Any], meta: GameMeta, stats: FeedStats
+    ) -> None:
         self.game_id = game_id
         self.game = game
         self.meta = meta
@@ -108,6 +112,7 @@ class GameFeed:
         self.entries: list[Entry] = []
         self.state: Any = None
         self.checkpoints: dict[int, Any] = {}
+        self.recent: dict[int, Any] = {}
         self.setup_seq = 0
         self.viewers: set[Viewer] = set()
         self.waiters: dict[str, asyncio.Future[CommandRecord]] = {}
@@ -142,12 +147,16 @@ class GameFeed:
             self.setup_seq = envelope.seq
         if envelope.seq % CHECKPOINT_EVERY == 0:
             self.checkpoints[envelope.seq] = self.state
+        self.recent[envelope.seq] = self.state  # the states fan-out starts from, without refolding
+        self.recent.pop(envelope.seq - RECENT_STATES, None)
         return entry
 
     def state_at(self, seq: int) -> Any:
         """The folded state after event ``seq`` (from the nearest checkpoint)."""
         if seq == self.seq:
             return self.state
+        if seq in self.recent:
+            return self.recent[seq]
         base = max((s for s in self.checkpoints if s <= seq), default=0)
         state = self.checkpoints.get(base)
         for entry in self.entries[base:seq]:
@@ -261,10 +270,9 @@ class GameFeed:
             frames = self.frames_between(seat, was_visible[seat], self.visible_seq(seat))
             for viewer in viewers:
                 for seq, text in frames:
-                    if seq > viewer.last_seq:
-                        if not viewer.push(seq, text):
-                            self.stats.resyncs += 1
-                            break
+                    if seq > viewer.last_seq and not viewer.push(seq, text):
+                        self.stats.resyncs += 1
+                        break
         for entry in entries:
             self.stats.lag(entry.envelope)
         self.stats.events += len(entries)

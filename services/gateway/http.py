@@ -25,6 +25,7 @@ from events import codec, keys
 from events.envelope import CommandRecord
 from events.errors import GameExists, UnknownGame
 from events.store import meta_from_hash
+from services.games import create_game as create_game_service
 from services.gateway import auth
 from services.gateway.context import Gateway, gateway_of
 from services.gateway.fanout import GameFeed
@@ -46,7 +47,6 @@ from services.gateway.protocol import (
     SeatGrant,
     SubmitCommand,
 )
-from services.games import create_game as create_game_service
 
 log = structlog.get_logger("gateway")
 

@@ -14,8 +14,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from events import keys
-from workers.metrics import LATENCY_BUCKETS_MS, METRICS_KEY
 from services.gateway.context import Gateway, gateway_of
+from workers.metrics import LATENCY_BUCKETS_MS, METRICS_KEY
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -72,7 +72,9 @@ def fold_metrics(lines: list[str], counters: dict[str, int]) -> None:
             [("", counters.get("dead_lettered", 0))])  # fmt: skip
     buckets = [(f'{{le="{b / 1000:g}"}}', counters.get(f"latency_le_{b}", 0)) for b in LATENCY_BUCKETS_MS]
     count = counters.get("latency_count", 0)
-    lines.append("# HELP harbormaster_fold_latency_seconds From a command's submission to its recorded result.")
+    lines.append(
+        "# HELP harbormaster_fold_latency_seconds From a command's submission to its recorded result."
+    )
     lines.append("# TYPE harbormaster_fold_latency_seconds histogram")
     for labels, value in [*buckets, ('{le="+Inf"}', count)]:
         lines.append(f"harbormaster_fold_latency_seconds_bucket{labels} {value}")

@@ -38,7 +38,10 @@ def _op(summary: str, ok: tuple[str, type | None], errors: tuple[str, ...] = (),
     content = {"application/json": {"schema": _ref(struct)}} if struct is not None else None
     responses: dict[str, Any] = {code: {"description": summary, **({"content": content} if content else {})}}
     for err in errors:
-        responses[err] = {"description": _ERRORS[err], "content": {"application/json": {"schema": _ref(p.Error)}}}
+        responses[err] = {
+            "description": _ERRORS[err],
+            "content": {"application/json": {"schema": _ref(p.Error)}},
+        }
     return {"summary": summary, "responses": responses, **extra}
 
 
@@ -50,7 +53,7 @@ def _body(struct: type) -> dict[str, Any]:
     return {"required": True, "content": {"application/json": {"schema": _ref(struct)}}}
 
 
-BEARER = [{"seatToken": []}]
+BEARER: list[dict[str, list[str]]] = [{"seatToken": []}]
 
 OPERATIONS: dict[str, dict[str, Op]] = {
     "/api/games": {
@@ -117,9 +120,7 @@ SCHEMA_STRUCTS: tuple[Any, ...] = (
 
 def spec() -> dict[str, Any]:
     """The whole OpenAPI document."""
-    _, components = msgspec.json.schema_components(
-        SCHEMA_STRUCTS, ref_template="#/components/schemas/{name}"
-    )
+    _, components = msgspec.json.schema_components(SCHEMA_STRUCTS, ref_template="#/components/schemas/{name}")
     return {
         "openapi": "3.1.0",
         "info": {"title": "Harbormaster gateway", "version": "1.0.0",

@@ -20,7 +20,9 @@ CHROMIUM = os.environ.get("HARBORMASTER_CHROMIUM") or shutil.which("chromium") o
 def browser() -> Iterator[Any]:
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run installs it)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="playwright is not installed (pip install playwright)"
+    )
     with sync_api.sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
         yield launched

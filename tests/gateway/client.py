@@ -24,7 +24,9 @@ def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def post_command(api: httpx.Client, game_id: str, token: str | None, body: Any, wait: bool = True) -> httpx.Response:
+def post_command(
+    api: httpx.Client, game_id: str, token: str | None, body: Any, wait: bool = True
+) -> httpx.Response:
     headers = bearer(token) if token else {}
     content = body if isinstance(body, bytes) else json.dumps(body).encode()
     return api.post(
@@ -35,7 +37,9 @@ def post_command(api: httpx.Client, game_id: str, token: str | None, body: Any, 
     )
 
 
-def play_random(api: httpx.Client, game_id: str, tokens: dict[int, str], seed: int, limit: int = 20_000) -> int:
+def play_random(
+    api: httpx.Client, game_id: str, tokens: dict[int, str], seed: int, limit: int = 20_000
+) -> int:
     """Play the game to its end over HTTP, every seat choosing a random legal command; returns moves."""
     rng = random.Random(seed)
     moves = 0

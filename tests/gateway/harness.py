@@ -33,7 +33,9 @@ class ServerThread:
     def __init__(self, services: Services, url: str, **app_options: Any) -> None:
         self.port = free_port()
         app = create_app(services, redis_url=url, **app_options)
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets-sansio")
+        config = uvicorn.Config(
+            app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets-sansio"
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

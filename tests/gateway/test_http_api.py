@@ -64,7 +64,9 @@ def test_admin_token_is_required_when_configured(redis_url: str, redis_client: r
         assert api.post("/api/games", json=spec, headers=bearer("s3cret")).status_code == 201
 
 
-def test_every_bad_command_gets_its_4xx_and_changes_nothing(api: httpx.Client, redis_client: redis.Redis) -> None:
+def test_every_bad_command_gets_its_4xx_and_changes_nothing(
+    api: httpx.Client, redis_client: redis.Redis
+) -> None:
     game = create(api, "race", 2)
     other = create(api, "race", 2)
     gid = game["game_id"]
@@ -73,11 +75,23 @@ def test_every_bad_command_gets_its_4xx_and_changes_nothing(api: httpx.Client, r
     cases = [
         ("another seat's token", t1, {"command": {"type": "Roll"}}, 409, "race.not_your_turn"),
         ("missing token", None, {"command": {"type": "Roll"}}, 401, "missing_token"),
-        ("another game's token", other["seats"][0]["token"], {"command": {"type": "Roll"}}, 403, "wrong_token"),
+        (
+            "another game's token",
+            other["seats"][0]["token"],
+            {"command": {"type": "Roll"}},
+            403,
+            "wrong_token",
+        ),
         ("malformed body", t0, b'{"command": ', 400, "malformed_body"),
         ("body of the wrong shape", t0, {"cmd": {"type": "Roll"}}, 422, "invalid_body"),
         ("unknown command type", t0, {"command": {"type": "Teleport"}}, 422, "invalid_command"),
-        ("oversized message", t0, {"command": {"type": "Note", "text": "x" * (MAX_BODY + 1)}}, 413, "too_large"),
+        (
+            "oversized message",
+            t0,
+            {"command": {"type": "Note", "text": "x" * (MAX_BODY + 1)}},
+            413,
+            "too_large",
+        ),
         ("illegal move", t0, {"command": {"type": "Note", "text": "y" * 101}}, 409, "race.note_too_long"),
     ]
     for name, token, body, status, code in cases:

@@ -46,7 +46,9 @@ def secret_patterns(game_key: str, full_events: list[dict[str, Any]]) -> dict[in
     return patterns
 
 
-def hidden_in_views(frames: dict[int, list[dict[str, Any]]], spectator: dict[int, Any]) -> dict[int, list[bytes]]:
+def hidden_in_views(
+    frames: dict[int, list[dict[str, Any]]], spectator: dict[int, Any]
+) -> dict[int, list[bytes]]:
     """What a seat's view shows where the spectator's view at the same place shows null.
 
     Only ids and non-empty lists (a hand of shares, a face-down tile's id): a single word such as a
@@ -116,8 +118,6 @@ def test_a_whole_random_game_over_http_every_socket_sees_every_event_once(
             assert secret not in view_part, f"the spectator's view at {seq} shows {secret!r}"
     for recorder in [*watchers.values(), spectator]:
         recorder.close()
-
-
 
 
 def test_legal_items_post_as_they_are(api: httpx.Client) -> None:

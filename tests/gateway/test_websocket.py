@@ -10,8 +10,8 @@ import httpx
 import pytest
 import redis
 
-from services.gateway.fanout import FeedHub
 from services.gateway.app import async_client
+from services.gateway.fanout import FeedHub
 from services.gateway.protocol import MAX_WS_MESSAGE
 from tests.gateway.client import Recorder, create, event_seqs, post_command
 from tests.gateway.harness import ServerThread, running_stack
@@ -48,7 +48,9 @@ def test_hello_then_one_frame_per_event_in_order(stack: ServerThread, api: httpx
     recorder.close()
 
 
-def test_reconnect_with_from_loses_nothing_and_repeats_nothing(stack: ServerThread, api: httpx.Client) -> None:
+def test_reconnect_with_from_loses_nothing_and_repeats_nothing(
+    stack: ServerThread, api: httpx.Client
+) -> None:
     game = create(api, "race", 2)
     gid, token = game["game_id"], game["seats"][0]["token"]
     first = Recorder(f"{stack.ws_base}/ws/games/{gid}")
