@@ -58,3 +58,14 @@ def admin_ok(expected: str | None, presented: str | None) -> bool:
     if expected is None:
         return True
     return presented is not None and hmac.compare_digest(expected.encode(), presented.encode())
+
+
+def mint_tokens(client: Any, game_id: str, seats: Iterable[int]) -> dict[int, str]:
+    """Synchronous: new tokens for these seats of an existing game, their digests stored (for the CLI).
+
+    Replaces nothing: a seat may hold several valid tokens (e.g. one per device).
+    """
+    tokens = new_tokens(seats)
+    if tokens:
+        client.hset(tokens_key(game_id), mapping={digest(t): seat for seat, t in tokens.items()})
+    return tokens

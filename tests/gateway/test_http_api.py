@@ -199,3 +199,13 @@ def test_healthz_and_metrics(api: httpx.Client) -> None:
         "harbormaster_commands_per_second",
     ):
         assert name in text
+
+
+def test_tokens_minted_outside_the_gateway_work(api: httpx.Client, redis_client: redis.Redis) -> None:
+    """``auth.mint_tokens`` lets the CLI hand out seats of games it created itself."""
+    from services.gateway.auth import mint_tokens
+
+    game = create(api, "race", 2)
+    extra = mint_tokens(redis_client, game["game_id"], [0])
+    response = post_command(api, game["game_id"], extra[0], {"command": {"type": "Roll"}})
+    assert response.json()["status"] == "applied"
