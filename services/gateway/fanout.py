@@ -37,6 +37,8 @@ CHECKPOINT_EVERY = 64
 """Keep the folded state every this many events, for catch-up and replay."""
 IDLE_SECONDS = 30.0
 """A feed nobody has used for this long is dropped (it is only a cache)."""
+TICK_SECONDS = 0.1
+"""How often events delayed in seconds are released to spectators."""
 RECENT_STATES = 32
 """Keep the states after the last this many events (fan-out and delayed spectators start from them)."""
 READ_BLOCK_MS = 5000
@@ -47,6 +49,11 @@ _encoder = msgspec.json.Encoder()
 def encode_text(frame: Any) -> str:
     """A frame as the text of one WebSocket message."""
     return _encoder.encode(frame).decode()
+
+
+def spectating_key(game_id: str) -> str:
+    """The gateway's own settings of a game (``delay_s``: the spectator delay in seconds)."""
+    return keys.game_key(game_id, "spectating")
 
 
 class Entry(msgspec.Struct, frozen=True):
@@ -62,6 +69,7 @@ class Viewer:
     def __init__(self, seat: int | None, last_seq: int, limit: int = QUEUE_LIMIT) -> None:
         self.seat = seat
         self.last_seq = last_seq
+        self.queued_seq = last_seq
         self.limit = limit
         self.items: deque[tuple[int, str]] = deque()
         self.resync = False
@@ -71,6 +79,7 @@ class Viewer:
 
     def push(self, seq: int, text: str) -> bool:
         """Queue a frame; returns False (and asks for a fresh view) if the viewer is too far behind."""
+        self.queued_seq = seq
         if len(self.items) >= self.limit:
             self.items.clear()
             self.resync = True
@@ -120,6 +129,8 @@ class GameFeed:
         self.commands_cursor = b"0-0"
         self.task: asyncio.Task[None] | None = None
         self.closed = False
+        self.delay_s = 0.0
+        """Spectator delay in seconds (tournament games created with ``spectator_delay_seconds``)."""
         self.changed = asyncio.Event()
 
     # --- state -------------------------------------------------------------------------------------------
@@ -165,13 +176,20 @@ class GameFeed:
 
     def delayed(self, seat: int | None) -> bool:
         """Whether this viewer sees the game late (a spectator of a live tournament game)."""
-        return seat is None and self.meta.tournament and self.meta.spectator_delay > 0 and not self.finished
+        late = self.meta.spectator_delay > 0 or self.delay_s > 0
+        return seat is None and self.meta.tournament and late and not self.finished
 
     def visible_seq(self, seat: int | None) -> int:
-        """The last event this viewer may see now."""
+        """The last event this viewer may see now (``spectator_delay`` events and ``delay_s`` seconds late)."""
         if not self.delayed(seat):
             return self.seq
-        return min(self.seq, max(self.setup_seq, self.seq - self.meta.spectator_delay))
+        upto = self.seq - self.meta.spectator_delay
+        if self.delay_s > 0:
+            cutoff = now_ms() - int(self.delay_s * 1000)
+            upto = min(upto, self.seq)
+            while upto > self.setup_seq and self.entries[upto - 1].envelope.ts_ms > cutoff:
+                upto -= 1
+        return min(self.seq, max(self.setup_seq, upto))
 
     def to_act(self, state: Any) -> list[int]:
         return sorted(self.game.to_act(state)) if state is not None else []
@@ -261,16 +279,20 @@ class GameFeed:
     def idle(self) -> bool:
         return not self.viewers and not self.waiters and time.monotonic() - self.last_used > IDLE_SECONDS
 
-    def publish(self, entries: list[Entry], was_visible: dict[int | None, int]) -> None:
+    def publish(self, entries: list[Entry]) -> None:
         """Push new frames to every viewer, one projection per kind of viewer."""
         by_seat: dict[int | None, list[Viewer]] = {}
         for viewer in self.viewers:
             by_seat.setdefault(viewer.seat, []).append(viewer)
         for seat, viewers in by_seat.items():
-            frames = self.frames_between(seat, was_visible[seat], self.visible_seq(seat))
+            upto = self.visible_seq(seat)
+            after = min(viewer.queued_seq for viewer in viewers)
+            if upto <= after:
+                continue
+            frames = self.frames_between(seat, after, upto)
             for viewer in viewers:
                 for seq, text in frames:
-                    if seq > viewer.last_seq and not viewer.push(seq, text):
+                    if seq > viewer.queued_seq and not viewer.push(seq, text):
                         self.stats.resyncs += 1
                         break
         for entry in entries:
@@ -304,12 +326,13 @@ class FeedHub:
         self.locks: dict[str, asyncio.Lock] = {}
         self.stats = FeedStats()
         self._janitor: asyncio.Task[None] | None = None
+        self._tickers: set[asyncio.Task[None]] = set()
 
     def start(self) -> None:
         self._janitor = asyncio.create_task(self._sweep())
 
     async def stop(self) -> None:
-        tasks = [f.task for f in self.feeds.values() if f.task is not None]
+        tasks = [f.task for f in self.feeds.values() if f.task is not None] + list(self._tickers)
         if self._janitor is not None:
             tasks.append(self._janitor)
         for feed in self.feeds.values():
@@ -337,6 +360,8 @@ class FeedHub:
                 feed = await self._load(game_id)
                 self.feeds[game_id] = feed
                 feed.task = asyncio.create_task(self._read(feed), name=f"feed-{game_id}")
+                if feed.delay_s > 0:
+                    self._tickers.add(asyncio.create_task(self._tick(feed)))
         self.locks.pop(game_id, None)
         return feed
 
@@ -349,6 +374,8 @@ class FeedHub:
         if game is None:
             raise UnknownGame(f"{game_id} is a game of unknown type {meta.header.game!r}")
         feed = GameFeed(game_id, game, meta, self.stats)
+        delay = await self.redis.hget(spectating_key(game_id), "delay_s")
+        feed.delay_s = float(delay) if delay else 0.0
         last = await self.redis.xrevrange(keys.commands(game_id), count=1)
         feed.commands_cursor = last[0][0] if last else b"0-0"
         after = 0
@@ -380,19 +407,25 @@ class FeedHub:
     def _apply(self, feed: GameFeed, reply: list[Any]) -> None:
         """Fold events first, then settle command results (the append wrote both atomically)."""
         by_stream = {stream: items for stream, items in reply}
-        was_visible = {viewer.seat: feed.visible_seq(viewer.seat) for viewer in feed.viewers}
         new = []
         for _, fields in by_stream.get(keys.events(feed.game_id).encode(), []):
             entry = feed.add(codec.decode_envelope(fields[b"e"]))
             if entry is not None:
                 new.append(entry)
         if new:
-            feed.publish(new, was_visible)
+            feed.publish(new)
             feed.changed.set()
             feed.changed = asyncio.Event()
         for entry_id, fields in by_stream.get(keys.commands(feed.game_id).encode(), []):
             feed.commands_cursor = entry_id
             feed.settle(codec.decode_record(fields[b"r"]))
+
+    async def _tick(self, feed: GameFeed) -> None:
+        """Release events to spectators of a game delayed in seconds, as their time comes."""
+        while not feed.closed:
+            await asyncio.sleep(TICK_SECONDS)
+            if not feed.closed:
+                feed.publish([])
 
     async def _sweep(self) -> None:
         while True:

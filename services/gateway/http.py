@@ -28,7 +28,7 @@ from events.store import meta_from_hash
 from services.games import create_game as create_game_service
 from services.gateway import auth
 from services.gateway.context import Gateway, gateway_of
-from services.gateway.fanout import GameFeed
+from services.gateway.fanout import GameFeed, spectating_key
 from services.gateway.protocol import (
     MAX_BODY,
     Accepted,
@@ -192,6 +192,10 @@ async def create_game(request: Request) -> Response:
         raise ApiError(422, exc.code, exc.message) from exc
     except GameExists as exc:
         raise ApiError(409, "game_exists", f"a game {spec.game_id!r} exists already") from exc
+    if spec.spectator_delay_seconds > 0:
+        await gateway.redis.hset(
+            spectating_key(game_id), "delay_s", min(spec.spectator_delay_seconds, 86_400)
+        )
     tokens = auth.new_tokens(s for s in range(spec.seats) if s not in bots)
     await auth.store_tokens(gateway.redis, game_id, tokens)
     grants = [SeatGrant(seat=s, token=tokens.get(s), bot=bots.get(s)) for s in range(spec.seats)]

@@ -54,6 +54,8 @@ class CreateGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     tournament: bool = False
     spectator_delay: int = 0
     """For tournament games: spectators see the game this many events late while it is live."""
+    spectator_delay_seconds: float = 0.0
+    """For tournament games: spectators see each event this many seconds after it happened."""
     game_id: str | None = None
 
 

@@ -169,3 +169,19 @@ def test_a_slow_viewer_is_sent_a_fresh_view_and_never_slows_the_others(
     assert resync and queued < 3
     assert received == list(range(2, 12))
     assert seq == 11
+
+
+def test_tournament_spectators_can_be_delayed_in_seconds(stack: ServerThread, api: httpx.Client) -> None:
+    game = create(api, "race", 2, tournament=True, spectator_delay_seconds=1.5)
+    gid, token = game["game_id"], game["seats"][0]["token"]
+    spectator = Recorder(f"{stack.ws_base}/ws/games/{gid}")
+    wait_until(lambda: spectator.raw)
+    started = time.monotonic()
+    notes(api, gid, token, 3)
+    assert api.get(f"/api/games/{gid}").json()["seq"] == 1
+    assert spectator.last_seq() == 1
+    wait_until(lambda: spectator.last_seq() == 4)
+    assert time.monotonic() - started >= 1.4
+    assert event_seqs(spectator.frames) == [2, 3, 4]
+    assert api.get(f"/api/games/{gid}").json()["seq"] == 4
+    spectator.close()
