@@ -225,8 +225,40 @@ def _capacity(base: str, ws_base: str, gateway_pid: int, target: int) -> tuple[i
     return opened, held, rss
 
 
+def _frame_sizes() -> None:
+    """Is a compact diff worth it? Full-view frames against frames carrying only the changed top-level fields."""
+    import hashlib
+
+    import msgspec
+
+    from domain import GAMES
+    from domain.engine import play_out
+    from workers.jobs.bots import random_legal
+
+    for key, game in sorted(GAMES.items()):
+        seats = max(game.min_seats, 3)
+        played = play_out(
+            game, seats, {}, hashlib.sha256(key.encode()).digest(), [random_legal(game)] * seats
+        )
+        state, full, diff, started = None, 0, 0, time.perf_counter()
+        previous: dict[str, Any] = {}
+        for event in played.events:
+            state = game.evolve(state, event)
+            view = msgspec.to_builtins(game.view(state, None))
+            event_bytes = len(msgspec.json.encode(game.redact(event, None)))
+            changed = {k: v for k, v in view.items() if previous.get(k) != v}
+            full += event_bytes + len(msgspec.json.encode(view))
+            diff += event_bytes + len(msgspec.json.encode(changed))
+            previous = view
+        n = len(played.events)
+        print(f"  {key}: {n} events; frame with full view {full / n:,.0f} B, with changed fields only "
+              f"{diff / n:,.0f} B (projection {1e6 * (time.perf_counter() - started) / n:.0f} us/event)")  # fmt: skip
+
+
 def main() -> None:
-    """Run the three measurements and print them."""
+    """Run the measurements and print them."""
+    print("spectator frame sizes (random games):")
+    _frame_sizes()
     target = int(os.environ.get("BENCH_GATEWAY_SOCKETS", 15_000))
     server = None
     url = os.environ.get("REDIS_URL")

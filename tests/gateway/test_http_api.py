@@ -209,3 +209,21 @@ def test_tokens_minted_outside_the_gateway_work(api: httpx.Client, redis_client:
     extra = mint_tokens(redis_client, game["game_id"], [0])
     response = post_command(api, game["game_id"], extra[0], {"command": {"type": "Roll"}})
     assert response.json()["status"] == "applied"
+
+
+def test_create_app_can_run_its_own_fold_worker(redis_url: str, redis_client: redis.Redis) -> None:
+    """``create_app(services, worker=True)``: one process is enough to play."""
+    from tests.gateway.harness import ServerThread
+    from tests.support.pipeline import services_for
+
+    server = ServerThread(services_for(redis_url), redis_url, worker=True)
+    server.start()
+    try:
+        with httpx.Client(base_url=server.base) as api:
+            game = create(api, "race", 1)
+            response = post_command(
+                api, game["game_id"], game["seats"][0]["token"], {"command": {"type": "Roll"}}
+            )
+            assert response.json()["status"] == "applied"
+    finally:
+        server.stop()
