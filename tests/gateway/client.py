@@ -38,13 +38,27 @@ def post_command(
 
 
 def play_random(
-    api: httpx.Client, game_id: str, tokens: dict[int, str], seed: int, limit: int = 20_000
+    api: httpx.Client,
+    game_id: str,
+    tokens: dict[int, str],
+    seed: int,
+    limit: int = 20_000,
+    seen: list[bytes] | None = None,
 ) -> int:
-    """Play the game to its end over HTTP, every seat choosing a random legal command; returns moves."""
+    """Play the game to its end over HTTP, every seat choosing a random legal command; returns moves.
+
+    ``seen`` collects the raw bodies a spectator got meanwhile: its view before each move, and the
+    event log every tenth move.
+    """
     rng = random.Random(seed)
     moves = 0
     while moves < limit:
-        state = api.get(f"/api/games/{game_id}").json()
+        response = api.get(f"/api/games/{game_id}")
+        state = response.json()
+        if seen is not None and state["status"] == "live":
+            seen.append(response.content)
+            if moves % 10 == 0:
+                seen.append(api.get(f"/api/games/{game_id}/events").content)
         if state["status"] == "finished":
             return moves
         seat = rng.choice(state["to_act"])

@@ -84,7 +84,8 @@ def test_a_whole_random_game_over_http_every_socket_sees_every_event_once(
     watchers = {seat: Recorder(f"{stack.ws_base}/ws/games/{gid}?token={t}") for seat, t in tokens.items()}
     spectator = Recorder(f"{stack.ws_base}/ws/games/{gid}")
     wait_until(lambda: all(w.raw for w in [*watchers.values(), spectator]))
-    moves = play_random(api, gid, tokens, seed=7)
+    seen_over_http: list[bytes] = []
+    moves = play_random(api, gid, tokens, seed=7, seen=seen_over_http)
     final = api.get(f"/api/games/{gid}").json()
     assert final["status"] == "finished" and final["outcome"] is not None and moves > 0
     last = final["seq"]
@@ -116,6 +117,17 @@ def test_a_whole_random_game_over_http_every_socket_sees_every_event_once(
             assert secret not in event_part, f"the spectator's event {seq} shows {secret!r}"
         for secret in view_secrets.get(seq, []):
             assert secret not in view_part, f"the spectator's view at {seq} shows {secret!r}"
+    for raw in seen_over_http:  # the same secrets, in what a spectator read over HTTP while it was live
+        if raw.startswith(b'{"game_id":') and b'"events":' in raw:
+            for chunk in raw.split(b'{"seq":')[1:]:
+                seq = int(chunk.split(b",", 1)[0])
+                assert not any(secret in chunk for secret in secrets.get(seq, [])), f"event {seq} over HTTP"
+        else:
+            seq = json.loads(raw)["seq"]
+            view_part = raw[raw.index(b',"view":') :]
+            assert not any(secret in view_part for secret in view_secrets.get(seq, [])), (
+                f"view {seq} over HTTP"
+            )
     for recorder in [*watchers.values(), spectator]:
         recorder.close()
 
