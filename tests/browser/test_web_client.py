@@ -35,6 +35,8 @@ def test_lobby_lists_live_and_finished_games(page: Any, live_stack: ServerThread
     page.goto(live_stack.base + "/")
     page.locator(f'#live tr[data-game="{live["game_id"]}"]').wait_for()
     page.locator(f'#finished tr[data-game="{done["game_id"]}"]').wait_for()
+    if os.environ.get("HARBORMASTER_UPDATE_SCREENSHOTS") == "1":
+        page.screenshot(path=str(SHOTS / "lobby.png"), full_page=True)
     page.select_option("#game-kind", "race")
     page.fill("#seat-count", "2")
     page.click("#create button[type=submit]")
@@ -90,6 +92,8 @@ def test_a_finished_game_is_replayed_with_the_slider(
     page.wait_for_function(f"Number(document.body.dataset.seq) === {target}")
     assert page.locator("#seq").inner_text() == str(target)
     assert page.locator("#outcome").count() == 0
+    if os.environ.get("HARBORMASTER_UPDATE_SCREENSHOTS") == "1":
+        page.screenshot(path=str(SHOTS / f"replay-{kind}.png"), full_page=True)
     page.click("#replay-live")
     page.wait_for_function(f"Number(document.body.dataset.seq) === {last}")
 

@@ -12,7 +12,7 @@
   function setConn(text) { document.getElementById("conn").textContent = text; }
   function notice(text, kind) { document.getElementById("notice").replaceChildren(text ? el("div", { class: "notice " + kind }, text) : ""); }
 
-  function render(view, toAct, outcome, atSeq) {
+  function render(view, toAct, outcome, atSeq, shown) {
     const draw = HM.Boards[game.game] || HM.Boards.generic;
     let board;
     try { board = draw(view, { viewer, toAct }); } catch (e) { board = el("div", {}, el("p", {}, "(board renderer failed: " + e + ")"), HM.Boards.generic(view)); }
@@ -20,7 +20,7 @@
     document.getElementById("tree").replaceChildren(HM.tree(view, "view"));
     const result = outcome ? el("div", { class: "notice ok", id: "outcome" }, "Game over — winners: ", outcome.winners.map((s) => [HM.seat(s), " seat " + s + " "]), " scores ", outcome.scores.join(" / ")) : null;
     document.getElementById("summary").replaceChildren(
-      el("h2", {}, game.title, " ", el("span", { class: "badge " + status, id: "status" }, status)),
+      el("h2", {}, game.title, " ", el("span", { class: "badge " + status, id: "status" }, shown || status)),
       el("div", {}, `event `, el("b", { id: "seq" }, atSeq), ` · to act: `, toAct.length ? toAct.map((s) => [HM.seat(s), " "]) : "nobody",
         viewer === null ? " · watching as a spectator" : [" · you are ", HM.seat(viewer), " seat " + viewer]), result || "");
     document.body.dataset.seq = atSeq;
@@ -67,7 +67,7 @@
     if (token) params.set("token", token);
     if (seq) params.set("from", String(seq));
     socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}?${params}`);
-    socket.onopen = () => { setConn("live"); retry = 500; };
+    socket.onopen = () => { setConn(status === "finished" ? "game over" : "live"); retry = 500; };
     socket.onmessage = (message) => onFrame(JSON.parse(message.data));
     socket.onclose = (event) => {
       if (event.code >= 4400 && event.code < 4500) { setConn(`refused (${event.code}): ${event.reason}`); return; }
@@ -96,7 +96,7 @@
     const { status: code, body } = await api(`/api/games/${gameId}?at=${at}`, { headers: authHeaders() });
     if (code !== 200) return;
     document.getElementById("replay-seq").textContent = at;
-    render(body.view, body.to_act, body.outcome, at);
+    render(body.view, body.to_act, body.outcome, at, replaying ? `replay ${at} / ${seq}` : status);
   }
 
   async function start() {
