@@ -26,6 +26,7 @@ from services import logging as hm_logging
 from services.bootstrap import Services, build, load_games
 from services.config import Settings
 from services.games import create_game
+from services.gateway.auth import mint_tokens
 from services.redis_launcher import EmbeddedRedis, RedisNotFound, running_url
 
 
@@ -75,7 +76,17 @@ def cmd_new(services: Services, url: str, args: argparse.Namespace) -> int:
         spectator_delay=args.spectator_delay,
         redis_url=url,
     )
-    print(json.dumps({"game_id": game_id, "game": args.game, "seats": args.seats, "events": meta.last_seq}))
+    human_seats = [seat for seat in range(args.seats) if seat not in bots]
+    tokens = mint_tokens(services.redis, game_id, human_seats)
+    seats: list[dict[str, int | str]] = [{"seat": seat, "token": token} for seat, token in tokens.items()]
+    seats += [{"seat": seat, "bot": name} for seat, name in bots.items()]
+    created = {"game_id": game_id, "game": args.game, "events": meta.last_seq}
+    print(
+        json.dumps(
+            created
+            | {"seats": sorted(seats, key=lambda s: str(s["seat"]).zfill(3)), "watch": f"/games/{game_id}"}
+        )
+    )
     return 0
 
 
