@@ -32,6 +32,7 @@ def test_new_send_log_export_verify_round_trip(redis_url, redis_client, tmp_path
     created = hm("new", "race", "--seats", "1", "--options", '{"goal": 6}', url=redis_url)
     assert created.returncode == 0, created.stderr
     game_id = json.loads(created.stdout)["game_id"]
+    assert [set(s) for s in json.loads(created.stdout)["seats"]] == [{"seat", "token"}]
     worker = worker_process(redis_url, partitions=16)
     try:
         for _ in range(6):
