@@ -79,10 +79,15 @@ _PHASE_LEGAL: dict[str, Callable[[State, int], list[cmd.ManilaCommand]]] = {
 
 
 def legal_commands(state: State, seat: int) -> list[cmd.ManilaCommand]:
-    """Every legal command for ``seat``: the phase's choices, then loans and repayments."""
-    if seat not in to_act(state):
+    """Every legal command for ``seat``: the phase's choices (acting seat only), then loans and repayments.
+
+    Loans are open to every seat until the game ends (S0 "Kredit aufnehmen": "jederzeit"; README
+    decision 11), so a seat that is not to act is offered its pledges and repayments only.
+    """
+    if state.phase == "over" or not 0 <= seat < state.seats:
         return []
-    return [*_PHASE_LEGAL[state.phase](state, seat), *loans.legal(state, seat)]
+    choices = _PHASE_LEGAL[state.phase](state, seat) if seat in to_act(state) else []
+    return [*choices, *loans.legal(state, seat)]
 
 
 _DECIDE: dict[type, Callable[[Any, int, Any], list[ev.ManilaEvent]]] = {
@@ -116,6 +121,9 @@ _PHASE_OF: dict[type, tuple[str, ...]] = {
     cmd.StayAboard: ("boarding",),
     cmd.SendPlunderedBoat: ("captain",),
 }
+
+# Commands any seat may send while another seat is to act: they never change whose turn it is.
+_ANY_TIME: frozenset[type] = frozenset({cmd.TakeLoan, cmd.RepayLoan})
 
 
 def _automatic(state: State, rng: Rng) -> list[ev.ManilaEvent]:
@@ -152,11 +160,13 @@ def decide(state: State, seat: int, command: cmd.ManilaCommand, rng: Rng) -> lis
     """Validate ``command`` for ``seat`` and return its events with every automatic consequence."""
     if state.phase == "over":
         raise refuse("game_over", "the game is over")
-    if seat not in to_act(state):
-        raise refuse("not_your_turn", f"seat {seat} is not to act now")
+    if not 0 <= seat < state.seats:
+        raise refuse("no_such_seat", f"there is no seat {seat} at this table")
     handler = _DECIDE.get(type(command))
     if handler is None:
         raise refuse("unknown_command", f"{type(command).__name__} is not a Manila command")
+    if type(command) not in _ANY_TIME and seat not in to_act(state):
+        raise refuse("not_your_turn", f"seat {seat} is not to act now")
     phases = _PHASE_OF.get(type(command))
     if phases is not None and state.phase not in phases:
         raise refuse("wrong_phase", f"{type(command).__name__} is not possible in the {state.phase} phase")

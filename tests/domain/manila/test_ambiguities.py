@@ -50,7 +50,10 @@ def test_decision_a_plundered_boat_sent_to_port_pays_its_harbour_renter_and_rais
     assert ev.MarketRose(goods=("jade",)) in events
 
 
-def test_decision_loans_are_sent_by_the_seat_that_is_to_act_only():
+def test_decision_loans_are_open_to_every_seat_and_only_loans_out_of_turn():
     state = start()
-    assert GAME.legal_commands(state, 1) == []
-    assert any(isinstance(c, cmd.TakeLoan) for c in GAME.legal_commands(state, 0))
+    assert GAME.to_act(state) == frozenset({0})
+    for seat in (1, 2, 3):
+        offered = GAME.legal_commands(state, seat)
+        assert offered and all(isinstance(c, cmd.TakeLoan | cmd.RepayLoan) for c in offered)
+    assert any(isinstance(c, cmd.Bid) for c in GAME.legal_commands(state, 0))

@@ -31,14 +31,26 @@ def _conserved(state: State) -> None:
         assert held.count(good) + state.supply[i] == data.SHARES_PER_GOOD
 
 
+def _next_move(state: State, bot_rng: Rng) -> tuple[int, Any]:
+    """Mostly the acting seat's random move; now and then a loan or repayment by a seat out of turn
+    (README decision 11), so every property also covers loans sent by seats that are not to act."""
+    (acting,) = GAME.to_act(state)
+    other = bot_rng.randint(0, state.seats - 1)
+    if other != acting and bot_rng.randint(0, 3) == 0:
+        offered = GAME.legal_commands(state, other)
+        assert all(isinstance(c, cmd.TakeLoan | cmd.RepayLoan) for c in offered)
+        if offered:
+            return other, bot_rng.choice(offered)
+    return acting, random_bot(state, acting, bot_rng)
+
+
 def _random_game(
     seats: int, options: dict[str, Any], seed: bytes, check: Any = None
 ) -> tuple[State, list[Any]]:
     state, events = GAME.start(seats, options, seed)
     bot_rng = Rng(seed.ljust(32, b"\x00")[:32])
     while GAME.outcome(state) is None:
-        (seat,) = GAME.to_act(state)
-        command = random_bot(state, seat, bot_rng)
+        seat, command = _next_move(state, bot_rng)
         new = GAME.decide(state, seat, command, rng_for(seed, len(events) + 1))
         for event in new:
             state = GAME.evolve(state, event)
@@ -143,8 +155,8 @@ def test_legal_commands_and_decide_agree_both_ways(seed, seats, options):
                 except RuleViolation:
                     continue
                 raise AssertionError(f"seat {seat}: {command} accepted but not offered")
-        (seat,) = GAME.to_act(state)
-        new = GAME.decide(state, seat, picker.choice(GAME.legal_commands(state, seat)), rng)
+        seat, command = _next_move(state, picker)
+        new = GAME.decide(state, seat, command, rng)
         state = GAME.fold(new, state)
         events.extend(new)
 
