@@ -46,15 +46,14 @@ class MovePirate(Command, frozen=True, kw_only=True):
     """Move the pirate ship to ``to``, harbour space ``space``.
 
     ``free``: the move owed on arriving at Islas Canarias (collects the protection charge); otherwise
-    with the sailing card ``card`` from the hand (then ``second`` when one card cannot reach), or for
-    2 Florin a step when ``card`` is empty.
+    with the sailing cards ``cards`` from the hand (any number, names sorted; played in whichever order
+    reaches ``to``, none of them superfluous), or for 2 Florin a step when ``cards`` is empty.
     """
 
     to: str
     space: int
     free: bool = False
-    card: str = ""
-    second: str = ""
+    cards: tuple[str, ...] = ()
 
 
 class EndTurn(Command, frozen=True, kw_only=True):

@@ -109,9 +109,8 @@ class PirateMoved(Event, frozen=True, kw_only=True):
     to: str
     space: int
     cost: int
-    card: str
+    cards: tuple[str, ...] = ()
     free: bool
-    second: str = ""
     displaced: int
     displaced_to: int
 

@@ -207,9 +207,8 @@ def _apply_pirate_moved(state: State, event: ev.PirateMoved) -> State:
         old = state.cities[state.city_index(state.pirate)]
         harbours = tuple(EMPTY if h == PIRATE else h for h in old.harbours)
         state = _city(state, state.pirate, harbours=harbours)
-    for card in (event.card, event.second):
-        if card:
-            state = _discard(state, event.seat, card)
+    for card in event.cards:
+        state = _discard(state, event.seat, card)
     city = state.cities[state.city_index(event.to)]
     harbours = _set(city.harbours, event.space, PIRATE)
     if event.displaced != EMPTY:

@@ -2,8 +2,9 @@
 
 Decisions: at most one pirate move per turn, the free move on arrival being that move (ambiguity 33);
 the free move goes to any city but its own and Islas Canarias, distance unlimited (32); cards move the
-pirate as they would move a ship (34): one card, or two when neither alone reaches the target (the first
-card's leg may end in any city in play; moves of three or more cards are not offered); a displaced ship
+pirate as they would move a ship (34): "eine oder mehrere eigene Segelkarten", any number, each leg from
+where the previous one ended (any city in play), in any order; a card set is legal only when no card of
+it is superfluous (no proper subset reaches the target), which keeps the offered sets few; a displaced ship
 goes to the cheapest empty space and builds at its cost (35); the protection charge counts operating
 warehouses and fortresses of the other players, by the current phase (36).
 """
@@ -49,23 +50,79 @@ def card_reaches(state: State, card: str, to: str) -> bool:
     return to in leg_targets(state, card, state.pirate)
 
 
+def minimal_moves(state: State, cards: tuple[str, ...]) -> dict[int, frozenset[str]]:
+    """Per subset of ``cards`` (a bit mask over positions): the cities it is a minimal pirate move to.
+
+    A set of cards moves the pirate to a city when some order of playing all of them, each leg from where
+    the previous one ended (any city in play), ends there; it is minimal when no proper subset does. Built
+    level by level; a subset is extended only while some city is still out of reach of it and of all its
+    subsets (a superset of it could not be minimal for anything else), so the search stays small.
+    """
+    everywhere = frozenset(c.name for c in state.cities) - {state.pirate}
+    legs: dict[tuple[str, str], frozenset[str]] = {}
+
+    def leg(card: str, frm: str) -> frozenset[str]:
+        if (card, frm) not in legs:
+            legs[card, frm] = leg_targets(state, card, frm)
+        return legs[card, frm]
+
+    reach: dict[int, frozenset[str]] = {0: frozenset({state.pirate})}
+    up: dict[int, frozenset[str]] = {0: frozenset()}  # cities reached by the subset or any subset of it
+    found: dict[int, frozenset[str]] = {}
+    alive = {0}
+    for _ in cards:
+        nxt: set[int] = set()
+        for mask in alive:
+            for i in range(len(cards)):
+                bit = 1 << i
+                if mask & bit or mask | bit in nxt:
+                    continue
+                full = mask | bit
+                subs = [(full & ~(1 << j), cards[j]) for j in range(len(cards)) if full >> j & 1]
+                if any(sub not in alive for sub, _ in subs):
+                    continue  # a subset of it already reaches everywhere
+                now = frozenset(t for sub, card in subs for x in reach[sub] for t in leg(card, x))
+                below = frozenset().union(*(up[sub] for sub, _ in subs))
+                reach[full], up[full] = now, below | now
+                if now - below - {state.pirate}:
+                    found[full] = now - below - {state.pirate}
+                if everywhere - up[full]:
+                    nxt.add(full)
+        alive = nxt
+    return found
+
+
 def _check_cards(state: State, seat: int, command: MovePirate) -> None:
-    """One card, or two when neither alone reaches (the first card's leg ends in any city in play)."""
-    hand = state.players[seat].hand
-    for card in (command.card, command.second):
-        if card and card not in hand:
+    """Any number of own cards (names sorted), together reaching ``to``, none of them superfluous."""
+    left = list(state.players[seat].hand)
+    for card in command.cards:
+        if card not in left:
             raise rule("card_not_in_hand", f"card {card} is not in the hand")
-    if not command.second:
-        if not card_reaches(state, command.card, command.to):
-            raise rule("unreachable", f"card {command.card} does not take the pirate to {command.to}")
+        left.remove(card)
+    if list(command.cards) != sorted(command.cards):
+        raise rule("pirate_cards_unsorted", "the cards of a pirate move are named in sorted order")
+    full = (1 << len(command.cards)) - 1
+    reached = minimal_moves(state, command.cards).get(full, frozenset())
+    if command.to in reached:
         return
-    if command.second == command.card or not command.card:
-        raise rule("pirate_bad_cards", "a two-card pirate move plays two different cards")
-    if card_reaches(state, command.card, command.to) or card_reaches(state, command.second, command.to):
-        raise rule("pirate_card_not_needed", "a second card is played only when one card cannot reach")
-    legs = leg_targets(state, command.card, state.pirate)
-    if not any(command.to in leg_targets(state, command.second, x) for x in legs):
-        raise rule("unreachable", f"cards {command.card}, {command.second} do not reach {command.to}")
+    every = reach_with_all(state, command.cards)
+    if command.to in every:
+        raise rule("pirate_card_not_needed", "a pirate move plays no card it can do without")
+    raise rule("unreachable", f"cards {', '.join(command.cards)} do not take the pirate to {command.to}")
+
+
+def reach_with_all(state: State, cards: tuple[str, ...]) -> frozenset[str]:
+    """Cities some order of playing every one of ``cards`` takes the pirate to (no pruning)."""
+    ends = {(state.pirate, 0)}
+    for _ in cards:
+        ends = {
+            (t, used | 1 << i)
+            for x, used in ends
+            for i, card in enumerate(cards)
+            if not used >> i & 1
+            for t in leg_targets(state, card, x)
+        }
+    return frozenset(x for x, _ in ends)
 
 
 def check_move(state: State, seat: int, command: MovePirate) -> int:
@@ -82,14 +139,14 @@ def check_move(state: State, seat: int, command: MovePirate) -> int:
     if not 0 <= command.space < len(CITY[command.to].harbours):
         raise rule("pirate_bad_space", f"{command.to} has no harbour space {command.space}")
     if command.free:
-        if not state.turn.pirate_due or command.card or command.second:
+        if not state.turn.pirate_due or command.cards:
             raise rule("pirate_not_free", "the free move is owed only on arriving at Islas Canarias")
         if command.to == data.CANARIAS:
             raise rule("pirate_bad_city", "the free move takes the pirate to another city")
         return 0
     if state.turn.pirate_due:
         raise rule("pirate_move_owed", "the free move owed on arrival is this turn's pirate move")
-    if command.card or command.second:
+    if command.cards:
         _check_cards(state, seat, command)
         return 0
     cost = data.PIRATE_STEP_COST * distance(state.pirate, command.to)
@@ -125,8 +182,7 @@ def decide_move(state: State, seat: int, command: MovePirate) -> list[ev.ElCapit
         to=command.to,
         space=command.space,
         cost=cost,
-        card=command.card,
-        second=command.second,
+        cards=command.cards,
         free=command.free,
         displaced=displaced,
         displaced_to=displaced_to,
@@ -150,40 +206,19 @@ def pirate_commands(state: State, seat: int) -> list[ElCapitanCommand]:
         return out
     targets = [c.name for c in state.cities if c.name != state.pirate and EMPTY in c.harbours]
     money = state.players[seat].money
-    hand = tuple(dict.fromkeys(state.players[seat].hand))
-    single = {card: leg_targets(state, card, state.pirate) for card in hand}
-    pairs = _pair_targets(state, hand, single)
+    hand = tuple(sorted(state.players[seat].hand))
+    card_sets: dict[str, set[tuple[str, ...]]] = {}
+    for mask, reached in minimal_moves(state, hand).items():
+        cards = tuple(card for i, card in enumerate(hand) if mask >> i & 1)
+        for name in reached:
+            card_sets.setdefault(name, set()).add(cards)
     for name in targets:
         spaces = range(len(CITY[name].harbours))
         if money >= data.PIRATE_STEP_COST * distance(state.pirate, name):
             out += [MovePirate(to=name, space=sp) for sp in spaces]
-        for card in hand:
-            if name in single[card]:
-                out += [MovePirate(to=name, space=sp, card=card) for sp in spaces]
-        for first, second in pairs.get(name, ()):
-            out += [MovePirate(to=name, space=sp, card=first, second=second) for sp in spaces]
+        for cards in sorted(card_sets.get(name, ()), key=lambda c: (len(c), c)):
+            out += [MovePirate(to=name, space=sp, cards=cards) for sp in spaces]
     return out
-
-
-def _pair_targets(
-    state: State, hand: tuple[str, ...], single: dict[str, frozenset[str]]
-) -> dict[str, list[tuple[str, str]]]:
-    """Per target city: the ordered card pairs that reach it where neither card alone does."""
-    legs: dict[tuple[str, str], frozenset[str]] = {}
-    found: dict[str, list[tuple[str, str]]] = {}
-    for first in hand:
-        for second in hand:
-            if first == second:
-                continue
-            reach: set[str] = set()
-            for x in single[first]:
-                key = (second, x)
-                if key not in legs:
-                    legs[key] = leg_targets(state, second, x)
-                reach |= legs[key]
-            for name in reach - single[first] - single[second] - {state.pirate}:
-                found.setdefault(name, []).append((first, second))
-    return found
 
 
 __all__ = ["PIRATE", "check_move", "decide_move", "free_targets", "pirate_commands", "pirate_owed"]

@@ -89,9 +89,9 @@ def test_ambiguity_33_at_most_one_pirate_move_per_turn():
 def test_ambiguity_34_a_destination_card_moves_the_pirate_like_a_ship():
     state = hand(start(4, ("canarias",)), 0, "D18")  # Alexandria, 3 seals
     legal = GAME.legal_commands(state, 0)
-    assert MovePirate(to="alexandria", space=0, card="D18") in legal  # as a destination
-    assert MovePirate(to="napoli", space=0, card="D18") in legal  # 3 seals from Canarias
-    assert MovePirate(to="athina", space=0, card="D18") not in legal  # 4 steps away
+    assert MovePirate(to="alexandria", space=0, cards=("D18",)) in legal  # as a destination
+    assert MovePirate(to="napoli", space=0, cards=("D18",)) in legal  # 3 seals from Canarias
+    assert MovePirate(to="athina", space=0, cards=("D18",)) not in legal  # 4 steps away
 
 
 def test_decision_destination_card_never_sails_to_the_city_the_ship_is_in():

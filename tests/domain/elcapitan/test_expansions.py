@@ -222,9 +222,9 @@ def test_pirate_moves_only_to_a_city_with_a_free_space_and_never_within_a_city()
 def test_pirate_moved_with_a_sailing_card_or_two_florin_a_step_without_charge():
     state = pirate_at(hand(start(4, ("canarias",)), 0, "I34"), "tanger", 0)  # Tanger–Tunis
     state = chain(state, "tunis", {1: GREEN})
-    moved, events = act(state, 0, MovePirate(to="tunis", space=0, card="I34"))
+    moved, events = act(state, 0, MovePirate(to="tunis", space=0, cards=("I34",)))
     assert events[0].cost == 0 and len(events) == 1 and "I34" in moved.interconnections.discard
-    assert refused(state, 0, MovePirate(to="alexandria", space=0, card="I34")) == "elcapitan.unreachable"
+    assert refused(state, 0, MovePirate(to="alexandria", space=0, cards=("I34",))) == "elcapitan.unreachable"
     paid, events = act(state, 0, MovePirate(to="alexandria", space=1))
     assert events[0].cost == 4 and paid.players[0].money == 16 and len(events) == 1
 
@@ -255,12 +255,39 @@ def test_pirate_moved_with_two_cards_when_one_cannot_reach():
     # and then the Marseille card (3 seals) to Porto does.
     state = pirate_at(hand(start(4, ("canarias", "porto")), 0, "D18", "I33", "D02"), "alexandria", 0)
     legal = GAME.legal_commands(state, 0)
-    pairs = [c for c in legal if isinstance(c, MovePirate) and c.second]
-    assert MovePirate(to="porto", space=0, card="D18", second="D02") in pairs
-    assert not [c for c in legal if isinstance(c, MovePirate) and c.to == "porto" and not c.second and c.card]
+    pairs = [c for c in legal if isinstance(c, MovePirate) and len(c.cards) == 2]
+    assert MovePirate(to="porto", space=0, cards=("D02", "D18")) in pairs
+    assert not [c for c in legal if isinstance(c, MovePirate) and c.to == "porto" and len(c.cards) == 1]
     assert all(c.to not in ("athina", "tunis", "napoli") for c in pairs)  # one card suffices there
-    moved, events = act(state, 0, MovePirate(to="porto", space=0, card="D18", second="D02"))
+    moved, events = act(state, 0, MovePirate(to="porto", space=0, cards=("D02", "D18")))
     assert moved.pirate == "porto" and events[0].cost == 0 and len(events) == 1
     assert {"D18", "D02"} <= set(moved.destinations.discard)
-    redundant = MovePirate(to="athina", space=0, card="I33", second="D02")
+    redundant = MovePirate(to="tunis", space=0, cards=("D02", "D18"))  # D18 alone reaches Tunis
     assert refused(state, 0, redundant) == "elcapitan.pirate_card_not_needed"
+    unsorted = MovePirate(to="porto", space=0, cards=("D18", "D02"))
+    assert refused(state, 0, unsorted) == "elcapitan.pirate_cards_unsorted"
+
+
+def test_pirate_moved_with_any_number_of_cards_three_when_two_cannot_reach():
+    # "eine oder mehrere eigene Segelkarten": Alexandria → Valencia by I26, then one seal (D09) and one
+    # more seal (D11) to Porto; no one or two of these cards reach Porto.
+    state = pirate_at(hand(start(4, ("canarias", "porto")), 0, "D09", "D11", "I26"), "alexandria", 0)
+    legal = [c for c in GAME.legal_commands(state, 0) if isinstance(c, MovePirate) and c.to == "porto"]
+    assert {c.cards for c in legal if c.cards} == {("D09", "D11", "I26")}
+    moved, events = act(state, 0, MovePirate(to="porto", space=1, cards=("D09", "D11", "I26")))
+    assert moved.pirate == "porto" and events[0].cost == 0 and events[0].cards == ("D09", "D11", "I26")
+    assert moved.players[0].hand == () and {"D09", "D11"} <= set(moved.destinations.discard)
+    assert "I26" in moved.interconnections.discard
+    superfluous = MovePirate(to="valencia", space=0, cards=("D09", "D11", "I26"))
+    assert refused(state, 0, superfluous) == "elcapitan.pirate_card_not_needed"
+
+
+def test_pirate_moves_with_cards_stay_few_with_a_large_hand():
+    # Only minimal card sets are offered, so a hand of twelve cards gives a bounded list.
+    cards = ("D01", "D03", "D05", "D09", "D11", "D13", "D15", "I26", "I34", "I35", "I01", "I22")
+    state = pirate_at(hand(start(4, ("canarias", "porto", "lisboa")), 0, *cards), "alexandria", 0)
+    moves = [c for c in GAME.legal_commands(state, 0) if isinstance(c, MovePirate) and c.cards]
+    assert 0 < len(moves) < 2000
+    assert max(len(c.cards) for c in moves) >= 2
+    for move in moves[:: max(1, len(moves) // 40)]:
+        assert act(state, 0, move)[0].pirate == move.to

@@ -59,8 +59,11 @@ def universe(state: State) -> list[Any]:
     out += [cmd.BuildFortress(), cmd.EndTurn(), *(cmd.TakeLoan(amount=a) for a in (5, 10, 16))]
     for n, space, free in itertools.product(names, range(-1, 4), (False, True)):
         out += [cmd.MovePirate(to=n, space=space, free=free)]
-        out += [cmd.MovePirate(to=n, space=space, card=c) for c in cards[-3:]]
-        out += [cmd.MovePirate(to=n, space=space, card=a, second=b) for a in cards[-3:] for b in cards[-4:]]
+        out += [cmd.MovePirate(to=n, space=space, cards=(c,)) for c in cards[-3:]]
+        out += [cmd.MovePirate(to=n, space=space, cards=(a, b)) for a in cards[-3:] for b in cards[-4:]]
+        out += [
+            cmd.MovePirate(to=n, space=space, cards=tuple(t)) for t in itertools.permutations(cards[-4:], 3)
+        ]
     out += [cmd.RepayLoan(loan=i) for i in range(-1, 4)] + [cmd.ExtendLoan(loan=i) for i in range(-1, 4)]
     out += [cmd.ChooseStartPlayer(seat=s) for s in range(-1, state.seats + 1)]
     return out
