@@ -47,12 +47,16 @@ _STEP_COMMANDS: dict[str, Callable[[State, int], list[Any]]] = {
 
 
 def decide(state: State, seat: int, command: Command, rng: Rng) -> list[ev.EicEvent]:
-    """Validate ``command`` for ``seat`` and return its events plus all automatic consequences."""
+    """Validate ``command`` for ``seat`` and return its events plus all automatic consequences.
+
+    A pledge may come from any seat at any time (it never changes whose action it is); every other
+    command only from the seat whose action it is.
+    """
     if state.phase == "over":
         refuse("game_over", "the game has ended; final scoring is done")
     if not 0 <= seat < state.seats:
         refuse("no_such_seat", f"seats are 0 to {state.seats - 1}")
-    if state.actor != seat:
+    if state.actor != seat and not isinstance(command, exchange.OUT_OF_TURN):
         refuse("not_your_turn", "players act in initiative order (rulebook, Spielablauf)")
     decider = _DECIDE.get(type(command))
     if decider is None:
@@ -64,9 +68,14 @@ def decide(state: State, seat: int, command: Command, rng: Rng) -> list[ev.EicEv
 
 
 def legal_commands(state: State, seat: int) -> list[Command]:
-    """Every command ``decide`` accepts from ``seat`` now (empty when it is not the seat's action)."""
-    if state.phase == "over" or state.actor != seat:
+    """Every command ``decide`` accepts from ``seat`` now.
+
+    Out of one's action only pledging a start share ("jederzeit während des Spiels") is open.
+    """
+    if state.phase == "over" or not 0 <= seat < state.seats:
         return []
+    if state.actor != seat:
+        return exchange.pledges(state, seat)
     main: list[Command] = _STEP_COMMANDS[state.step](state, seat)
     return main + exchange.free_actions(state, seat)
 

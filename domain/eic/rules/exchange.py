@@ -1,4 +1,9 @@
-"""Phase B, "Börse", share sales at one's own action, and the optional pledging of start shares."""
+"""Phase B, "Börse", share sales at one's own action, and the optional pledging of start shares.
+
+Pledging ("Verpfänden einer Startaktie") may happen "jederzeit während des Spiels, auch während der
+Börsenphase": by any seat, also out of its action; buying back happens only in phase B, as a turn action.
+Share sales stay at one's own action ("bei jeder eigenen Aktion").
+"""
 
 from __future__ import annotations
 
@@ -24,6 +29,17 @@ def buys(state: State, p: int) -> list[Command]:
     return out
 
 
+OUT_OF_TURN = (PledgeStartShare,)
+"""The commands a seat may give when it is not its action."""
+
+
+def pledges(state: State, p: int) -> list[Command]:
+    """Pledging rule: a start share may be pledged at any time, while one is left unpledged."""
+    if state.pledging and state.players[p].pledged < data.START_SHARES:
+        return [PledgeStartShare()]
+    return []
+
+
 def free_actions(state: State, p: int) -> list[Command]:
     """What one may do on top of one's action: sell shares (not in B) and pledge start shares."""
     player = state.players[p]
@@ -31,9 +47,7 @@ def free_actions(state: State, p: int) -> list[Command]:
     if may_sell_shares(state):
         for c, held in enumerate(player.shares):
             out.extend(SellShares(company=c, count=n) for n in range(1, held + 1))
-    if state.pledging and player.pledged < data.START_SHARES:
-        out.append(PledgeStartShare())
-    return out
+    return out + pledges(state, p)
 
 
 def decide_buy_share(state: State, seat: int, command: BuyShare) -> list[ev.EicEvent]:
@@ -76,8 +90,7 @@ def decide_sell_shares(state: State, seat: int, command: SellShares) -> list[ev.
 
 
 def decide_pledge_start_share(state: State, seat: int, command: PledgeStartShare) -> list[ev.EicEvent]:
-    """Pledging rule: half the current value, rounded down, at any own action."""
-    require(state.actor == seat, "not_your_turn", "one pledges during one's own action")
+    """Pledging rule: half the current value, rounded down, at any time, also out of one's action."""
     require(state.pledging, "pledging_off", "pledging is an optional rule not in play")
     require(
         state.players[seat].pledged < data.START_SHARES, "nothing_to_pledge", "both start shares are pledged"

@@ -5,14 +5,16 @@ The list with reasons is in ``domain/eic/README.md``.
 
 from __future__ import annotations
 
+import pytest
 from msgspec.structs import replace
 
 from domain.eic import GAME, data
-from domain.eic.commands import PlaceEnvoy
+from domain.eic.commands import PlaceEnvoy, PledgeStartShare, SellShares
 from domain.eic.rules.envoys import placements, reachable
 from domain.eic.rules.epoch_end import growth_steps
 from domain.eic.rules.navigation import deck
 from domain.eic.state import clamp_stock, sale
+from domain.engine import RuleViolation
 
 from .helpers import act, occupy, player, start
 
@@ -79,7 +81,14 @@ def test_decision_a_parked_envoy_cannot_park_again():
     assert not [c for c in placements(state, 0) if c.envoy == 0 and c.space == "central"]
 
 
-def test_decision_share_sales_and_pledges_only_while_acting():
-    state = player(start(4, {"pledging": True}), 0, shares=(0, 1, 0, 0))
+def test_decision_share_sales_only_while_acting_pledges_at_any_time():
+    state = start(4, {"pledging": True})
     idle = next(p for p in range(4) if p != state.actor)
-    assert GAME.legal_commands(state, idle) == []
+    state = player(state, idle, shares=(0, 1, 0, 0))
+    assert GAME.legal_commands(state, idle) == [PledgeStartShare()]  # no SellShares out of one's action
+    with pytest.raises(RuleViolation) as err:
+        act(state, idle, SellShares(company=1, count=1))
+    assert err.value.code == "eic.not_your_turn"
+    assert SellShares(company=1, count=1) in GAME.legal_commands(
+        player(state, state.actor, shares=(0, 1, 0, 0)), state.actor
+    )

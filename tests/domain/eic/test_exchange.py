@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 from msgspec.structs import replace
 
 from domain.eic import GAME, data
+from domain.eic import events as ev
+from domain.eic.bots import random_bot
 from domain.eic.commands import BuyShare, Pass, PledgeStartShare, RedeemStartShare, SellShares
 from domain.eic.state import share_value
-from domain.engine import RuleViolation
+from domain.engine import Rng, RuleViolation, rng_for
 
 from .helpers import act, player, run, shares_total, start
 
@@ -121,3 +124,72 @@ def test_pledging_is_off_without_the_option():
     with pytest.raises(RuleViolation) as err:
         act(state, seat, PledgeStartShare())
     assert err.value.code == "eic.pledging_off"
+
+
+def test_pledging_a_start_share_at_any_time_also_out_of_turn():
+    """ "Dies könnt ihr jederzeit während des Spiels machen, auch während der Börsenphase." """
+    for state in (start(4, {"pledging": True}), _phase_b(4, {"pledging": True})):
+        actor = state.actor
+        idle = next(p for p in state.initiative if p != actor)
+        assert GAME.legal_commands(state, idle) == [PledgeStartShare()]
+        value = share_value(state, idle)
+        after, events = act(state, idle, PledgeStartShare())
+        assert [type(e).__name__ for e in events] == ["StartSharePledged"]
+        assert events[0].player == idle and events[0].amount == value // 2
+        assert after.players[idle].pledged == 1
+        assert after.players[idle].treasury == state.players[idle].treasury + value // 2
+        # Whose action it is does not change, nor what the acting seat may do.
+        assert GAME.to_act(after) == GAME.to_act(state) == frozenset({actor})
+        assert (after.actor, after.step, after.passes) == (state.actor, state.step, state.passes)
+        assert GAME.legal_commands(after, actor) == GAME.legal_commands(state, actor)
+        # Views and events are open: every viewer sees the pledge.
+        assert GAME.view(after, None).players[idle].pledged == 1
+        assert GAME.view(after, actor).players[idle].treasury == after.players[idle].treasury
+        assert GAME.redact(events[0], None) == events[0]
+        twice, _ = act(after, idle, PledgeStartShare())
+        assert GAME.legal_commands(twice, idle) == []  # both start shares pledged
+        with pytest.raises(RuleViolation) as err:
+            act(twice, idle, PledgeStartShare())
+        assert err.value.code == "eic.nothing_to_pledge"
+
+
+def test_pledging_out_of_turn_only_with_the_option_and_never_after_the_game():
+    state = start(4)
+    idle = next(p for p in range(4) if p != state.actor)
+    assert GAME.legal_commands(state, idle) == []
+    with pytest.raises(RuleViolation) as err:
+        act(state, idle, PledgeStartShare())
+    assert err.value.code == "eic.pledging_off"
+    over = replace(start(4, {"pledging": True}), phase="over")
+    assert GAME.legal_commands(over, idle) == []
+    with pytest.raises(RuleViolation) as err:
+        act(over, idle, PledgeStartShare())
+    assert err.value.code == "eic.game_over"
+
+
+def test_pledging_out_of_turn_games_still_finish():
+    """Random games where idle seats pledge between actions end with every share accounted for."""
+    state, events = GAME.start(3, {"pledging": True}, b"pledge-out-of-turn")
+    picker = Rng(b"\x07" * 32)
+    pledges = 0
+    while GAME.outcome(state) is None:
+        for idle in range(3):
+            if (
+                idle not in GAME.to_act(state)
+                and GAME.legal_commands(state, idle)
+                and picker.randint(0, 3) == 0
+            ):
+                new = GAME.decide(state, idle, PledgeStartShare(), rng_for(b"p", len(events) + 1))
+                state, pledges = GAME.fold(new, state), pledges + 1
+                events.extend(new)
+        seat = next(iter(GAME.to_act(state)))
+        new = GAME.decide(state, seat, random_bot(state, seat, picker), rng_for(b"p", len(events) + 1))
+        state = GAME.fold(new, state)
+        events.extend(new)
+    assert pledges > 0
+    for seat in range(3):  # every pledge, in turn or not, and every buy-back is in the record
+        made = len([e for e in events if isinstance(e, ev.StartSharePledged) and e.player == seat])
+        back = len([e for e in events if isinstance(e, ev.StartShareRedeemed) and e.player == seat])
+        assert state.players[seat].pledged == made - back
+    assert shares_total(state) == (data.SHARES_ON_EXCHANGE[3],) * state.companies
+    assert msgspec.msgpack.encode(GAME.fold(events)) == msgspec.msgpack.encode(state)  # replay

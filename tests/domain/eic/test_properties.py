@@ -143,12 +143,20 @@ def test_legal_commands_and_decide_agree_both_ways(seed, setup):
             GAME.decide(state, seat, offered, rng)  # accepted
         for other in range(seats):
             if other != seat:
-                assert GAME.legal_commands(state, other) == []
+                # Out of one's action only a pledge is open (pledging rule: "jederzeit").
+                others = GAME.legal_commands(state, other)
+                assert all(isinstance(c, cmd.PledgeStartShare) for c in others)
+                assert bool(others) == (
+                    options.get("pledging", False) and state.players[other].pledged < data.START_SHARES
+                )
+                for offered in others:
+                    after = GAME.fold(GAME.decide(state, other, offered, rng), state)
+                    assert GAME.to_act(after) == GAME.to_act(state) and after.actor == state.actor
                 try:
                     GAME.decide(state, other, command, rng)
-                    raise AssertionError("another seat's command was accepted")
+                    assert command in others, "another seat's command was accepted"
                 except RuleViolation:
-                    pass
+                    assert command not in others
         for mutated in _mutations(command):
             if mutated in legal:
                 continue
