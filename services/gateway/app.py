@@ -22,7 +22,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.bootstrap import Services
-from services.gateway import http, metrics, openapi, ws
+from services.gateway import http, metrics, openapi, requests, ws
 from services.gateway.context import Gateway, gateway_of
 from services.gateway.fanout import READ_BLOCK_MS
 
@@ -172,18 +172,22 @@ def create_app(
     app = Starlette(
         routes=routes(),
         lifespan=lifespan,
-        exception_handlers={http.ApiError: http.api_error_handler, 404: _not_found, 405: _not_allowed},
+        exception_handlers={
+            requests.ApiError: requests.api_error_handler,
+            404: _not_found,
+            405: _not_allowed,
+        },
     )
     app.add_middleware(CountRequests)
     return app
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:
-    return http.error_response(404, "not_found", f"no such page: {request.url.path}")
+    return requests.error_response(404, "not_found", f"no such page: {request.url.path}")
 
 
 async def _not_allowed(request: Request, exc: Exception) -> Response:
-    return http.error_response(405, "method_not_allowed", f"{request.method} is not allowed here")
+    return requests.error_response(405, "method_not_allowed", f"{request.method} is not allowed here")
 
 
 def _start_worker(services: Services) -> Any:
