@@ -10,7 +10,7 @@ from starlette.requests import HTTPConnection
 from domain.engine import Game
 from services.bootstrap import Services
 from services.config import Settings
-from services.gateway.fanout import FeedHub
+from services.gateway.hub import FeedHub
 
 
 class HttpStats:

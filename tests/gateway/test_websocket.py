@@ -11,7 +11,7 @@ import pytest
 import redis
 
 from services.gateway.app import async_client
-from services.gateway.fanout import FeedHub
+from services.gateway.hub import FeedHub
 from services.gateway.protocol import MAX_WS_MESSAGE
 from tests.gateway.client import Recorder, create, event_seqs, post_command
 from tests.gateway.harness import ServerThread, running_stack
