@@ -189,7 +189,12 @@ def test_healthz_and_metrics(api: httpx.Client) -> None:
     assert api.get("/healthz").json()["status"] == "ok"
     game = create(api, "race", 2)
     post_command(api, game["game_id"], game["seats"][1]["token"], {"command": {"type": "Roll"}})
+    # The worker counts a result just after recording it: the counter is eventually, not instantly, there.
+    deadline = time.monotonic() + 10
     text = api.get("/metrics").text
+    while "harbormaster_command_rejections_total 1" not in text and time.monotonic() < deadline:
+        time.sleep(0.05)
+        text = api.get("/metrics").text
     for name in (
         "harbormaster_commands_total",
         "harbormaster_command_rejections_total 1",
