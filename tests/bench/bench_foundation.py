@@ -36,10 +36,26 @@ def raw_xadd_rate(services, n: int = 200_000, pipeline: int = 1000) -> float:
 def _fresh(url: str):
     services = services_for(url, partitions=PARTITIONS)
     services.redis.flushdb()
+    _compact_aof(services)
     for g in range(GAMES):
         services.store.create("race", f"b{g}", 2, {}, secrets.token_bytes(32))
     services.bus.ensure_groups()
     return services
+
+
+def _compact_aof(services) -> None:
+    """Rewrite the append-only file after the previous phase, so that no rewrite of its data falls into the
+    next phase's window (a rewrite of ~100 MB on these two cores adds its own spike to the p99)."""
+    if services.redis.config_get("appendonly").get("appendonly") != "yes":
+        return
+    while services.redis.info("persistence")["aof_rewrite_in_progress"]:
+        time.sleep(0.05)
+    services.redis.bgrewriteaof()
+    time.sleep(0.05)
+    while services.redis.info("persistence")["aof_rewrite_in_progress"] or services.redis.info(
+        "persistence"
+    ).get("aof_rewrite_scheduled"):
+        time.sleep(0.05)
 
 
 def _submit(services, n: int, tag: str) -> None:
@@ -140,11 +156,10 @@ def main() -> None:
         print(f"end-to-end, 1 worker (bus+decide+append):{one:10,.0f} commands/s  ({one / raw:.2f} of raw)")
         two = end_to_end_rate(url, 2)
         print(f"end-to-end, 2 workers:                   {two:10,.0f} commands/s  ({two / raw:.2f} of raw)")
-        best = max(one, two)
-        p50, p99, n = latency_at(url, best / 2)
-        print(
-            f"latency submit->appended at {best / 2:,.0f}/s (half of saturation), n={n}: p50 {p50:.1f} ms, p99 {p99:.1f} ms"
-        )
+        workers, best = (1, one) if one >= two else (2, two)
+        p50, p99, n = latency_at(url, best / 2, workers=workers)
+        print(f"latency submit->appended at {best / 2:,.0f}/s (half of saturation, {workers} worker(s)), n={n}: "
+              f"p50 {p50:.1f} ms, p99 {p99:.1f} ms")  # fmt: skip
     finally:
         if server is not None:
             server.stop()
