@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
+import msgspec
+
 from events.codec import canonical_envelope, canonical_header
 from events.envelope import Envelope, GameHeader
 
@@ -21,8 +23,6 @@ def link(envelope: Envelope) -> str:
 
 def sealed(envelope: Envelope) -> Envelope:
     """The envelope with its ``hash`` filled in."""
-    import msgspec
-
     return msgspec.structs.replace(envelope, hash=link(envelope))
 
 

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ import msgspec
 
 from domain.engine import Game, RuleViolation, rng_for
 from events import codec
-from events.chain import genesis, link
+from events.chain import first_broken_link
 from events.envelope import Envelope, GameHeader
 from services.audit.jsonl import LINE_DECODER, CommandLine, EventLine, HeaderLine
 
@@ -125,28 +126,16 @@ def _envelope(header: GameHeader, line: EventLine) -> Envelope:
 
 
 def _check_chain(header: GameHeader, lines: list[EventLine], report: VerifyReport) -> list[Envelope]:
-    envelopes: list[Envelope] = []
-    prev, expected = genesis(header), 1
-    for line in lines:
-        if line.undecodable is not None:
-            report.problems.append(
-                Problem(line.seq, f"event {line.seq} is not a readable envelope (tampered?)")
-            )
-            return envelopes
-        if line.seq != expected:
-            report.problems.append(Problem(expected, f"event {expected} is missing (next found: {line.seq})"))
-            return envelopes
-        envelope = _envelope(header, line)
-        if envelope.prev_hash != prev:
-            report.problems.append(
-                Problem(line.seq, f"event {line.seq}: prev_hash does not link to event {line.seq - 1}")
-            )
-            return envelopes
-        if link(envelope) != envelope.hash:
-            report.problems.append(Problem(line.seq, f"event {line.seq}: content does not match its hash"))
-            return envelopes
-        envelopes.append(envelope)
-        prev, expected = envelope.hash, expected + 1
+    """The envelopes up to the first broken link (``chain.first_broken_link``), which is reported."""
+    readable = list(itertools.takewhile(lambda line: line.undecodable is None, lines))
+    envelopes = [_envelope(header, line) for line in readable]
+    broken = first_broken_link(header, envelopes)
+    if broken is not None:
+        report.problems.append(Problem(*broken))
+        return [e for e in envelopes if e.seq < broken[0]]
+    if len(readable) < len(lines):
+        seq = lines[len(readable)].seq
+        report.problems.append(Problem(seq, f"event {seq} is not a readable envelope (tampered?)"))
     return envelopes
 
 
