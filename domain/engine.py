@@ -73,14 +73,18 @@ class Rng:
     its output is the same on every machine and every Python version (pinned by golden tests).
     """
 
-    __slots__ = ("_buffer", "_counter", "_key")
+    __slots__ = ("_buffer", "_counter", "_key", "_material")
 
-    def __init__(self, key: bytes) -> None:
+    def __init__(self, key: bytes = b"", *, material: bytes = b"") -> None:
         self._key = key
+        self._material = material
+        """When set, the key is ``sha256(material)``, derived at the first draw: most commands draw nothing."""
         self._counter = 0
         self._buffer = b""
 
     def _take(self, n: int) -> bytes:
+        if self._material:
+            self._key, self._material = hashlib.sha256(self._material).digest(), b""
         while len(self._buffer) < n:
             block = hashlib.sha256(self._key + self._counter.to_bytes(8, "big")).digest()
             self._counter += 1
@@ -146,7 +150,7 @@ def rng_for(seed: bytes, n: int) -> Rng:
 
     ``setup`` uses ``rng_for(seed, 1)``. Derived from ``(seed, n)`` alone, so a replay draws the same.
     """
-    return Rng(hashlib.sha256(b"harbormaster/rng/v1\x00" + seed + n.to_bytes(8, "big")).digest())
+    return Rng(material=b"harbormaster/rng/v1\x00" + seed + n.to_bytes(8, "big"))
 
 
 def seed_commitment(seed: bytes) -> str:

@@ -93,13 +93,22 @@ class CommandBus:
         count: int,
         block_ms: int | None,
         pending: bool = False,
+        writes: Any | None = None,
     ) -> list[InboxEntry]:
-        """New entries (or, with ``pending``, this consumer's unacknowledged ones) of the partitions."""
+        """New entries (or, with ``pending``, this consumer's unacknowledged ones) of the partitions.
+
+        ``writes``, a pipeline of queued commands (acknowledgements, counters), is sent in the same round
+        trip, before the read.
+        """
         if not partitions:
             return []
         start = "0" if pending else ">"
         streams = {keys.inbox(p): start for p in partitions}
-        reply = self.redis.xreadgroup(keys.GROUP, consumer, streams, count=count, block=block_ms)
+        if writes is not None and len(writes):
+            writes.xreadgroup(keys.GROUP, consumer, streams, count=count, block=block_ms)
+            reply = writes.execute()[-1]
+        else:
+            reply = self.redis.xreadgroup(keys.GROUP, consumer, streams, count=count, block=block_ms)
         entries = []
         for stream, items in reply or []:
             partition = int(stream.rsplit(b":", 1)[1])

@@ -87,10 +87,16 @@ def decode_header(data: bytes) -> GameHeader:
 # --- domain events and commands --------------------------------------------------------------------------
 
 
+_types_and_versions: dict[type, tuple[str, int]] = {}
+
+
 def event_type(event: Any) -> tuple[str, int]:
     """The event's type tag and schema version."""
     cls = type(event)
-    return str(cls.__struct_config__.tag), int(getattr(cls, "version", 1))
+    known = _types_and_versions.get(cls)
+    if known is None:
+        known = _types_and_versions[cls] = (str(cls.__struct_config__.tag), int(getattr(cls, "version", 1)))
+    return known
 
 
 def encode_event(event: Any) -> bytes:

@@ -16,7 +16,7 @@ import redis
 
 from domain.engine import Game, seed_commitment
 from events import codec, keys
-from events.chain import genesis, sealed
+from events.chain import genesis, seal
 from events.envelope import CommandRecord, Envelope, GameHeader
 from events.errors import GameExists, SequenceConflict, UnknownGame
 
@@ -73,6 +73,9 @@ class AppendItem(msgspec.Struct, frozen=True, kw_only=True):
     envelopes: Sequence[Envelope]
     at_hash: str
     meta_fields: Mapping[str, bytes | str | int] | None = None
+    encoded_record: bytes = b""
+    """The record's msgpack, when the caller has it already (else it is encoded here)."""
+    encoded_envelopes: Sequence[bytes] = ()
 
 
 def parse_append_replies(replies: Sequence[Any]) -> list[AppendResult]:
@@ -90,6 +93,31 @@ def parse_append_reply(reply: Sequence[Any]) -> AppendResult:
     if status == "conflict":
         return AppendResult(status="conflict", current_seq=int(reply[1]))
     return AppendResult(status=status)
+
+
+def append_keys(game_id: str) -> list[str]:
+    """The keys the append script touches, all in the game's hash slot."""
+    return [keys.events(game_id), keys.results(game_id), keys.commands(game_id), keys.meta(game_id)]
+
+
+def append_args(items: Sequence[AppendItem], create: bool = False) -> list[bytes | str | int]:
+    """The append script's arguments for ``items`` (the layout is described at the top of append.lua)."""
+    args: list[bytes | str | int] = ["create" if create else "append"]
+    for item in items:
+        meta = item.meta_fields or {}
+        args += (
+            item.record.command_id,
+            item.record.at_seq,
+            item.at_hash,
+            item.encoded_record or codec.encode_record(item.record),
+            item.envelopes[-1].hash if item.envelopes else "",
+            len(meta),
+            len(item.envelopes),
+        )
+        for field, value in meta.items():
+            args += (field, value)
+        args += item.encoded_envelopes or [codec.encode_envelope(e) for e in item.envelopes]
+    return args
 
 
 def envelopes_for(
@@ -110,19 +138,17 @@ def envelopes_for(
     last = len(events)
     for offset, event in enumerate(events, start=1):
         event_type, version = codec.event_type(event)
-        envelope = sealed(
-            Envelope(
-                game_id=game_id,
-                seq=at_seq + offset,
-                type=event_type,
-                version=version,
-                payload=codec.encode_event(event),
-                command_id=command_id,
-                seat=seat,
-                ts_ms=ts,
-                prev_hash=prev_hash,
-                seed=reveal_seed if offset == last else None,
-            )
+        envelope = seal(
+            game_id=game_id,
+            seq=at_seq + offset,
+            type=event_type,
+            version=version,
+            payload=codec.encode_event(event),
+            command_id=command_id,
+            seat=seat,
+            ts_ms=ts,
+            prev_hash=prev_hash,
+            seed=reveal_seed if offset == last else None,
         )
         prev_hash = envelope.hash
         sealed_envelopes.append(envelope)
@@ -142,6 +168,7 @@ class EventStore:
         self.games = games
         self.snapshot_every = snapshot_every
         self._append = client.register_script(APPEND_LUA)
+        self.script_source = APPEND_LUA
 
     # --- writing ---------------------------------------------------------------------------------------
 
@@ -152,27 +179,7 @@ class EventStore:
 
         Its reply (one per item, in order) is read with ``parse_append_replies``.
         """
-        args: list[bytes | str | int] = ["create" if create else "append"]
-        for item in items:
-            pairs: list[bytes | str | int] = []
-            for field, value in (item.meta_fields or {}).items():
-                pairs.extend((field, value))
-            args += [
-                item.record.command_id,
-                item.record.at_seq,
-                item.at_hash,
-                codec.encode_record(item.record),
-                item.envelopes[-1].hash if item.envelopes else "",
-                len(pairs) // 2,
-                len(item.envelopes),
-                *pairs,
-                *(codec.encode_envelope(e) for e in item.envelopes),
-            ]
-        self._append(
-            keys=[keys.events(game_id), keys.results(game_id), keys.commands(game_id), keys.meta(game_id)],
-            args=args,
-            client=pipe,
-        )
+        self._append(keys=append_keys(game_id), args=append_args(items, create), client=pipe)
 
     def append(self, game_id: str, item: AppendItem) -> AppendResult:
         """Append one command's events (or record its rejection), atomically."""

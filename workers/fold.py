@@ -1,13 +1,18 @@
 """The fold worker: inbox partitions -> decide -> atomic append -> acknowledge.
 
 Each round reads a batch from the partitions this worker holds, decides every command against the
-cached state (folding its events in at once, so the next command of the same game sees them), sends all
-appends in one pipeline, then acknowledges what was applied, rejected or already applied. An append
-refused for a stale sequence or hash drops the cached state and is decided again on a fresh load.
+cached state (folding its events in at once, so the next command of the same game sees them) and sends
+all appends on a connection of their own without waiting (``workers/wire.py``). While Redis runs them,
+the worker reads and decides the next batch; then it reads the first batch's replies and queues the
+acknowledgements, which go out with the next read. An append refused for a stale sequence or hash
+drops the cached state; the batch behind it is landed too (its appends for that game are refused as
+well, since they were decided on top of the refused one), and the refused commands are decided again,
+in their order, on a fresh load before anything else is read.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 from collections.abc import Callable, Sequence
@@ -20,7 +25,7 @@ import structlog
 from domain.engine import RuleViolation, rng_for
 from events import codec
 from events.bus import CommandBus, InboxEntry
-from events.envelope import CommandRecord, CommandStatus, Envelope, InboxMessage
+from events.envelope import CommandRecord, CommandStatus, InboxMessage
 from events.errors import PoisonMessage, UnknownGame
 from events.keys import partition_for
 from events.store import (
@@ -28,6 +33,8 @@ from events.store import (
     AppendResult,
     EventStore,
     LoadedGame,
+    append_args,
+    append_keys,
     envelopes_for,
     now_ms,
     parse_append_replies,
@@ -35,6 +42,7 @@ from events.store import (
 from workers.cache import StateCache
 from workers.leases import PartitionLeases
 from workers.metrics import WorkerMetrics
+from workers.wire import ScriptWire
 
 log = structlog.get_logger("fold")
 
@@ -48,10 +56,22 @@ class Decision(msgspec.Struct, kw_only=True):
     entry: InboxEntry
     message: InboxMessage
     record: CommandRecord
-    envelopes: list[Envelope]
+    item: AppendItem
     before: LoadedGame
     after: LoadedGame
     finished: bool
+
+
+class Flight(msgspec.Struct, kw_only=True):
+    """A decided batch: one append script call per game, sent or about to be."""
+
+    entries: Sequence[InboxEntry]
+    by_game: dict[str, list[Decision]]
+    poison: list[tuple[InboxEntry, str]]
+
+    @property
+    def size(self) -> int:
+        return len(self.entries)
 
 
 class FoldWorker:
@@ -82,6 +102,12 @@ class FoldWorker:
         self.leases = PartitionLeases(client, self.worker_id, bus.partitions, lease_ttl_ms)
         self.metrics = WorkerMetrics(client)
         self.on_applied = on_applied
+        self.wire = ScriptWire(client, store.script_source)
+        self._writes: Any = client.pipeline(transaction=False)
+        """Acknowledgements, dead letters, snapshots and counters, sent with the next read."""
+        self._held: Flight | None = None
+        """A batch decided but not sent yet: it goes out with the next step, before its successor is decided."""
+        self._log_each = log.is_enabled_for(logging.DEBUG)
         self._stopping = False
         self._next_heartbeat = 0.0
         self._drain_pending: set[int] = set()
@@ -104,15 +130,39 @@ class FoldWorker:
         try:
             while not self._stopping:
                 self._heartbeat()
+                if self._held is not None and self._drain_pending & self.leases.owned:
+                    processed += self._settle_held()  # a pending read would return the held entries
                 entries = self._next_entries()
-                if entries:
-                    processed += self.process(entries)
-                elif until_idle and not self._drain_pending:
+                processed += self._step(entries)
+                if until_idle and not entries and self._held is None and not self._drain_pending:
                     break
         finally:
-            self.leases.release_all()
-            log.info("worker_stopped", worker=self.worker_id, processed=processed)
+            try:
+                processed += self._settle_held()
+                self._flush()
+            finally:
+                self.leases.release_all()
+                log.info("worker_stopped", worker=self.worker_id, processed=processed)
         return processed
+
+    def _step(self, entries: list[InboxEntry]) -> int:
+        """Send the held batch's appends, decide ``entries`` while Redis runs them, then land the held
+        batch; the new batch is held for the next step. Returns how many commands were settled."""
+        held, self._held = self._held, None
+        if held is not None:
+            self._send(held)
+        batch = self._decide_batch(entries) if entries else None
+        if held is None:
+            self._held = batch
+            return 0
+        retry = self._land(held)
+        if not retry:
+            self._held = batch
+            return held.size
+        if batch is not None:  # decided on top of refused appends: forget it, decide it again after them
+            self._forget(batch)
+            retry += batch.entries
+        return held.size + (batch.size if batch is not None else 0) - len(retry) + self._retry(retry)
 
     def _heartbeat(self) -> None:
         now = time.monotonic()
@@ -137,66 +187,99 @@ class FoldWorker:
         draining = sorted(self._drain_pending & self.leases.owned)
         self._drain_pending &= self.leases.owned
         if draining:
-            entries = self.bus.read(self.worker_id, draining, self.batch_size, None, pending=True)
+            entries = self.bus.read(
+                self.worker_id, draining, self.batch_size, None, pending=True, writes=self._writes
+            )
             self._drain_pending -= {p for p in draining if not any(e.partition == p for e in entries)}
             if entries:
                 return entries
         owned = sorted(self.leases.owned)
         if not owned:
+            self._flush()
             time.sleep(self.block_ms / 1000)
             return []
-        return self.bus.read(self.worker_id, owned, self.batch_size, self.block_ms)
+        # With a batch decided and waiting to be sent, do not wait for new entries.
+        block = None if self._held is not None else self.block_ms
+        return self.bus.read(self.worker_id, owned, self.batch_size, block, writes=self._writes)
 
     # --- one batch --------------------------------------------------------------------------------------
 
     def process(self, entries: Sequence[InboxEntry]) -> int:
-        """Decide, append and acknowledge a batch; entries whose append conflicted are tried again."""
-        todo = list(entries)
+        """Decide, append and acknowledge a batch, waiting for it; refused appends are tried again."""
+        processed = self._settle_held()
+        return processed + self._retry(list(entries))
+
+    def _settle_held(self) -> int:
+        """Send, land and (if need be) retry the held batch, so that nothing is held."""
+        held, self._held = self._held, None
+        if held is None:
+            return 0
+        self._send(held)
+        retry = self._land(held)
+        return held.size - len(retry) + self._retry(retry)
+
+    def _retry(self, entries: list[InboxEntry]) -> int:
+        """Decide, send and land ``entries`` until all are settled (or the attempts run out)."""
+        todo = entries
         for _ in range(self.max_attempts):
             if not todo:
                 break
-            todo = self._round(todo)
+            flight = self._decide_batch(todo)
+            self._send(flight)
+            todo = self._land(flight)
+            self._flush()
         for entry in todo:
             self._drain_pending.add(entry.partition)
             log.warning("append_conflict_persists", entry_id=entry.entry_id.decode())
         return len(entries) - len(todo)
 
-    def _round(self, entries: Sequence[InboxEntry]) -> list[InboxEntry]:
-        by_game: dict[str, list[Decision]] = {}
-        poison: list[tuple[InboxEntry, str]] = []
+    def _flush(self) -> None:
+        if len(self._writes):
+            self._writes.execute()
+
+    def _decide_batch(self, entries: Sequence[InboxEntry]) -> Flight:
+        """Decide every entry, each game's commands on top of the one before (optimistically)."""
+        flight = Flight(entries=entries, by_game={}, poison=[])
+        ts = now_ms()
         for entry in entries:
             try:
-                decision = self._decide(entry)
+                decision = self._decide(entry, ts)
             except PoisonMessage as exc:
-                poison.append((entry, str(exc)))
+                flight.poison.append((entry, str(exc)))
                 continue
-            by_game.setdefault(decision.message.game_id, []).append(decision)
-        pipe = self.redis.pipeline(transaction=False)
-        for game_id, decisions in by_game.items():
-            items = [
-                AppendItem(
-                    record=d.record,
-                    envelopes=d.envelopes,
-                    at_hash=d.before.hash,
-                    meta_fields=self._meta_fields(d),
-                )
-                for d in decisions
+            flight.by_game.setdefault(decision.message.game_id, []).append(decision)
+        return flight
+
+    def _send(self, flight: Flight) -> None:
+        """Send one append script call per game of the batch, without waiting for the replies."""
+        self.wire.send(
+            [
+                self.wire.call(append_keys(game_id), append_args([d.item for d in decisions]))
+                for game_id, decisions in flight.by_game.items()
             ]
-            self.store.queue_append_batch(pipe, game_id, items)
-        replies = pipe.execute(raise_on_error=False) if by_game else []
+        )
+
+    def _forget(self, flight: Flight) -> None:
+        """Drop the cached states a batch's decisions left, which were never appended."""
+        for game_id in flight.by_game:
+            self.cache.drop(game_id)
+
+    def _land(self, flight: Flight) -> list[InboxEntry]:
+        """Read a flight's replies and settle each command; returns the entries to decide again."""
+        replies = self.wire.receive(len(flight.by_game))
         outcomes: list[tuple[Decision, AppendResult | Exception]] = []
-        for decisions, reply in zip(by_game.values(), replies, strict=True):
+        for decisions, reply in zip(flight.by_game.values(), replies, strict=True):
             results = (
                 [reply] * len(decisions) if isinstance(reply, Exception) else parse_append_replies(reply)
             )
             outcomes.extend(zip(decisions, results, strict=True))
-        return self._settle(outcomes, poison)
+        return self._settle(outcomes, flight.poison)
 
     def _settle(
         self, outcomes: list[tuple[Decision, AppendResult | Exception]], poison: list[tuple[InboxEntry, str]]
     ) -> list[InboxEntry]:
         retry: list[InboxEntry] = []
-        after = self.redis.pipeline(transaction=False)
+        after = self._writes
         applied: list[Decision] = []
         done: dict[int, list[bytes]] = {}
         for decision, result in outcomes:
@@ -226,12 +309,20 @@ class FoldWorker:
         self.metrics.queue(
             after, applied=[(d.record, d.message.submitted_ms) for d in applied], dead=len(poison)
         )
-        after.execute()
         for decision in applied:
             self._after_applied(decision)
         return retry
 
     def _after_applied(self, decision: Decision) -> None:
+        game_id = decision.message.game_id
+        if self._log_each:
+            self._log_folded(decision)
+        if decision.finished:
+            self.store.mark_finished(game_id)
+        if self.on_applied is not None and decision.record.status == "applied":
+            self.on_applied(game_id, decision.after)
+
+    def _log_folded(self, decision: Decision) -> None:
         game_id = decision.message.game_id
         log.debug(
             "command_folded",
@@ -241,13 +332,6 @@ class FoldWorker:
             seq=decision.after.seq,
             latency_ms=now_ms() - decision.message.submitted_ms,
         )
-        if decision.finished:
-            self.store.mark_finished(game_id)
-        if self.on_applied is not None and decision.record.status == "applied":
-            self.on_applied(game_id, decision.after)
-
-    def _meta_fields(self, decision: Decision) -> dict[str, bytes | str | int] | None:
-        return {"status": "finished"} if decision.finished else None
 
     def _maybe_snapshot(self, pipe: Any, decision: Decision) -> None:
         every = self.store.snapshot_every
@@ -269,7 +353,7 @@ class FoldWorker:
             self.cache.put(game_id, loaded)
         return loaded
 
-    def _decide(self, entry: InboxEntry) -> Decision:
+    def _decide(self, entry: InboxEntry, ts: int) -> Decision:
         try:
             message = codec.decode_inbox(entry.raw)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
@@ -278,7 +362,7 @@ class FoldWorker:
         try:
             events = self._rule_events(before, message)
         except RuleViolation as exc:
-            return self._rejected(entry, message, before, exc.code, exc.message)
+            return self._rejected(entry, message, before, ts, exc.code, exc.message)
         try:
             state = before.game.fold(events, before.state) if events else before.state
         except Exception as exc:
@@ -292,7 +376,7 @@ class FoldWorker:
             before.hash,
             message.command_id,
             message.seat,
-            now_ms(),
+            ts,
             reveal_seed=before.meta.seed if finished else None,
         )
         after = LoadedGame(
@@ -303,9 +387,17 @@ class FoldWorker:
             hash=envelopes[-1].hash if envelopes else before.hash,
         )
         self.cache.put(message.game_id, after)
-        record = _record(message, before, "applied", first_seq=before.seq + 1, last_seq=after.seq)
+        record = _record(message, before, "applied", ts, first_seq=before.seq + 1, last_seq=after.seq)
+        item = AppendItem(
+            record=record,
+            envelopes=envelopes,
+            at_hash=before.hash,
+            meta_fields=_FINISHED if finished else None,
+            encoded_record=codec.encode_record(record),
+            encoded_envelopes=[codec.encode_envelope(e) for e in envelopes],
+        )
         return Decision(
-            entry=entry, message=message, record=record, envelopes=envelopes, before=before, after=after,
+            entry=entry, message=message, record=record, item=item, before=before, after=after,
             finished=finished,
         )  # fmt: skip
 
@@ -329,31 +421,31 @@ class FoldWorker:
             raise PoisonMessage(f"decide failed: {type(exc).__name__}: {exc}") from exc
 
     def _rejected(
-        self, entry: InboxEntry, message: InboxMessage, loaded: LoadedGame, code: str, text: str
+        self, entry: InboxEntry, message: InboxMessage, loaded: LoadedGame, ts: int, code: str, text: str
     ) -> Decision:
-        record = _record(message, loaded, "rejected", code=code, message=text)
+        record = _record(message, loaded, "rejected", ts, code=code, message=text)
+        item = AppendItem(record=record, envelopes=(), at_hash=loaded.hash)
         return Decision(
-            entry=entry,
-            message=message,
-            record=record,
-            envelopes=[],
-            before=loaded,
-            after=loaded,
+            entry=entry, message=message, record=record, item=item, before=loaded, after=loaded,
             finished=False,
-        )
+        )  # fmt: skip
+
+
+_FINISHED = {"status": "finished"}
+"""The meta field set with the event that ends a game."""
 
 
 def _record(
-    inbox: InboxMessage, decided_on: LoadedGame, status: CommandStatus, **fields: Any
+    inbox: InboxMessage, decided_on: LoadedGame, status: CommandStatus, ts: int, **fields: Any
 ) -> CommandRecord:
-    """The result record of a command decided on ``decided_on``'s state."""
+    """The result record of a command decided on ``decided_on``'s state at ``ts``."""
     return CommandRecord(
         command_id=inbox.command_id,
         seat=inbox.seat,
         command=inbox.command,
         status=status,
         at_seq=decided_on.seq,
-        ts_ms=now_ms(),
+        ts_ms=ts,
         submitted_ms=inbox.submitted_ms,
         **fields,
     )

@@ -6,6 +6,7 @@ of the time from a command's submission to its recorded result (Prometheus-style
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,24 +25,30 @@ class WorkerMetrics:
 
     def queue(self, pipe: Any, applied: Sequence[tuple[CommandRecord, int]], dead: int) -> None:
         """Queue the counters of one settled batch: ``applied`` is (record, submitted_ms) pairs."""
-        counts: dict[str, int] = {}
         now = now_ms()
+        counts = dict.fromkeys(("commands_applied", "commands_rejected", "events_appended"), 0)
+        latency_sum = 0
+        in_bucket = [0] * (len(LATENCY_BUCKETS_MS) + 1)
         for record, submitted_ms in applied:
-            status = "commands_applied" if record.status == "applied" else "commands_rejected"
-            counts[status] = counts.get(status, 0) + 1
-            counts["events_appended"] = counts.get("events_appended", 0) + max(
-                0, record.last_seq - record.at_seq
-            )
+            if record.status == "applied":
+                counts["commands_applied"] += 1
+                counts["events_appended"] += max(0, record.last_seq - record.at_seq)
+            else:
+                counts["commands_rejected"] += 1
             latency = max(0, now - submitted_ms)
-            counts["latency_ms_sum"] = counts.get("latency_ms_sum", 0) + latency
-            counts["latency_count"] = counts.get("latency_count", 0) + 1
-            for bound in LATENCY_BUCKETS_MS:
-                if latency <= bound:
-                    counts[f"latency_le_{bound}"] = counts.get(f"latency_le_{bound}", 0) + 1
-        if dead:
-            counts["dead_lettered"] = dead
+            latency_sum += latency
+            in_bucket[bisect.bisect_left(LATENCY_BUCKETS_MS, latency)] += 1
+        if applied:
+            counts["latency_ms_sum"] = latency_sum
+            counts["latency_count"] = len(applied)
+        cumulative = 0
+        for bound, n in zip(LATENCY_BUCKETS_MS, in_bucket, strict=False):
+            cumulative += n
+            counts[f"latency_le_{bound}"] = cumulative
+        counts["dead_lettered"] = dead
         for field, value in counts.items():
-            pipe.hincrby(METRICS_KEY, field, value)
+            if value:
+                pipe.hincrby(METRICS_KEY, field, value)
 
     def read(self) -> dict[str, int]:
         raw = self.redis.hgetall(METRICS_KEY)

@@ -123,6 +123,8 @@ async def list_games(request: Request) -> Response:
     limit = int_param(request, "limit", 50, 1, 500)
     ids = await _game_ids(gateway, status, offset, limit + 1)
     summaries = await _summaries(gateway, ids[:limit])
+    if status == "live":  # the index follows the worker a moment late; the meta hash is never late
+        summaries = [s for s in summaries if s.status != "finished"]
     next_offset = offset + limit if len(ids) > limit else None
     return json_response(GameList(games=summaries, offset=offset, limit=limit, next_offset=next_offset))
 
@@ -136,7 +138,17 @@ async def _game_ids(gateway: Gateway, status: str, offset: int, count: int) -> l
     if not every:
         return []
     live = await redis.zmscore(keys.LIVE_GAMES, every)
-    finished = [i.decode() for i, score in zip(every, live, strict=True) if score is None]
+    # A game leaves the live index a moment after its last event; its meta status says finished at once.
+    pipe = redis.pipeline(transaction=False)
+    for game_id, score in zip(every, live, strict=True):
+        if score is not None:
+            pipe.hget(keys.meta(game_id.decode()), "status")
+    statuses = iter(await pipe.execute())
+    finished = [
+        i.decode()
+        for i, score in zip(every, live, strict=True)
+        if score is None or next(statuses) == b"finished"
+    ]
     return finished[offset : offset + count]
 
 

@@ -1,0 +1,89 @@
+"""A connection of the fold worker's own for its append scripts, written to before earlier replies are read.
+
+redis-py's pipeline sends a batch and then waits for every reply. The worker instead sends batch k+1's
+appends while Redis is still running batch k's, and decides in the meantime; the replies come back in
+the order the calls were sent, so reading them later is safe. The calls are packed by hiredis in C:
+packing them argument by argument in Python cost more than the scripts themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import redis
+
+_pack: Callable[[Any], bytes] | None
+try:
+    from hiredis import pack_command as _pack
+except ImportError:  # pragma: no cover - hiredis is a dependency; this keeps a bare redis-py working
+    _pack = None
+
+Call = tuple[Any, ...]
+"""One Redis command with its arguments (``bytes``, ``str`` or ``int``)."""
+
+
+class ScriptWire:
+    """Sends ``EVALSHA`` calls of one script on a dedicated connection; replies are read in order later."""
+
+    def __init__(self, client: redis.Redis, script: str) -> None:
+        self.client = client
+        self.script = script
+        self.sha = client.script_load(script)
+        self._connection: Any = None  # redis-py's Connection, untyped
+        self.outstanding = 0
+
+    def call(self, keys: Sequence[str], args: Sequence[Any]) -> Call:
+        """The command that runs the script on ``keys`` with ``args``."""
+        return ("EVALSHA", self.sha, len(keys), *keys, *args)
+
+    def send(self, calls: Sequence[Call]) -> None:
+        """Write the calls without waiting for their replies."""
+        if not calls:
+            return
+        connection = self._connect()
+        try:
+            if _pack is not None:
+                connection.send_packed_command([b"".join(_pack(c) for c in calls)], check_health=False)
+            else:
+                connection.send_packed_command(connection.pack_commands(calls), check_health=False)
+        except Exception:
+            self.close()
+            raise
+        self.outstanding += len(calls)
+
+    def receive(self, count: int) -> list[Any]:
+        """The next ``count`` replies, in the order sent; a script's error reply comes back as the exception.
+
+        ``NOSCRIPT`` (the server lost its script cache) loads the script again; the calls that got it are
+        answered with the error, so the worker decides them again.
+        """
+        connection = self._connect()
+        replies: list[Any] = []
+        try:
+            for _ in range(count):
+                try:
+                    replies.append(connection.read_response())
+                except redis.ResponseError as exc:
+                    replies.append(exc)
+                finally:
+                    self.outstanding -= 1
+        except Exception:
+            self.close()
+            raise
+        if any(isinstance(r, redis.exceptions.NoScriptError) for r in replies):
+            self.sha = self.client.script_load(self.script)
+        return replies
+
+    def close(self) -> None:
+        """Drop the connection (replies still outstanding on it are lost with it)."""
+        if self._connection is not None:
+            self._connection.disconnect()
+            self.client.connection_pool.release(self._connection)
+            self._connection = None
+        self.outstanding = 0
+
+    def _connect(self) -> Any:
+        if self._connection is None:
+            self._connection = self.client.connection_pool.get_connection()
+        return self._connection
