@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -20,6 +21,7 @@ from events.envelope import InboxMessage
 from events.store import now_ms
 
 DEFAULT_PARTITIONS = 16
+ACK_LUA = (Path(__file__).parent / "lua" / "ack.lua").read_text()
 
 
 class InboxEntry(msgspec.Struct, frozen=True, kw_only=True):
@@ -43,6 +45,15 @@ class CommandBus:
     def __init__(self, client: redis.Redis, partitions: int = DEFAULT_PARTITIONS) -> None:
         self.redis: Any = client  # redis-py types replies loosely; ours are bytes (decode_responses off)
         self.partitions = partitions
+        # The same connections, but XREADGROUP's reply is left as Redis sends it: turning every entry into a
+        # dict first cost the worker more than reading it.
+        self._raw: Any = redis.Redis(connection_pool=client.connection_pool)
+        self._raw.response_callbacks.pop("XREADGROUP", None)
+        self._ack = client.register_script(ACK_LUA)
+
+    def pipeline(self) -> Any:
+        """A pipeline for writes to send ahead of the next ``read`` (see its ``writes``)."""
+        return self._raw.pipeline(transaction=False)
 
     def ensure_groups(self) -> None:
         """Create the consumer group on every partition (from the start, so nothing is skipped)."""
@@ -108,12 +119,13 @@ class CommandBus:
             writes.xreadgroup(keys.GROUP, consumer, streams, count=count, block=block_ms)
             reply = writes.execute()[-1]
         else:
-            reply = self.redis.xreadgroup(keys.GROUP, consumer, streams, count=count, block=block_ms)
+            reply = self._raw.xreadgroup(keys.GROUP, consumer, streams, count=count, block=block_ms)
         entries = []
-        for stream, items in reply or []:
+        streams_read = reply.items() if isinstance(reply, dict) else reply or []  # RESP3 map or RESP2 list
+        for stream, items in streams_read:
             partition = int(stream.rsplit(b":", 1)[1])
             for entry_id, fields in items:
-                entries.append(InboxEntry(partition=partition, entry_id=entry_id, raw=fields.get(b"m", b"")))
+                entries.append(InboxEntry(partition=partition, entry_id=entry_id, raw=_message_field(fields)))
         return entries
 
     def claim_pending(self, consumer: str, partition: int) -> int:
@@ -127,10 +139,10 @@ class CommandBus:
                 return claimed
 
     def queue_ack(self, pipe: Any, partition: int, entry_ids: Sequence[bytes]) -> None:
-        """Acknowledge and delete processed entries, so the inbox does not grow without bound."""
+        """Acknowledge processed entries and trim the partition below what is still needed (ack.lua), so
+        the inbox does not grow without bound."""
         if entry_ids:
-            pipe.xack(keys.inbox(partition), keys.GROUP, *entry_ids)
-            pipe.xdel(keys.inbox(partition), *entry_ids)
+            self._ack(keys=[keys.inbox(partition)], args=[keys.GROUP, *entry_ids], client=pipe)
 
     def queue_dead_letter(self, pipe: Any, entry: InboxEntry, reason: str) -> None:
         """Move a poison entry to the dead-letter stream with its reason, and acknowledge it."""
@@ -164,3 +176,13 @@ class CommandBus:
         for p in range(self.partitions):
             pipe.xlen(keys.inbox(p))
         return sum(int(n) for n in pipe.execute())
+
+
+def _message_field(fields: list[bytes] | None) -> bytes:
+    """The ``m`` field of an entry as Redis sends it (``[field, value, ...]``; ``None`` if it was deleted)."""
+    if fields:
+        for n in range(0, len(fields) - 1, 2):
+            if fields[n] == b"m":
+                return fields[n + 1]
+    return b""
+

@@ -85,9 +85,9 @@ def parse_append_replies(replies: Sequence[Any]) -> list[AppendResult]:
 
 def parse_append_reply(reply: Sequence[Any]) -> AppendResult:
     """Turn one command's reply from the Lua script into an ``AppendResult``."""
+    if reply[0] == b"ok":
+        return AppendResult(status="ok", first_seq=reply[1], last_seq=reply[2])
     status = reply[0].decode() if isinstance(reply[0], bytes) else str(reply[0])
-    if status == "ok":
-        return AppendResult(status="ok", first_seq=int(reply[1]), last_seq=int(reply[2]))
     if status == "dup":
         return AppendResult(status="dup", record=codec.decode_record(reply[1]))
     if status == "conflict":

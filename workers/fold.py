@@ -103,7 +103,7 @@ class FoldWorker:
         self.metrics = WorkerMetrics(client)
         self.on_applied = on_applied
         self.wire = ScriptWire(client, store.script_source)
-        self._writes: Any = client.pipeline(transaction=False)
+        self._writes: Any = bus.pipeline()
         """Acknowledgements, dead letters, snapshots and counters, sent with the next read."""
         self._held: Flight | None = None
         """A batch decided but not sent yet: it goes out with the next step, before its successor is decided."""

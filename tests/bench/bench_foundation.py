@@ -13,11 +13,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from events import codec, keys
+from events.keys import partition_for
 from services.redis_launcher import EmbeddedRedis
 from tests.support.pipeline import services_for, stop_process, worker_process
 
 GAMES = 200
 PARTITIONS = 16
+NOTE = b'{"type":"Note","text":"x"}'
 
 
 def raw_xadd_rate(services, n: int = 200_000, pipeline: int = 1000) -> float:
@@ -61,7 +64,7 @@ def _compact_aof(services) -> None:
 def _submit(services, n: int, tag: str) -> None:
     batch = []
     for i in range(n):
-        batch.append(services.bus.message(f"b{i % GAMES}", 0, b'{"type":"Note","text":"x"}', f"{tag}-{i}"))
+        batch.append(services.bus.message(f"b{i % GAMES}", 0, NOTE, f"{tag}-{i}"))
         if len(batch) == 1000:
             services.bus.submit_many(batch)
             batch = []
@@ -72,18 +75,34 @@ def _applied(services) -> int:
     return int(services.redis.hget("hm:metrics", "commands_applied") or 0)
 
 
-def end_to_end_rate(url: str, workers: int, n: int = 60_000) -> float:
-    """Saturating load: the inbox is full before the workers start; time until it is drained."""
+def end_to_end_rate(url: str, workers: int, n: int = 100_000) -> float:
+    """Saturating load on running, warm workers: the whole load lands in the inbox at once (one MULTI/EXEC,
+    so no worker sees any of it early); time from then until the last command is applied."""
     services = _fresh(url)
-    _submit(services, n, "sat")
     procs = [worker_process(url, partitions=PARTITIONS) for _ in range(workers)]
+    _settle_leases(services, workers)
+    _warm_up(services)
+    transaction = services.redis.pipeline(transaction=True)
+    for i in range(n):
+        message = services.bus.message(f"b{i % GAMES}", 0, NOTE, f"sat-{i}")
+        transaction.xadd(
+            keys.inbox(partition_for(message.game_id, PARTITIONS)), {"m": codec.encode_inbox(message)}
+        )
+    transaction.execute()
     started = time.perf_counter()
-    while _applied(services) < n:
-        time.sleep(0.01)
+    while _applied(services) < n + GAMES:
+        time.sleep(0.005)
     elapsed = time.perf_counter() - started
     for p in procs:
         stop_process(p)
     return n / elapsed
+
+
+def _warm_up(services) -> None:
+    """One command per game, so that every game is hot in its worker's cache before the clock starts."""
+    _submit(services, GAMES, "warm")
+    while _applied(services) < GAMES:
+        time.sleep(0.01)
 
 
 def latency_at(url: str, rate: float, seconds: float = 8.0, workers: int = 2) -> tuple[float, float, int]:
@@ -91,17 +110,13 @@ def latency_at(url: str, rate: float, seconds: float = 8.0, workers: int = 2) ->
     services = _fresh(url)
     procs = [worker_process(url, partitions=PARTITIONS) for _ in range(workers)]
     _settle_leases(services, workers)
-    _submit(services, GAMES, "warm")  # steady state: every game hot in a worker's cache
-    while _applied(services) < GAMES:
-        time.sleep(0.01)
+    _warm_up(services)
     tick, sent = 0.01, GAMES
     per_tick = max(1, round(rate * tick))
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
         messages = [
-            services.bus.message(
-                f"b{(sent + i) % GAMES}", 0, b'{"type":"Note","text":"x"}', f"lat-{sent + i}"
-            )
+            services.bus.message(f"b{(sent + i) % GAMES}", 0, NOTE, f"lat-{sent + i}")
             for i in range(per_tick)
         ]
         services.bus.submit_many(messages)
@@ -119,8 +134,6 @@ def latency_at(url: str, rate: float, seconds: float = 8.0, workers: int = 2) ->
 
 def _settle_leases(services, workers: int) -> None:
     """Wait until the workers have split the partitions between them (no rebalancing while measuring)."""
-    from events import keys
-
     while True:
         owners = [services.redis.get(keys.lease(p)) for p in range(PARTITIONS)]
         counts = {o: owners.count(o) for o in owners if o}
@@ -130,8 +143,6 @@ def _settle_leases(services, workers: int) -> None:
 
 
 def _latencies(services) -> list[float]:
-    from events import codec, keys
-
     out: list[float] = []
     for g in range(GAMES):
         for entry_id, fields in services.redis.xrange(keys.commands(f"b{g}")):
