@@ -1,13 +1,14 @@
 """The fold worker: inbox partitions -> decide -> atomic append -> acknowledge.
 
-Each round reads a batch from the partitions this worker holds, decides every command against the
-cached state (folding its events in at once, so the next command of the same game sees them) and sends
-all appends on a connection of their own without waiting (``workers/wire.py``). While Redis runs them,
-the worker reads and decides the next batch; then it reads the first batch's replies and queues the
-acknowledgements, which go out with the next read. An append refused for a stale sequence or hash
-drops the cached state; the batch behind it is landed too (its appends for that game are refused as
-well, since they were decided on top of the refused one), and the refused commands are decided again,
-in their order, on a fresh load before anything else is read.
+Each step reads a batch from the partitions this worker holds (sending the previous step's
+acknowledgements in the same round trip), sends the appends of the batch decided in the previous step on
+a connection of their own (``workers/wire.py``), decides the new batch while Redis runs those appends,
+then reads their replies. Reading before sending matters: Redis runs one thing at a time, so a read sent
+after the appends would wait for all of them. Deciding is optimistic: each command is decided on the
+cached state with the commands before it folded in, and its append carries the sequence and chain hash it
+was decided on. An append refused for a stale sequence or hash (another worker moved the game on) drops
+the cached state; the batch decided on top of it is dropped too, and the refused commands and that batch
+are decided again, in their order, on fresh loads, before anything new is read.
 """
 
 from __future__ import annotations
@@ -22,24 +23,20 @@ import msgspec
 import redis
 import structlog
 
-from domain.engine import RuleViolation, rng_for
-from events import codec
 from events.bus import CommandBus, InboxEntry
-from events.envelope import CommandRecord, CommandStatus, InboxMessage
-from events.errors import PoisonMessage, UnknownGame
+from events.errors import PoisonMessage
 from events.keys import partition_for
 from events.store import (
-    AppendItem,
     AppendResult,
     EventStore,
     LoadedGame,
     append_args,
     append_keys,
-    envelopes_for,
     now_ms,
     parse_append_replies,
 )
 from workers.cache import StateCache
+from workers.decide import Decider, Decision
 from workers.leases import PartitionLeases
 from workers.metrics import WorkerMetrics
 from workers.wire import ScriptWire
@@ -48,18 +45,6 @@ log = structlog.get_logger("fold")
 
 AppliedHook = Callable[[str, LoadedGame], None]
 """Called after a command was applied: ``(game_id, the game as it is now)`` (bots, notifications)."""
-
-
-class Decision(msgspec.Struct, kw_only=True):
-    """What deciding one inbox entry produced, waiting for its append's reply."""
-
-    entry: InboxEntry
-    message: InboxMessage
-    record: CommandRecord
-    item: AppendItem
-    before: LoadedGame
-    after: LoadedGame
-    finished: bool
 
 
 class Flight(msgspec.Struct, kw_only=True):
@@ -99,6 +84,7 @@ class FoldWorker:
         self.block_ms = block_ms
         self.max_attempts = max_attempts
         self.cache = StateCache(cache_size)
+        self.decider = Decider(store, self.cache)
         self.leases = PartitionLeases(client, self.worker_id, bus.partitions, lease_ttl_ms)
         self.metrics = WorkerMetrics(client)
         self.on_applied = on_applied
@@ -126,6 +112,7 @@ class FoldWorker:
         """Fold until stopped (or, with ``until_idle``, until nothing is left to read); returns the count."""
         self.bus.ensure_groups()
         processed = 0
+        self._next_heartbeat = 0.0  # take leases at once, also when run again after a stop
         log.info("worker_started", worker=self.worker_id, partitions=self.bus.partitions)
         try:
             while not self._stopping:
@@ -243,7 +230,7 @@ class FoldWorker:
         ts = now_ms()
         for entry in entries:
             try:
-                decision = self._decide(entry, ts)
+                decision = self.decider.decide(entry, ts)
             except PoisonMessage as exc:
                 flight.poison.append((entry, str(exc)))
                 continue
@@ -342,110 +329,3 @@ class FoldWorker:
             )
 
     # --- deciding one command ---------------------------------------------------------------------------
-
-    def _load(self, game_id: str) -> LoadedGame:
-        loaded = self.cache.get(game_id)
-        if loaded is None:
-            try:
-                loaded = self.store.load(game_id)
-            except UnknownGame as exc:
-                raise PoisonMessage(f"unknown game: {exc}") from exc
-            self.cache.put(game_id, loaded)
-        return loaded
-
-    def _decide(self, entry: InboxEntry, ts: int) -> Decision:
-        try:
-            message = codec.decode_inbox(entry.raw)
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise PoisonMessage(f"undecodable inbox message: {exc}") from exc
-        before = self._load(message.game_id)
-        try:
-            events = self._rule_events(before, message)
-        except RuleViolation as exc:
-            return self._rejected(entry, message, before, ts, exc.code, exc.message)
-        try:
-            state = before.game.fold(events, before.state) if events else before.state
-        except Exception as exc:
-            log.exception("evolve_failed", game_id=message.game_id, command_id=message.command_id)
-            raise PoisonMessage(f"evolve failed: {type(exc).__name__}: {exc}") from exc
-        finished = before.game.outcome(state) is not None
-        envelopes = envelopes_for(
-            message.game_id,
-            events,
-            before.seq,
-            before.hash,
-            message.command_id,
-            message.seat,
-            ts,
-            reveal_seed=before.meta.seed if finished else None,
-        )
-        after = LoadedGame(
-            game=before.game,
-            meta=before.meta,
-            state=state,
-            seq=before.seq + len(envelopes),
-            hash=envelopes[-1].hash if envelopes else before.hash,
-        )
-        self.cache.put(message.game_id, after)
-        record = _record(message, before, "applied", ts, first_seq=before.seq + 1, last_seq=after.seq)
-        item = AppendItem(
-            record=record,
-            envelopes=envelopes,
-            at_hash=before.hash,
-            meta_fields=_FINISHED if finished else None,
-            encoded_record=codec.encode_record(record),
-            encoded_envelopes=[codec.encode_envelope(e) for e in envelopes],
-        )
-        return Decision(
-            entry=entry, message=message, record=record, item=item, before=before, after=after,
-            finished=finished,
-        )  # fmt: skip
-
-    def _rule_events(self, loaded: LoadedGame, message: InboxMessage) -> list[Any]:
-        """The game's events for a command, or ``RuleViolation`` for anything the rules or format refuse."""
-        game, seats = loaded.game, loaded.meta.header.seats
-        if message.seat is None or not 0 <= message.seat < seats:
-            raise RuleViolation("command.bad_seat", f"seat must be 0 to {seats - 1}, not {message.seat}")
-        try:
-            command = codec.decode_command(game, message.command)
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-            raise RuleViolation("command.invalid", f"not a {game.key} command: {exc}") from exc
-        try:
-            return list(
-                game.decide(loaded.state, message.seat, command, rng_for(loaded.meta.seed, loaded.seq + 1))
-            )
-        except RuleViolation:
-            raise
-        except Exception as exc:
-            log.exception("decide_failed", game_id=message.game_id, command_id=message.command_id)
-            raise PoisonMessage(f"decide failed: {type(exc).__name__}: {exc}") from exc
-
-    def _rejected(
-        self, entry: InboxEntry, message: InboxMessage, loaded: LoadedGame, ts: int, code: str, text: str
-    ) -> Decision:
-        record = _record(message, loaded, "rejected", ts, code=code, message=text)
-        item = AppendItem(record=record, envelopes=(), at_hash=loaded.hash)
-        return Decision(
-            entry=entry, message=message, record=record, item=item, before=loaded, after=loaded,
-            finished=False,
-        )  # fmt: skip
-
-
-_FINISHED = {"status": "finished"}
-"""The meta field set with the event that ends a game."""
-
-
-def _record(
-    inbox: InboxMessage, decided_on: LoadedGame, status: CommandStatus, ts: int, **fields: Any
-) -> CommandRecord:
-    """The result record of a command decided on ``decided_on``'s state at ``ts``."""
-    return CommandRecord(
-        command_id=inbox.command_id,
-        seat=inbox.seat,
-        command=inbox.command,
-        status=status,
-        at_seq=decided_on.seq,
-        ts_ms=ts,
-        submitted_ms=inbox.submitted_ms,
-        **fields,
-    )

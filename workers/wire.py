@@ -23,19 +23,13 @@ Call = tuple[Any, ...]
 """One Redis command with its arguments (``bytes``, ``str`` or ``int``)."""
 
 
-class ScriptWire:
-    """Sends ``EVALSHA`` calls of one script on a dedicated connection; replies are read in order later."""
+class Wire:
+    """A dedicated connection: calls are written at once, their replies read later, in the order sent."""
 
-    def __init__(self, client: redis.Redis, script: str) -> None:
+    def __init__(self, client: redis.Redis) -> None:
         self.client = client
-        self.script = script
-        self.sha = client.script_load(script)
         self._connection: Any = None  # redis-py's Connection, untyped
         self.outstanding = 0
-
-    def call(self, keys: Sequence[str], args: Sequence[Any]) -> Call:
-        """The command that runs the script on ``keys`` with ``args``."""
-        return ("EVALSHA", self.sha, len(keys), *keys, *args)
 
     def send(self, calls: Sequence[Call]) -> None:
         """Write the calls without waiting for their replies."""
@@ -53,11 +47,7 @@ class ScriptWire:
         self.outstanding += len(calls)
 
     def receive(self, count: int) -> list[Any]:
-        """The next ``count`` replies, in the order sent; a script's error reply comes back as the exception.
-
-        ``NOSCRIPT`` (the server lost its script cache) loads the script again; the calls that got it are
-        answered with the error, so the worker decides them again.
-        """
+        """The next ``count`` replies, in the order sent; an error reply comes back as the exception."""
         connection = self._connect()
         replies: list[Any] = []
         try:
@@ -71,8 +61,6 @@ class ScriptWire:
         except Exception:
             self.close()
             raise
-        if any(isinstance(r, redis.exceptions.NoScriptError) for r in replies):
-            self.sha = self.client.script_load(self.script)
         return replies
 
     def close(self) -> None:
@@ -87,3 +75,24 @@ class ScriptWire:
         if self._connection is None:
             self._connection = self.client.connection_pool.get_connection()
         return self._connection
+
+
+class ScriptWire(Wire):
+    """A ``Wire`` for ``EVALSHA`` calls of one script."""
+
+    def __init__(self, client: redis.Redis, script: str) -> None:
+        super().__init__(client)
+        self.script = script
+        self.sha = client.script_load(script)
+
+    def call(self, keys: Sequence[str], args: Sequence[Any]) -> Call:
+        """The command that runs the script on ``keys`` with ``args``."""
+        return ("EVALSHA", self.sha, len(keys), *keys, *args)
+
+    def receive(self, count: int) -> list[Any]:
+        """As ``Wire.receive``. ``NOSCRIPT`` (the server lost its script cache) loads the script again; the
+        calls that got it are answered with the error, so the worker decides them again."""
+        replies = super().receive(count)
+        if any(isinstance(r, redis.exceptions.NoScriptError) for r in replies):
+            self.sha = self.client.script_load(self.script)
+        return replies

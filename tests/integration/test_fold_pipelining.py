@@ -1,0 +1,92 @@
+"""The worker's overlapped steps on a real Redis: a batch decided on top of a refused append, the inbox
+trimmed by acknowledgements, a lost script cache."""
+
+from __future__ import annotations
+
+import pytest
+
+from events import keys
+from events.keys import partition_for
+from tests.support.pipeline import new_race, services_for
+from workers.fold import FoldWorker
+
+pytestmark = pytest.mark.redis
+
+ROLL = b'{"type":"Roll"}'
+
+
+def _worker(services, **kwargs) -> FoldWorker:
+    return FoldWorker(services.redis, services.store, services.bus, block_ms=20, **kwargs)
+
+
+def test_a_batch_decided_on_top_of_a_refused_append_is_decided_again_after_it_in_order(
+    redis_url, redis_client
+) -> None:
+    services = services_for(redis_url)
+    new_race(services, "g1", seats=2)
+    partition = partition_for("g1", services.bus.partitions)
+    stale = _worker(services)
+    services.bus.ensure_groups()
+
+    def next_entries(count: int):
+        return services.bus.read(stale.worker_id, [partition], count, None)
+
+    services.bus.submit("g1", 0, ROLL, "first")
+    assert stale.process(next_entries(1)) == 1
+    services.bus.submit("g1", 1, ROLL, "by-other")
+    _worker(services).run(until_idle=True)
+    assert stale.cache.get("g1").seq == 2  # stale: the game is at seq 3, seat 0 to move
+    dropped: list[int] = []
+    forget = stale._forget
+    stale._forget = lambda flight: [dropped.append(flight.size), forget(flight)]  # type: ignore[assignment,method-assign,func-returns-value]
+    services.bus.submit("g1", 0, ROLL, "c0")
+    services.bus.submit("g1", 1, ROLL, "c1")
+    c0, c1 = next_entries(2)
+    assert stale._step([c0]) == 0  # c0 decided (on the stale state: rejected, not seat 0's turn) and held
+    # c0's append is sent and c1 decided on top of it; c0's append is refused (the game moved on), so c1's
+    # decision is dropped and both are decided again on a fresh load, c0 first.
+    assert stale._step([c1]) == 2
+    assert dropped == [1]
+    records = [services.store.result("g1", i) for i in ("c0", "c1")]
+    assert [(r.status, r.first_seq) for r in records] == [("applied", 4), ("applied", 5)]
+    assert [r.command_id for r in services.store.records("g1")] == ["setup", "first", "by-other", "c0", "c1"]
+    assert stale.cache.get("g1").seq == 5
+
+
+def test_acknowledging_trims_the_inbox_below_the_oldest_pending_entry_and_never_an_undelivered_one(
+    redis_url, redis_client
+) -> None:
+    services = services_for(redis_url)
+    bus = services.bus
+    bus.ensure_groups()
+    partition = partition_for("g1", bus.partitions)
+    for n in range(3):
+        bus.submit("g1", 0, ROLL, f"c{n}")
+    first, second, third = (e.entry_id for e in bus.read("c", [partition], 10, None))
+    bus.submit("g1", 0, ROLL, "not-read-yet")
+
+    def ack(*entry_ids: bytes) -> int:
+        pipe = bus.pipeline()
+        bus.queue_ack(pipe, partition, list(entry_ids))
+        pipe.execute()
+        return int(redis_client.xlen(keys.inbox(partition)))
+
+    assert ack(second) == 4  # the first is still pending: nothing below it to trim
+    assert ack(first) == 2  # the third is the oldest pending: the first two go
+    assert ack(third) == 1  # nothing pending: everything delivered goes, the unread entry stays
+    [(entry_id, _)] = redis_client.xrange(keys.inbox(partition))
+    assert entry_id > third
+
+
+def test_a_lost_script_cache_is_loaded_again_and_no_command_is_lost(redis_url, redis_client) -> None:
+    services = services_for(redis_url)
+    new_race(services, "g1", seats=2)
+    worker = _worker(services)
+    services.bus.submit("g1", 0, ROLL, "before")
+    worker.run(until_idle=True)
+    redis_client.script_flush()
+    services.bus.submit("g1", 1, ROLL, "after")
+    services.bus.submit("g1", 0, ROLL, "after-2")
+    assert worker.run(until_idle=True) == 2
+    assert [r.command_id for r in services.store.records("g1")] == ["setup", "before", "after", "after-2"]
+    assert all(r.status == "applied" for r in services.store.records("g1"))

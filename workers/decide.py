@@ -1,0 +1,152 @@
+"""Deciding one inbox entry: the game's rules on the cached state, sealed into envelopes and a record.
+
+Pure apart from the cache it reads and fills: the fold worker sends what comes out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import structlog
+
+from domain.engine import RuleViolation, rng_for
+from events import codec
+from events.bus import InboxEntry
+from events.envelope import CommandRecord, CommandStatus, InboxMessage
+from events.errors import PoisonMessage, UnknownGame
+from events.store import AppendItem, EventStore, LoadedGame, envelopes_for
+from workers.cache import StateCache
+
+log = structlog.get_logger("fold")
+
+
+class Decision(msgspec.Struct, kw_only=True):
+    """What deciding one inbox entry produced, waiting for its append's reply."""
+
+    entry: InboxEntry
+    message: InboxMessage
+    record: CommandRecord
+    item: AppendItem
+    before: LoadedGame
+    after: LoadedGame
+    finished: bool
+
+
+class Decider:
+    """Decides inbox entries on the cached states of their games (loading a game the cache lacks)."""
+
+    def __init__(self, store: EventStore, cache: StateCache) -> None:
+        self.store = store
+        self.cache = cache
+
+    def _load(self, game_id: str) -> LoadedGame:
+        loaded = self.cache.get(game_id)
+        if loaded is None:
+            try:
+                loaded = self.store.load(game_id)
+            except UnknownGame as exc:
+                raise PoisonMessage(f"unknown game: {exc}") from exc
+            self.cache.put(game_id, loaded)
+        return loaded
+
+    def decide(self, entry: InboxEntry, ts: int) -> Decision:
+        """Decide one entry at time ``ts``; the cache then holds the game as it will be once appended.
+
+        Raises ``PoisonMessage`` for what no rule can judge (undecodable, unknown game, a crashing rule).
+        """
+        try:
+            message = codec.decode_inbox(entry.raw)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise PoisonMessage(f"undecodable inbox message: {exc}") from exc
+        before = self._load(message.game_id)
+        try:
+            events = self._rule_events(before, message)
+        except RuleViolation as exc:
+            return self._rejected(entry, message, before, ts, exc.code, exc.message)
+        try:
+            state = before.game.fold(events, before.state) if events else before.state
+        except Exception as exc:
+            log.exception("evolve_failed", game_id=message.game_id, command_id=message.command_id)
+            raise PoisonMessage(f"evolve failed: {type(exc).__name__}: {exc}") from exc
+        finished = before.game.outcome(state) is not None
+        envelopes = envelopes_for(
+            message.game_id,
+            events,
+            before.seq,
+            before.hash,
+            message.command_id,
+            message.seat,
+            ts,
+            reveal_seed=before.meta.seed if finished else None,
+        )
+        after = LoadedGame(
+            game=before.game,
+            meta=before.meta,
+            state=state,
+            seq=before.seq + len(envelopes),
+            hash=envelopes[-1].hash if envelopes else before.hash,
+        )
+        self.cache.put(message.game_id, after)
+        record = _record(message, before, "applied", ts, first_seq=before.seq + 1, last_seq=after.seq)
+        item = AppendItem(
+            record=record,
+            envelopes=envelopes,
+            at_hash=before.hash,
+            meta_fields=_FINISHED if finished else None,
+            encoded_record=codec.encode_record(record),
+            encoded_envelopes=[codec.encode_envelope(e) for e in envelopes],
+        )
+        return Decision(
+            entry=entry, message=message, record=record, item=item, before=before, after=after,
+            finished=finished,
+        )  # fmt: skip
+
+    def _rule_events(self, loaded: LoadedGame, message: InboxMessage) -> list[Any]:
+        """The game's events for a command, or ``RuleViolation`` for anything the rules or format refuse."""
+        game, seats = loaded.game, loaded.meta.header.seats
+        if message.seat is None or not 0 <= message.seat < seats:
+            raise RuleViolation("command.bad_seat", f"seat must be 0 to {seats - 1}, not {message.seat}")
+        try:
+            command = codec.decode_command(game, message.command)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise RuleViolation("command.invalid", f"not a {game.key} command: {exc}") from exc
+        try:
+            return list(
+                game.decide(loaded.state, message.seat, command, rng_for(loaded.meta.seed, loaded.seq + 1))
+            )
+        except RuleViolation:
+            raise
+        except Exception as exc:
+            log.exception("decide_failed", game_id=message.game_id, command_id=message.command_id)
+            raise PoisonMessage(f"decide failed: {type(exc).__name__}: {exc}") from exc
+
+    def _rejected(
+        self, entry: InboxEntry, message: InboxMessage, loaded: LoadedGame, ts: int, code: str, text: str
+    ) -> Decision:
+        record = _record(message, loaded, "rejected", ts, code=code, message=text)
+        item = AppendItem(record=record, envelopes=(), at_hash=loaded.hash)
+        return Decision(
+            entry=entry, message=message, record=record, item=item, before=loaded, after=loaded,
+            finished=False,
+        )  # fmt: skip
+
+
+_FINISHED = {"status": "finished"}
+"""The meta field set with the event that ends a game."""
+
+
+def _record(
+    inbox: InboxMessage, decided_on: LoadedGame, status: CommandStatus, ts: int, **fields: Any
+) -> CommandRecord:
+    """The result record of a command decided on ``decided_on``'s state at ``ts``."""
+    return CommandRecord(
+        command_id=inbox.command_id,
+        seat=inbox.seat,
+        command=inbox.command,
+        status=status,
+        at_seq=decided_on.seq,
+        ts_ms=ts,
+        submitted_ms=inbox.submitted_ms,
+        **fields,
+    )
