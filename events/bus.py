@@ -185,4 +185,3 @@ def _message_field(fields: list[bytes] | None) -> bytes:
             if fields[n] == b"m":
                 return fields[n + 1]
     return b""
-
