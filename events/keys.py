@@ -27,8 +27,12 @@ def meta(game_id: str) -> str:
     return game_key(game_id, "meta")
 
 
+POSITION_FIELD = "@position"
+"""The field of a game's results hash that holds ``<last seq>:<last hash>`` (command ids never start with @)."""
+
+
 def results(game_id: str) -> str:
-    """A hash: command id -> recorded result."""
+    """A hash: command id -> recorded result, and the game's position under ``POSITION_FIELD``."""
     return game_key(game_id, "results")
 
 

@@ -261,10 +261,12 @@ class EventStore:
     # --- reading ---------------------------------------------------------------------------------------
 
     def meta(self, game_id: str) -> GameMeta:
-        raw = self.redis.hgetall(keys.meta(game_id))
+        pipe = self.redis.pipeline(transaction=False)
+        queue_meta_read(pipe, game_id)
+        raw, position = pipe.execute()
         if not raw or b"header" not in raw:
             raise UnknownGame(game_id)
-        return meta_from_hash(raw)
+        return meta_from_hash(raw, position)
 
     def read(self, game_id: str, after_seq: int = 0, count: int | None = None) -> list[Envelope]:
         """Envelopes with ``seq > after_seq``, in order."""
@@ -310,13 +312,20 @@ class EventStore:
         return LoadedGame(game=game, meta=meta, state=state, seq=seq, hash=chain_hash)
 
 
-def meta_from_hash(raw: Mapping[bytes, bytes]) -> GameMeta:
-    """Decode the meta hash as Redis returns it."""
+def queue_meta_read(pipe: Any, game_id: str) -> None:
+    """Queue the two reads ``meta_from_hash`` takes: the meta hash and the game's position."""
+    pipe.hgetall(keys.meta(game_id))
+    pipe.hget(keys.results(game_id), keys.POSITION_FIELD)
+
+
+def meta_from_hash(raw: Mapping[bytes, bytes], position: bytes | None) -> GameMeta:
+    """Decode the meta hash and the position (``b"<seq>:<hash>"`` in the results hash) as Redis returns them."""
+    last_seq, _, last_hash = (position or b"0:").partition(b":")
     return GameMeta(
         header=codec.decode_header(raw[b"header"]),
         seed=raw[b"seed"],
-        last_seq=int(raw.get(b"last_seq", b"0")),
-        last_hash=raw.get(b"last_hash", b"").decode(),
+        last_seq=int(last_seq),
+        last_hash=last_hash.decode(),
         status=raw.get(b"status", b"live").decode(),
         bots=msgspec.json.decode(raw.get(b"bots", b"{}"), type=dict[str, str]),
         tournament=raw.get(b"tournament", b"0") == b"1",

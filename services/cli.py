@@ -98,6 +98,8 @@ def cmd_send(services: Services, args: argparse.Namespace) -> int:
         codec.decode_command(game, body)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise UserError(f"not a {game.key} command: {exc}") from exc
+    if args.id is not None and (not args.id or args.id.startswith("@")):
+        raise UserError("a command id is not empty and does not start with @ (reserved)")
     command_id = services.bus.submit(args.game_id, args.seat, body, args.id)
     record = _wait_for_result(services, args.game_id, command_id, args.wait)
     if record is None:

@@ -2,9 +2,10 @@
 -- Each command is checked on its own (expected seq, chain hash, command id); the first command that
 -- is not applied stops the rest of the batch, which come back as "skipped" (to be decided again).
 -- KEYS[1] = event stream        hm:{g:<id>}:events
--- KEYS[2] = results hash        hm:{g:<id>}:results
+-- KEYS[2] = results hash        hm:{g:<id>}:results   command id -> result record, and the game's
+--                               position "<last seq>:<last hash>" under the field "@position"
 -- KEYS[3] = command log stream  hm:{g:<id>}:commands
--- KEYS[4] = meta hash           hm:{g:<id>}:meta
+-- KEYS[4] = meta hash           hm:{g:<id>}:meta      (header, seed, status ...: set by meta pairs)
 -- ARGV[1] = "create" (the game must not exist yet; the first command is its set-up) or "append"
 -- then, for each command, a block of 7 + 2k + m arguments:
 --   command id, expected seq (the seq the decision was made on), chain hash at that seq,
@@ -14,8 +15,11 @@
 -- Returns one reply per command: {"ok", first_seq, last_seq} | {"dup", recorded result}
 --   | {"conflict", current seq} | {"missing"} | {"exists"} | {"skipped"}.
 --
--- Every redis.call costs more than the work it does on a small hash, so the batch's results are looked
--- up with one HMGET and written with one HSET, and the game's position is read and written once.
+-- Every redis.call costs more than the work it does on a small hash, so the position and the batch's
+-- recorded results are read with one HMGET and written back with one HSET: the position lives in the
+-- results hash for that reason.
+
+local POSITION = '@position'
 
 -- unpack() is bounded by Lua's C stack (~8000 values), so long argument lists go in slices.
 local function call_sliced(command, key, values, reply)
@@ -28,23 +32,23 @@ local function call_sliced(command, key, values, reply)
   return reply
 end
 
-local position = redis.call('HMGET', KEYS[4], 'last_seq', 'last_hash')
-local current, current_hash = tonumber(position[1]), position[2]
-
--- Where each command's block starts, and the recorded result of each command id (one HMGET).
-local starts, ids = {}, {}
+-- Where each command's block starts; the position and each command id's recorded result (one HMGET).
+local starts, lookup = {}, {POSITION}
 local i = 2
 while i <= #ARGV do
   starts[#starts + 1] = i
-  ids[#ids + 1] = ARGV[i]
+  lookup[#lookup + 1] = ARGV[i]
   i = i + 7 + 2 * tonumber(ARGV[i + 5]) + tonumber(ARGV[i + 6])
 end
+local found = call_sliced('HMGET', KEYS[2], lookup, {})
+local current, current_hash = nil, nil
+if found[1] then
+  local seq, hash = string.match(found[1], '^(%d+):(.*)$')
+  current, current_hash = tonumber(seq), hash
+end
 local recorded = {}
-if ARGV[1] ~= 'create' and #ids > 0 then
-  local found = call_sliced('HMGET', KEYS[2], ids, {})
-  for n = 1, #ids do
-    if found[n] then recorded[ids[n]] = found[n] end
-  end
+for n = 2, #lookup do
+  if found[n] then recorded[lookup[n]] = found[n] end
 end
 
 local function check(command_id, expected, at_hash, creating)
@@ -93,10 +97,11 @@ for n = 1, #starts do
     creating = false
   end
 end
+if moved then
+  results[#results + 1] = POSITION
+  results[#results + 1] = current .. ':' .. current_hash
+end
 if #results > 0 then
   call_sliced('HSET', KEYS[2], results, nil)
-end
-if moved then
-  redis.call('HSET', KEYS[4], 'last_seq', current, 'last_hash', current_hash)
 end
 return replies

@@ -22,7 +22,7 @@ from domain.engine import RuleViolation
 from events import codec, keys
 from events.envelope import CommandRecord
 from events.errors import GameExists
-from events.store import meta_from_hash
+from events.store import meta_from_hash, queue_meta_read
 from services.games import create_game as create_game_service
 from services.gateway import auth
 from services.gateway.context import Gateway, gateway_of
@@ -155,12 +155,13 @@ async def _game_ids(gateway: Gateway, status: str, offset: int, count: int) -> l
 async def _summaries(gateway: Gateway, ids: list[str]) -> list[GameSummary]:
     pipe = gateway.redis.pipeline(transaction=False)
     for game_id in ids:
-        pipe.hgetall(keys.meta(game_id))
+        queue_meta_read(pipe, game_id)
+    replies = await pipe.execute()
     out = []
-    for game_id, raw in zip(ids, await pipe.execute(), strict=True):
+    for game_id, raw, position in zip(ids, replies[::2], replies[1::2], strict=True):
         if not raw or b"header" not in raw:
             continue
-        meta = meta_from_hash(raw)
+        meta = meta_from_hash(raw, position)
         game = gateway.games.get(meta.header.game)
         out.append(
             GameSummary(

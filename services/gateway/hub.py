@@ -14,7 +14,7 @@ import structlog
 from domain.engine import Game
 from events import codec, keys
 from events.errors import UnknownGame
-from events.store import meta_from_hash
+from events.store import meta_from_hash, queue_meta_read
 from services.gateway.fanout import (
     READ_BLOCK_MS,
     TICK_SECONDS,
@@ -77,10 +77,12 @@ class FeedHub:
         return feed
 
     async def _load(self, game_id: str) -> GameFeed:
-        raw = await self.redis.hgetall(keys.meta(game_id))
+        pipe = self.redis.pipeline(transaction=False)
+        queue_meta_read(pipe, game_id)
+        raw, position = await pipe.execute()
         if not raw or b"header" not in raw:
             raise UnknownGame(game_id)
-        meta = meta_from_hash(raw)
+        meta = meta_from_hash(raw, position)
         game = self.games.get(meta.header.game)
         if game is None:
             raise UnknownGame(f"{game_id} is a game of unknown type {meta.header.game!r}")

@@ -84,6 +84,12 @@ def test_a_malformed_command_is_refused_before_it_is_sent(redis_url, redis_clien
     assert result.returncode == 2 and b"not a race command" in result.stderr
 
 
+def test_a_command_id_in_the_reserved_at_namespace_is_refused(redis_url, redis_client) -> None:
+    game_id = json.loads(hm("new", "race", "--seats", "2", url=redis_url).stdout)["game_id"]
+    result = hm("send", game_id, "0", '{"type":"Roll"}', "--id", "@position", url=redis_url)
+    assert result.returncode == 2 and b"reserved" in result.stderr
+
+
 def test_without_redis_url_the_cli_uses_an_embedded_redis_in_the_data_folder(tmp_path) -> None:
     created = hm("new", "race", "--seats", "2", "--id", "kept", url=None, data_dir=tmp_path)
     assert created.returncode == 0, created.stderr
