@@ -31,6 +31,8 @@ def _finished_game(services, game_id: str = "g1") -> None:
         worker.run(until_idle=True)
         loaded = services.store.load(game_id)
         seat = loaded.state.turn
+    services.bus.submit(game_id, seat, ROLL)  # after the end: recorded as rejected, so verify re-checks one
+    worker.run(until_idle=True)
 
 
 def _export(services, game_id: str = "g1") -> list[bytes]:
