@@ -76,6 +76,9 @@ class EmbeddedRedis:
             "--dir", str(self.data_dir),
             "--appendonly", "yes",
             "--appendfsync", "everysec",
+            # A rewrite forks and copies the whole data set: with the default 64 MB floor it ran every few
+            # seconds under load and took a core from the fold workers (see deploy/redis.conf).
+            "--auto-aof-rewrite-min-size", "1gb",
             "--save", "",
             "--daemonize", "no",
             "--protected-mode", "yes",

@@ -24,7 +24,9 @@ from workers.wire import Wire
 GAMES = 200
 PARTITIONS = 16
 NOTE = b'{"type":"Note","text":"x"}'
-LIGHT_LOAD = 10_000
+STEADY_LOADS = (5_000, 10_000, 15_000, 20_000)
+"""Steady rates spread over 200 games, as a tournament's traffic is: one command per game per batch,
+unlike the drain of a full inbox (many commands per game per batch, cheaper per command)."""
 
 
 def raw_xadd_rate(services, n: int = 200_000, pipeline: int = 1000) -> float:
@@ -190,9 +192,9 @@ def main() -> None:
         two = end_to_end_rate(url, 2)
         print(f"end-to-end, 2 workers:                   {two:10,.0f} commands/s  ({two / raw:.2f} of raw)")
         for workers, rate, why in (
-            (1, one / 2, "half of 1-worker saturation"),
-            (2, two / 2, "half of 2-worker saturation"),
-            (1, LIGHT_LOAD, "light load"),
+            (1, one / 2, "half of the 1-worker drain rate"),
+            (2, two / 2, "half of the 2-worker drain rate"),
+            *((1, rate, "steady load") for rate in STEADY_LOADS),
         ):
             p50, p99, n = latency_at(url, rate, workers=workers)
             print(
