@@ -33,7 +33,7 @@ from events.store import (
     append_args,
     append_keys,
     now_ms,
-    parse_append_replies,
+    parse_append_reply,
 )
 from workers.cache import StateCache
 from workers.decide import Decider, Decision
@@ -254,51 +254,53 @@ class FoldWorker:
     def _land(self, flight: Flight) -> list[InboxEntry]:
         """Read a flight's replies and settle each command; returns the entries to decide again."""
         replies = self.wire.receive(len(flight.by_game))
-        outcomes: list[tuple[Decision, AppendResult | Exception]] = []
-        for decisions, reply in zip(flight.by_game.values(), replies, strict=True):
-            results = (
-                [reply] * len(decisions) if isinstance(reply, Exception) else parse_append_replies(reply)
-            )
-            outcomes.extend(zip(decisions, results, strict=True))
-        return self._settle(outcomes, flight.poison)
-
-    def _settle(
-        self, outcomes: list[tuple[Decision, AppendResult | Exception]], poison: list[tuple[InboxEntry, str]]
-    ) -> list[InboxEntry]:
         retry: list[InboxEntry] = []
-        after = self._writes
         applied: list[Decision] = []
         done: dict[int, list[bytes]] = {}
-        for decision, result in outcomes:
-            game_id = decision.message.game_id
-            if isinstance(result, Exception):
-                log.error("append_failed", game_id=game_id, error=str(result))
-                self.cache.drop(game_id)
-                retry.append(decision.entry)
-            elif result.status == "ok":
-                applied.append(decision)
-                done.setdefault(decision.entry.partition, []).append(decision.entry.entry_id)
-                self._maybe_snapshot(after, decision)
-            elif result.status == "dup":
-                self.cache.drop(game_id)
-                done.setdefault(decision.entry.partition, []).append(decision.entry.entry_id)
-            elif result.status in ("conflict", "skipped"):
-                self.cache.drop(game_id)
-                retry.append(decision.entry)
-            else:
-                self.cache.drop(game_id)
-                poison.append((decision.entry, f"unknown game {game_id}"))
+        poison = flight.poison
+        for decisions, reply in zip(flight.by_game.values(), replies, strict=True):
+            if isinstance(reply, Exception):
+                log.error("append_failed", game_id=decisions[0].message.game_id, error=str(reply))
+                self.cache.drop(decisions[0].message.game_id)
+                retry += (d.entry for d in decisions)
+                continue
+            for decision, result in zip(decisions, reply, strict=True):
+                if result[0] == b"ok":  # the common case, without building an AppendResult
+                    applied.append(decision)
+                    done.setdefault(decision.entry.partition, []).append(decision.entry.entry_id)
+                    self._maybe_snapshot(decision)
+                else:
+                    self._not_applied(decision, parse_append_reply(result), retry, done, poison)
         for partition, entry_ids in done.items():
-            self.bus.queue_ack(after, partition, entry_ids)
+            self.bus.queue_ack(self._writes, partition, entry_ids)
         for entry, reason in poison:
             log.warning("dead_lettered", entry_id=entry.entry_id.decode(), reason=reason)
-            self.bus.queue_dead_letter(after, entry, reason)
+            self.bus.queue_dead_letter(self._writes, entry, reason)
         self.metrics.queue(
-            after, applied=[(d.record, d.message.submitted_ms) for d in applied], dead=len(poison)
+            self._writes, applied=[(d.record, d.message.submitted_ms) for d in applied], dead=len(poison)
         )
         for decision in applied:
             self._after_applied(decision)
         return retry
+
+    def _not_applied(
+        self,
+        decision: Decision,
+        result: AppendResult,
+        retry: list[InboxEntry],
+        done: dict[int, list[bytes]],
+        poison: list[tuple[InboxEntry, str]],
+    ) -> None:
+        """A refused append: a duplicate is acknowledged, a stale decision decided again, a lost game
+        dead-lettered; the cached state is dropped in every case."""
+        game_id = decision.message.game_id
+        self.cache.drop(game_id)
+        if result.status == "dup":
+            done.setdefault(decision.entry.partition, []).append(decision.entry.entry_id)
+        elif result.status in ("conflict", "skipped"):
+            retry.append(decision.entry)
+        else:
+            poison.append((decision.entry, f"unknown game {game_id}"))
 
     def _after_applied(self, decision: Decision) -> None:
         game_id = decision.message.game_id
@@ -320,12 +322,12 @@ class FoldWorker:
             latency_ms=now_ms() - decision.message.submitted_ms,
         )
 
-    def _maybe_snapshot(self, pipe: Any, decision: Decision) -> None:
+    def _maybe_snapshot(self, decision: Decision) -> None:
         every = self.store.snapshot_every
         before, after = decision.before.seq, decision.after.seq
         if after // every > before // every:
             self.store.save_snapshot(
-                pipe, decision.message.game_id, after, decision.after.hash, decision.after.state
+                self._writes, decision.message.game_id, after, decision.after.hash, decision.after.state
             )
 
     # --- deciding one command ---------------------------------------------------------------------------
