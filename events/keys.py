@@ -37,7 +37,10 @@ def results(game_id: str) -> str:
 
 
 def commands(game_id: str) -> str:
-    """A stream: every command's result in the order decided (applied and rejected)."""
+    """A stream: the result records of commands that appended no event (rejections), in the order decided.
+
+    An applied command's record rides on its last event (field ``r``); ``EventStore.records`` merges both.
+    """
     return game_key(game_id, "commands")
 
 

@@ -274,9 +274,23 @@ class EventStore:
         return [codec.decode_envelope(fields[b"e"]) for _, fields in entries]
 
     def records(self, game_id: str) -> list[CommandRecord]:
-        """Every command's recorded result, in the order decided."""
-        entries = self.redis.xrange(keys.commands(game_id))
-        return [codec.decode_record(fields[b"r"]) for _, fields in entries]
+        """Every command's recorded result, in the order decided.
+
+        A command that appended events has its record on its last event; one that appended none (a
+        rejection) is in the command log. Every command without events decided on the state at seq ``s``
+        came before the one that moved the game on from ``s``, so ``(at_seq, with events last, log order)``
+        is the order they were decided in.
+        """
+        ordered: list[tuple[int, int, int, CommandRecord]] = []
+        for n, (_, fields) in enumerate(self.redis.xrange(keys.commands(game_id))):
+            record = codec.decode_record(fields[b"r"])
+            ordered.append((record.at_seq, 0, n, record))
+        for n, (_, fields) in enumerate(self.redis.xrange(keys.events(game_id))):
+            if b"r" in fields:
+                record = codec.decode_record(fields[b"r"])
+                ordered.append((record.at_seq, 1, n, record))
+        ordered.sort(key=lambda item: item[:3])
+        return [record for *_, record in ordered]
 
     def result(self, game_id: str, command_id: str) -> CommandRecord | None:
         raw = self.redis.hget(keys.results(game_id), command_id)

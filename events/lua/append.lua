@@ -1,10 +1,11 @@
 -- Append the events of one or more commands of ONE game and record each command's result, atomically.
 -- Each command is checked on its own (expected seq, chain hash, command id); the first command that
 -- is not applied stops the rest of the batch, which come back as "skipped" (to be decided again).
--- KEYS[1] = event stream        hm:{g:<id>}:events
+-- KEYS[1] = event stream        hm:{g:<id>}:events    entry <seq>-0: "e" envelope; the last event of a
+--                               command also carries "r" its result record and "t" Redis's clock (ms)
 -- KEYS[2] = results hash        hm:{g:<id>}:results   command id -> result record, and the game's
 --                               position "<last seq>:<last hash>" under the field "@position"
--- KEYS[3] = command log stream  hm:{g:<id>}:commands
+-- KEYS[3] = command log stream  hm:{g:<id>}:commands  the records of commands with no event (rejections)
 -- KEYS[4] = meta hash           hm:{g:<id>}:meta      (header, seed, status ...: set by meta pairs)
 -- ARGV[1] = "create" (the game must not exist yet; the first command is its set-up) or "append"
 -- then, for each command, a block of 7 + 2k + m arguments:
@@ -20,6 +21,16 @@
 -- results hash for that reason.
 
 local POSITION = '@position'
+
+-- Redis's clock in milliseconds, read once a call (and only if a command appends events).
+local clock = nil
+local function now()
+  if not clock then
+    local t = redis.call('TIME')
+    clock = tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+  end
+  return clock
+end
 
 -- unpack() is bounded by Lua's C stack (~8000 values), so long argument lists go in slices.
 local function call_sliced(command, key, values, reply)
@@ -80,8 +91,13 @@ for n = 1, #starts do
     stopped = true
     replies[n] = refused
   else
-    for j = 0, m - 1 do
+    for j = 0, m - 2 do
       redis.call('XADD', KEYS[1], (expected + j + 1) .. '-0', 'e', ARGV[events_at + j])
+    end
+    if m > 0 then  -- the record rides on the command's last event, with Redis's clock at the append
+      redis.call('XADD', KEYS[1], (expected + m) .. '-0', 'e', ARGV[events_at + m - 1], 'r', record, 't', now())
+    else  -- no event to ride on (a rejection): the command log
+      redis.call('XADD', KEYS[3], '*', 'id', command_id, 'r', record)
     end
     if k > 0 then
       redis.call('HSET', KEYS[4], unpack(ARGV, meta_at, events_at - 1))
@@ -92,7 +108,6 @@ for n = 1, #starts do
     recorded[command_id] = record
     results[#results + 1] = command_id
     results[#results + 1] = record
-    redis.call('XADD', KEYS[3], '*', 'id', command_id, 'r', record)
     replies[n] = {'ok', expected + 1, expected + m}
     creating = false
   end

@@ -118,17 +118,23 @@ class FeedHub:
             self._apply(feed, reply or [])
 
     def _apply(self, feed: GameFeed, reply: list[Any]) -> None:
-        """Fold events first, then settle command results (the append wrote both atomically)."""
+        """Fold events first, then settle command results (the append wrote both atomically): an applied
+        command's record rides on its last event, a rejection's is in the command log."""
         by_stream = {stream: items for stream, items in reply}
         new = []
+        applied = []
         for _, fields in by_stream.get(keys.events(feed.game_id).encode(), []):
             entry = feed.add(codec.decode_envelope(fields[b"e"]))
             if entry is not None:
                 new.append(entry)
+            if b"r" in fields:
+                applied.append(codec.decode_record(fields[b"r"]))
         if new:
             feed.publish(new)
             feed.changed.set()
             feed.changed = asyncio.Event()
+        for record in applied:
+            feed.settle(record)
         for entry_id, fields in by_stream.get(keys.commands(feed.game_id).encode(), []):
             feed.commands_cursor = entry_id
             feed.settle(codec.decode_record(fields[b"r"]))

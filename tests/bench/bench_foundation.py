@@ -112,7 +112,7 @@ def _warm_up(services) -> None:
 
 
 def latency_at(url: str, rate: float, seconds: float = 8.0, workers: int = 2) -> tuple[float, float, int]:
-    """Submit at a steady ``rate``; latency = the command log entry's server time - submission time."""
+    """Submit at a steady ``rate``; latency = Redis's clock at the append - submission time."""
     services = _fresh(url)
     procs = [worker_process(url, partitions=PARTITIONS) for _ in range(workers)]
     _settle_leases(services, workers)
@@ -167,13 +167,15 @@ def _settle_leases(services, workers: int) -> None:
 
 
 def _latencies(services) -> list[float]:
+    """Per applied command: Redis's clock at its append (``t`` on its last event) - its submission time."""
     out: list[float] = []
     for g in range(GAMES):
-        for entry_id, fields in services.redis.xrange(keys.commands(f"b{g}")):
+        for _, fields in services.redis.xrange(keys.events(f"b{g}")):
+            if b"r" not in fields:
+                continue
             record = codec.decode_record(fields[b"r"])
             if record.command_id.startswith("lat-"):
-                appended_ms = int(entry_id.split(b"-")[0])  # Redis's own clock at the append
-                out.append(appended_ms - record.submitted_ms)
+                out.append(int(fields[b"t"]) - record.submitted_ms)
     return out
 
 

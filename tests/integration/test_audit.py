@@ -67,7 +67,7 @@ def _rewrite_stream(services, game_id: str, change) -> None:
     services.redis.delete(keys.events(game_id))
     for entry_id, fields in entries:
         raw = change(int(entry_id.split(b"-")[0]), fields[b"e"])
-        services.redis.xadd(keys.events(game_id), {"e": raw}, id=entry_id)
+        services.redis.xadd(keys.events(game_id), {**fields, b"e": raw}, id=entry_id)
 
 
 def test_flipping_one_byte_of_a_stored_event_fails_verify_at_its_seq(redis_url, redis_client) -> None:

@@ -7,6 +7,8 @@ import pytest
 
 from events import codec
 from events.bus import InboxEntry
+from events.keys import commands as keys_commands
+from events.keys import events as keys_events
 from events.keys import partition_for
 from tests.support.pipeline import new_race, services_for
 from workers.fold import FoldWorker
@@ -159,3 +161,22 @@ def test_each_folded_command_is_logged_with_game_command_seq_and_latency(redis_u
     assert len(folded) == 1
     assert folded[0]["game_id"] == "g1" and folded[0]["command_id"] == command_id
     assert folded[0]["seq"] == 2 and folded[0]["latency_ms"] >= 0
+
+
+def test_records_come_back_in_the_order_decided_applied_and_rejected_interleaved(
+    redis_url, redis_client
+) -> None:
+    services = services_for(redis_url)
+    new_race(services, "g1", seats=2)
+    for command_id, seat in (("a", 0), ("r1", 0), ("b", 1), ("r2", 1), ("r3", 1), ("c", 0)):
+        services.bus.submit("g1", seat, ROLL, command_id)
+    _worker(services).run(until_idle=True)
+    records = services.store.records("g1")
+    assert [r.command_id for r in records] == ["setup", "a", "r1", "b", "r2", "r3", "c"]
+    assert [r.status for r in records] == ["applied", "applied", "rejected", "applied"] + ["rejected"] * 2 + [
+        "applied"
+    ]
+    # An applied command's record rides on its last event, with Redis's clock; a rejection's is in the log.
+    last_event_of_b = services.redis.xrange(keys_events("g1"), min="3-0", max="3-0")[0][1]
+    assert codec.decode_record(last_event_of_b[b"r"]).command_id == "b" and int(last_event_of_b[b"t"]) > 0
+    assert len(services.redis.xrange(keys_commands("g1"))) == 3
