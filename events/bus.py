@@ -21,7 +21,7 @@ from events.envelope import InboxMessage
 from events.store import now_ms
 
 DEFAULT_PARTITIONS = 16
-ACK_LUA = (Path(__file__).parent / "lua" / "ack.lua").read_text()
+TRIM_LUA = (Path(__file__).parent / "lua" / "trim.lua").read_text()
 
 
 class InboxEntry(msgspec.Struct, frozen=True, kw_only=True):
@@ -49,7 +49,7 @@ class CommandBus:
         # dict first cost the worker more than reading it.
         self._raw: Any = redis.Redis(connection_pool=client.connection_pool)
         self._raw.response_callbacks.pop("XREADGROUP", None)
-        self._ack = client.register_script(ACK_LUA)
+        self._trim = client.register_script(TRIM_LUA)
 
     def pipeline(self) -> Any:
         """A pipeline for writes to send ahead of the next ``read`` (see its ``writes``)."""
@@ -139,10 +139,14 @@ class CommandBus:
                 return claimed
 
     def queue_ack(self, pipe: Any, partition: int, entry_ids: Sequence[bytes]) -> None:
-        """Acknowledge processed entries and trim the partition below what is still needed (ack.lua), so
-        the inbox does not grow without bound."""
+        """Acknowledge processed entries (``queue_trim`` then frees them)."""
         if entry_ids:
-            self._ack(keys=[keys.inbox(partition)], args=[keys.GROUP, *entry_ids], client=pipe)
+            pipe.xack(keys.inbox(partition), keys.GROUP, *entry_ids)
+
+    def queue_trim(self, pipe: Any, partition: int) -> None:
+        """Trim a partition below what is still needed (trim.lua), so the inbox does not grow without
+        bound; one trim now and then costs less than deleting each acknowledged entry."""
+        self._trim(keys=[keys.inbox(partition)], args=[keys.GROUP], client=pipe)
 
     def queue_dead_letter(self, pipe: Any, entry: InboxEntry, reason: str) -> None:
         """Move a poison entry to the dead-letter stream with its reason, and acknowledge it."""
@@ -171,11 +175,21 @@ class CommandBus:
         ]
 
     def backlog(self) -> int:
-        """Commands waiting in all partitions (entries not yet acknowledged and deleted)."""
+        """Commands waiting in all partitions: not yet delivered to a worker, or delivered and not yet
+        acknowledged (acknowledged entries may wait a moment for their trim; they are not counted)."""
         pipe = self.redis.pipeline(transaction=False)
         for p in range(self.partitions):
+            pipe.xinfo_groups(keys.inbox(p))
             pipe.xlen(keys.inbox(p))
-        return sum(int(n) for n in pipe.execute())
+        replies = pipe.execute(raise_on_error=False)
+        waiting = 0
+        for groups, length in zip(replies[::2], replies[1::2], strict=True):
+            ours = [g for g in groups if g["name"] == keys.GROUP.encode()] if isinstance(groups, list) else []
+            if ours and ours[0].get("lag") is not None:
+                waiting += int(ours[0]["pending"]) + int(ours[0]["lag"])
+            else:  # no group yet, or Redis cannot tell the lag: every entry may be waiting
+                waiting += int(length) if isinstance(length, int) else 0
+        return waiting
 
 
 def _message_field(fields: list[bytes] | None) -> bytes:

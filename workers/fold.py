@@ -43,6 +43,9 @@ from workers.wire import ScriptWire
 
 log = structlog.get_logger("fold")
 
+HOUSEKEEPING_S = 0.2
+"""How often a busy worker adds its counters to ``hm:metrics`` and trims the partitions it acknowledged."""
+
 AppliedHook = Callable[[str, LoadedGame], None]
 """Called after a command was applied: ``(game_id, the game as it is now)`` (bots, notifications)."""
 
@@ -94,6 +97,8 @@ class FoldWorker:
         self._held: Flight | None = None
         """A batch decided but not sent yet: it goes out with the next step, before its successor is decided."""
         self._log_each = log.is_enabled_for(logging.DEBUG)
+        self._untrimmed: set[int] = set()
+        self._next_housekeeping = 0.0
         self._stopping = False
         self._next_heartbeat = 0.0
         self._drain_pending: set[int] = set()
@@ -185,16 +190,19 @@ class FoldWorker:
             self._flush()
             time.sleep(self.block_ms / 1000)
             return []
-        # With a batch decided and waiting to be sent, do not wait for new entries.
+        # With a batch decided and waiting to be sent, do not wait for new entries. Without one, the worker
+        # is idle: counters and trims go out now, with the read that waits.
         block = None if self._held is not None else self.block_ms
+        self._queue_housekeeping(force=self._held is None)
         return self.bus.read(self.worker_id, owned, self.batch_size, block, writes=self._writes)
 
     # --- one batch --------------------------------------------------------------------------------------
 
     def process(self, entries: Sequence[InboxEntry]) -> int:
         """Decide, append and acknowledge a batch, waiting for it; refused appends are tried again."""
-        processed = self._settle_held()
-        return processed + self._retry(list(entries))
+        processed = self._settle_held() + self._retry(list(entries))
+        self._flush()
+        return processed
 
     def _settle_held(self) -> int:
         """Send, land and (if need be) retry the held batch, so that nothing is held."""
@@ -221,8 +229,22 @@ class FoldWorker:
         return len(entries) - len(todo)
 
     def _flush(self) -> None:
+        """Send the queued writes now, with the counters and trims (they otherwise wait for a read)."""
+        self._queue_housekeeping(force=True)
         if len(self._writes):
             self._writes.execute()
+
+    def _queue_housekeeping(self, force: bool = False) -> None:
+        """Queue the counters and the trims of the partitions acknowledged since the last time, at most
+        every ``HOUSEKEEPING_S`` under load (per batch, they cost Redis more than the batch's own reads)."""
+        now = time.monotonic()
+        if not force and now < self._next_housekeeping:
+            return
+        self._next_housekeeping = now + HOUSEKEEPING_S
+        self.metrics.queue_flush(self._writes)
+        for partition in sorted(self._untrimmed):
+            self.bus.queue_trim(self._writes, partition)
+        self._untrimmed.clear()
 
     def _decide_batch(self, entries: Sequence[InboxEntry]) -> Flight:
         """Decide every entry, each game's commands on top of the one before (optimistically)."""
@@ -276,9 +298,9 @@ class FoldWorker:
         for entry, reason in poison:
             log.warning("dead_lettered", entry_id=entry.entry_id.decode(), reason=reason)
             self.bus.queue_dead_letter(self._writes, entry, reason)
-        self.metrics.queue(
-            self._writes, applied=[(d.record, d.message.submitted_ms) for d in applied], dead=len(poison)
-        )
+        self.metrics.count(applied=[(d.record, d.message.submitted_ms) for d in applied], dead=len(poison))
+        self._untrimmed.update(done)
+        self._untrimmed.update(entry.partition for entry, _ in poison)
         for decision in applied:
             self._after_applied(decision)
         return retry

@@ -20,35 +20,47 @@ LATENCY_BUCKETS_MS = (1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 5000)
 
 
 class WorkerMetrics:
+    """Counts in the worker's memory, added to the Redis hash now and then (``flush``)."""
+
     def __init__(self, client: redis.Redis) -> None:
         self.redis: Any = client  # redis-py types replies loosely; ours are bytes (decode_responses off)
+        self._counts: dict[str, int] = {}
 
-    def queue(self, pipe: Any, applied: Sequence[tuple[CommandRecord, int]], dead: int) -> None:
-        """Queue the counters of one settled batch: ``applied`` is (record, submitted_ms) pairs."""
+    def count(self, applied: Sequence[tuple[CommandRecord, int]], dead: int) -> None:
+        """Count one settled batch: ``applied`` is (record, submitted_ms) pairs."""
         now = now_ms()
-        counts = dict.fromkeys(("commands_applied", "commands_rejected", "events_appended"), 0)
-        latency_sum = 0
+        counts = self._counts
+        latency_sum, rejected, events = 0, 0, 0
         in_bucket = [0] * (len(LATENCY_BUCKETS_MS) + 1)
         for record, submitted_ms in applied:
             if record.status == "applied":
-                counts["commands_applied"] += 1
-                counts["events_appended"] += max(0, record.last_seq - record.at_seq)
+                events += max(0, record.last_seq - record.at_seq)
             else:
-                counts["commands_rejected"] += 1
+                rejected += 1
             latency = max(0, now - submitted_ms)
             latency_sum += latency
             in_bucket[bisect.bisect_left(LATENCY_BUCKETS_MS, latency)] += 1
-        if applied:
-            counts["latency_ms_sum"] = latency_sum
-            counts["latency_count"] = len(applied)
+        added = {
+            "commands_applied": len(applied) - rejected,
+            "commands_rejected": rejected,
+            "events_appended": events,
+            "latency_ms_sum": latency_sum,
+            "latency_count": len(applied),
+            "dead_lettered": dead,
+        }
         cumulative = 0
         for bound, n in zip(LATENCY_BUCKETS_MS, in_bucket, strict=False):
             cumulative += n
-            counts[f"latency_le_{bound}"] = cumulative
-        counts["dead_lettered"] = dead
-        for field, value in counts.items():
+            added[f"latency_le_{bound}"] = cumulative
+        for field, value in added.items():
             if value:
-                pipe.hincrby(METRICS_KEY, field, value)
+                counts[field] = counts.get(field, 0) + value
+
+    def queue_flush(self, pipe: Any) -> None:
+        """Queue the counts gathered since the last flush (``HINCRBY`` each), and start again from zero."""
+        for field, value in self._counts.items():
+            pipe.hincrby(METRICS_KEY, field, value)
+        self._counts = {}
 
     def read(self) -> dict[str, int]:
         raw = self.redis.hgetall(METRICS_KEY)

@@ -53,7 +53,7 @@ def test_a_batch_decided_on_top_of_a_refused_append_is_decided_again_after_it_in
     assert stale.cache.get("g1").seq == 5
 
 
-def test_acknowledging_trims_the_inbox_below_the_oldest_pending_entry_and_never_an_undelivered_one(
+def test_trimming_frees_the_inbox_below_the_oldest_pending_entry_and_never_an_undelivered_one(
     redis_url, redis_client
 ) -> None:
     services = services_for(redis_url)
@@ -68,8 +68,13 @@ def test_acknowledging_trims_the_inbox_below_the_oldest_pending_entry_and_never_
     def ack(*entry_ids: bytes) -> int:
         pipe = bus.pipeline()
         bus.queue_ack(pipe, partition, list(entry_ids))
+        bus.queue_trim(pipe, partition)
         pipe.execute()
+        assert bus.backlog() == 4 - len(acked.union(entry_ids))  # waiting: unacknowledged or undelivered
+        acked.update(entry_ids)
         return int(redis_client.xlen(keys.inbox(partition)))
+
+    acked: set[bytes] = set()
 
     assert ack(second) == 4  # the first is still pending: nothing below it to trim
     assert ack(first) == 2  # the third is the oldest pending: the first two go
