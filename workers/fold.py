@@ -13,6 +13,7 @@ are decided again, in their order, on fresh loads, before anything new is read.
 
 from __future__ import annotations
 
+import gc
 import logging
 import time
 import uuid
@@ -45,6 +46,9 @@ log = structlog.get_logger("fold")
 
 HOUSEKEEPING_S = 0.2
 """How often a busy worker adds its counters to ``hm:metrics`` and trims the partitions it acknowledged."""
+
+GC_WHEN_IDLE_S = 60.0
+GC_UNDER_LOAD_S = 600.0
 
 AppliedHook = Callable[[str, LoadedGame], None]
 """Called after a command was applied: ``(game_id, the game as it is now)`` (bots, notifications)."""
@@ -98,6 +102,7 @@ class FoldWorker:
         """A batch decided but not sent yet: it goes out with the next step, before its successor is decided."""
         self._log_each = log.is_enabled_for(logging.DEBUG)
         self._untrimmed: set[int] = set()
+        self._collected_at = time.monotonic()
         self._next_housekeeping = 0.0
         self._stopping = False
         self._next_heartbeat = 0.0
@@ -194,6 +199,7 @@ class FoldWorker:
         # is idle: counters and trims go out now, with the read that waits.
         block = None if self._held is not None else self.block_ms
         self._queue_housekeeping(force=self._held is None)
+        self._collect_cycles(idle=self._held is None)
         return self.bus.read(self.worker_id, owned, self.batch_size, block, writes=self._writes)
 
     # --- one batch --------------------------------------------------------------------------------------
@@ -233,6 +239,17 @@ class FoldWorker:
         self._queue_housekeeping(force=True)
         if len(self._writes):
             self._writes.execute()
+
+    def _collect_cycles(self, idle: bool) -> None:
+        """Where the process turned the cyclic collector off (``workers/runner.py``), collect by hand: when
+        idle and a minute has passed, or every ten minutes under load."""
+        if gc.isenabled():
+            return
+        since = time.monotonic() - self._collected_at
+        if since >= GC_UNDER_LOAD_S or (idle and since >= GC_WHEN_IDLE_S):
+            found = gc.collect()
+            self._collected_at = time.monotonic()
+            log.debug("cycles_collected", found=found)
 
     def _queue_housekeeping(self, force: bool = False) -> None:
         """Queue the counters and the trims of the partitions acknowledged since the last time, at most

@@ -49,8 +49,10 @@ def run_fold_worker(
     )
     worker = FoldWorker(store.redis, store, bus, on_applied=trigger, batch_size=batch_size)
     install_stop_signals(worker)
-    # Start-up objects (modules, game tables) never die: keep them out of the collector's scans, and collect
-    # the young generation less often, so a full collection does not stall a batch of commands.
+    # Folding a command leaves next to no reference cycles (0-24 unreachable objects per 50,000 commands,
+    # measured), but the cyclic collector's pauses were most of the p99 latency (52-68 ms at 28,000/s with
+    # it, 17-20 ms without). So start-up objects are frozen out of its scans and it is turned off; the
+    # worker collects by hand now and then (FoldWorker._collect_cycles).
     gc.freeze()
-    gc.set_threshold(50_000, 20, 20)
+    gc.disable()
     return worker.run()

@@ -95,3 +95,31 @@ def test_a_lost_script_cache_is_loaded_again_and_no_command_is_lost(redis_url, r
     assert worker.run(until_idle=True) == 2
     assert [r.command_id for r in services.store.records("g1")] == ["setup", "before", "after", "after-2"]
     assert all(r.status == "applied" for r in services.store.records("g1"))
+
+
+def test_with_the_cyclic_collector_off_the_worker_collects_cycles_by_hand_when_idle(
+    redis_url, redis_client
+) -> None:
+    import gc
+    import weakref
+
+    class Node:
+        pass
+
+    services = services_for(redis_url)
+    worker = _worker(services)
+    was_enabled = gc.isenabled()
+    gc.disable()  # as workers/runner.py does in a worker process
+    try:
+        cycle = Node()
+        cycle.me = cycle
+        alive = weakref.ref(cycle)
+        del cycle
+        worker._collect_cycles(idle=True)
+        assert alive() is not None  # not yet: the last collection was under a minute ago
+        worker._collected_at -= 61
+        worker._collect_cycles(idle=True)
+        assert alive() is None
+    finally:
+        if was_enabled:
+            gc.enable()
