@@ -16,7 +16,7 @@ import redis
 
 from domain.engine import Game, seed_commitment
 from events import codec, keys
-from events.chain import genesis, seal
+from events.chain import genesis, sealed
 from events.envelope import CommandRecord, Envelope, GameHeader
 from events.errors import GameExists, SequenceConflict, UnknownGame
 
@@ -138,17 +138,19 @@ def envelopes_for(
     last = len(events)
     for offset, event in enumerate(events, start=1):
         event_type, version = codec.event_type(event)
-        envelope = seal(
-            game_id=game_id,
-            seq=at_seq + offset,
-            type=event_type,
-            version=version,
-            payload=codec.encode_event(event),
-            command_id=command_id,
-            seat=seat,
-            ts_ms=ts,
-            prev_hash=prev_hash,
-            seed=reveal_seed if offset == last else None,
+        envelope = sealed(
+            Envelope(
+                game_id=game_id,
+                seq=at_seq + offset,
+                type=event_type,
+                version=version,
+                payload=codec.encode_event(event),
+                command_id=command_id,
+                seat=seat,
+                ts_ms=ts,
+                prev_hash=prev_hash,
+                seed=reveal_seed if offset == last else None,
+            )
         )
         prev_hash = envelope.hash
         sealed_envelopes.append(envelope)

@@ -20,7 +20,7 @@ LATENCY_BUCKETS_MS = (1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 5000)
 
 
 class WorkerMetrics:
-    """Counts in the worker's memory, added to the Redis hash now and then (``flush``)."""
+    """Counts in the worker's memory, added to the Redis hash now and then (``queue_flush``)."""
 
     def __init__(self, client: redis.Redis) -> None:
         self.redis: Any = client  # redis-py types replies loosely; ours are bytes (decode_responses off)

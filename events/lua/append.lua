@@ -96,14 +96,12 @@ for n = 1, #starts do
     end
     if m > 0 then  -- the record rides on the command's last event, with Redis's clock at the append
       redis.call('XADD', KEYS[1], (expected + m) .. '-0', 'e', ARGV[events_at + m - 1], 'r', record, 't', now())
+      current, current_hash, moved = expected + m, last_hash, true
     else  -- no event to ride on (a rejection): the command log
       redis.call('XADD', KEYS[3], '*', 'id', command_id, 'r', record)
     end
     if k > 0 then
       redis.call('HSET', KEYS[4], unpack(ARGV, meta_at, events_at - 1))
-    end
-    if m > 0 then
-      current, current_hash, moved = expected + m, last_hash, true
     end
     recorded[command_id] = record
     results[#results + 1] = command_id
