@@ -120,13 +120,28 @@ class CommandBus:
             reply = writes.execute()[-1]
         else:
             reply = self._raw.xreadgroup(keys.GROUP, consumer, streams, count=count, block=block_ms)
+        return self.entries_of(reply)
+
+    def read_call(self, consumer: str, partitions: Sequence[int], count: int) -> tuple[Any, ...]:
+        """The command that reads new entries of the partitions without waiting, for a caller that sends it
+        on a connection of its own and turns the reply into entries with ``entries_of``."""
+        streams = [keys.inbox(p) for p in partitions]
+        return ("XREADGROUP", "GROUP", keys.GROUP, consumer, "COUNT", count, "STREAMS", *streams,
+                *(">" for _ in streams))  # fmt: skip
+
+    def entries_of(self, reply: Any) -> list[InboxEntry]:
+        """The entries of an ``XREADGROUP`` reply as Redis sends it (a RESP3 map or a RESP2 list)."""
         entries = []
-        streams_read = reply.items() if isinstance(reply, dict) else reply or []  # RESP3 map or RESP2 list
+        streams_read = reply.items() if isinstance(reply, dict) else reply or []
         for stream, items in streams_read:
             partition = int(stream.rsplit(b":", 1)[1])
             for entry_id, fields in items:
                 entries.append(InboxEntry(partition=partition, entry_id=entry_id, raw=_message_field(fields)))
         return entries
+
+    def reload_scripts(self) -> None:
+        """Load the trim script again (after the server lost its script cache)."""
+        self.redis.script_load(TRIM_LUA)
 
     def claim_pending(self, consumer: str, partition: int) -> int:
         """Take over every pending entry of a partition (its previous owner is gone); returns how many."""

@@ -1,10 +1,10 @@
 """The fold worker: inbox partitions -> decide -> atomic append -> acknowledge.
 
-Each step reads a batch from the partitions this worker holds (sending the previous step's
-acknowledgements in the same round trip), sends the appends of the batch decided in the previous step on
-a connection of their own (``workers/wire.py``), decides the new batch while Redis runs those appends,
-then reads their replies. Reading before sending matters: Redis runs one thing at a time, so a read sent
-after the appends would wait for all of them. Deciding is optimistic: each command is decided on the
+Each step takes a batch read from the partitions this worker holds, sends the appends of the batch decided
+in the previous step on a connection of their own (``workers/wire.py``, packed while Redis was still busy
+with the batch before), sends the next read (``workers/reader.py``, on a third connection, so Redis runs
+it between the appends instead of after all of them), decides the new batch while Redis runs those
+appends, then reads their replies. Deciding is optimistic: each command is decided on the
 cached state with the commands before it folded in, and its append carries the sequence and chain hash it
 was decided on. An append refused for a stale sequence or hash (another worker moved the game on) drops
 the cached state; the batch decided on top of it is dropped too, and the refused commands and that batch
@@ -40,12 +40,10 @@ from workers.cache import StateCache
 from workers.decide import Decider, Decision
 from workers.leases import PartitionLeases
 from workers.metrics import WorkerMetrics
+from workers.reader import InboxReader
 from workers.wire import ScriptWire
 
 log = structlog.get_logger("fold")
-
-HOUSEKEEPING_S = 0.2
-"""How often a busy worker adds its counters to ``hm:metrics`` and trims the partitions it acknowledged."""
 
 GC_WHEN_IDLE_S = 60.0
 GC_UNDER_LOAD_S = 600.0
@@ -60,6 +58,8 @@ class Flight(msgspec.Struct, kw_only=True):
     entries: Sequence[InboxEntry]
     by_game: dict[str, list[Decision]]
     poison: list[tuple[InboxEntry, str]]
+    appends: bytes = b""
+    """The script calls, packed (``ScriptWire.pack``): one per game, in the order of ``by_game``."""
 
     @property
     def size(self) -> int:
@@ -94,19 +94,19 @@ class FoldWorker:
         self.decider = Decider(store, self.cache)
         self.leases = PartitionLeases(client, self.worker_id, bus.partitions, lease_ttl_ms)
         self.metrics = WorkerMetrics(client)
+        self.reader = InboxReader(
+            client, bus, self.worker_id, self.leases, self.metrics, batch_size, block_ms
+        )
         self.on_applied = on_applied
         self.wire = ScriptWire(client, store.script_source)
-        self._writes: Any = bus.pipeline()
+        self._writes: Any = self.reader.writes
         """Acknowledgements, dead letters, snapshots and counters, sent with the next read."""
         self._held: Flight | None = None
         """A batch decided but not sent yet: it goes out with the next step, before its successor is decided."""
         self._log_each = log.is_enabled_for(logging.DEBUG)
-        self._untrimmed: set[int] = set()
         self._collected_at = time.monotonic()
-        self._next_housekeeping = 0.0
         self._stopping = False
         self._next_heartbeat = 0.0
-        self._drain_pending: set[int] = set()
 
     # --- the loop ---------------------------------------------------------------------------------------
 
@@ -127,17 +127,21 @@ class FoldWorker:
         try:
             while not self._stopping:
                 self._heartbeat()
-                if self._held is not None and self._drain_pending & self.leases.owned:
-                    processed += self._settle_held()  # a pending read would return the held entries
-                entries = self._next_entries()
+                if self.reader.drain_pending & self.leases.owned:
+                    processed += self._settle_in_hand()  # a pending read would return the entries in hand
+                busy = self._held is not None
+                self._collect_cycles(idle=not busy and not self.reader.ahead)
+                entries = self.reader.next_entries(busy)
                 processed += self._step(entries)
-                if until_idle and not entries and self._held is None and not self._drain_pending:
+                idle = not entries and self._held is None and not self.reader.ahead
+                if until_idle and idle and not self.reader.drain_pending:
                     break
         finally:
             try:
-                processed += self._settle_held()
+                processed += self._settle_in_hand()
                 self._flush()
             finally:
+                self.reader.close()
                 self.leases.release_all()
                 log.info("worker_stopped", worker=self.worker_id, processed=processed)
         return processed
@@ -148,6 +152,8 @@ class FoldWorker:
         held, self._held = self._held, None
         if held is not None:
             self._send(held)
+        if held is not None or entries:
+            self.reader.read_ahead()
         batch = self._decide_batch(entries) if entries else None
         if held is None:
             self._held = batch
@@ -169,38 +175,15 @@ class FoldWorker:
         gained, lost = self.leases.heartbeat()
         for partition in sorted(gained):
             claimed = self.bus.claim_pending(self.worker_id, partition)
-            self._drain_pending.add(partition)
+            self.reader.drain_pending.add(partition)
             log.info("partition_acquired", worker=self.worker_id, partition=partition, claimed=claimed)
         for partition in lost:
-            self._drain_pending.discard(partition)
+            self.reader.drain_pending.discard(partition)
             log.warning("partition_lost", worker=self.worker_id, partition=partition)
         if gained or lost:
             self.cache.drop_where(
                 lambda game_id: partition_for(game_id, self.bus.partitions) in gained | lost
             )
-
-    def _next_entries(self) -> list[InboxEntry]:
-        """Pending entries of newly acquired partitions first (in order), then new ones."""
-        draining = sorted(self._drain_pending & self.leases.owned)
-        self._drain_pending &= self.leases.owned
-        if draining:
-            entries = self.bus.read(
-                self.worker_id, draining, self.batch_size, None, pending=True, writes=self._writes
-            )
-            self._drain_pending -= {p for p in draining if not any(e.partition == p for e in entries)}
-            if entries:
-                return entries
-        owned = sorted(self.leases.owned)
-        if not owned:
-            self._flush()
-            time.sleep(self.block_ms / 1000)
-            return []
-        # With a batch decided and waiting to be sent, do not wait for new entries. Without one, the worker
-        # is idle: counters and trims go out now, with the read that waits.
-        block = None if self._held is not None else self.block_ms
-        self._queue_housekeeping(force=self._held is None)
-        self._collect_cycles(idle=self._held is None)
-        return self.bus.read(self.worker_id, owned, self.batch_size, block, writes=self._writes)
 
     # --- one batch --------------------------------------------------------------------------------------
 
@@ -209,6 +192,13 @@ class FoldWorker:
         processed = self._settle_held() + self._retry(list(entries))
         self._flush()
         return processed
+
+    def _settle_in_hand(self) -> int:
+        """Settle the held batch, then the entries read ahead, so that nothing is in hand."""
+        settled = self._settle_held()
+        if self.reader.ahead:
+            settled += self._retry(self.reader.next_entries(busy=True))
+        return settled
 
     def _settle_held(self) -> int:
         """Send, land and (if need be) retry the held batch, so that nothing is held."""
@@ -230,15 +220,13 @@ class FoldWorker:
             todo = self._land(flight)
             self._flush()
         for entry in todo:
-            self._drain_pending.add(entry.partition)
+            self.reader.drain_pending.add(entry.partition)
             log.warning("append_conflict_persists", entry_id=entry.entry_id.decode())
         return len(entries) - len(todo)
 
     def _flush(self) -> None:
         """Send the queued writes now, with the counters and trims (they otherwise wait for a read)."""
-        self._queue_housekeeping(force=True)
-        if len(self._writes):
-            self._writes.execute()
+        self.reader.flush()
 
     def _collect_cycles(self, idle: bool) -> None:
         """Where the process turned the cyclic collector off (``workers/runner.py``), collect by hand: when
@@ -251,18 +239,6 @@ class FoldWorker:
             self._collected_at = time.monotonic()
             log.debug("cycles_collected", found=found)
 
-    def _queue_housekeeping(self, force: bool = False) -> None:
-        """Queue the counters and the trims of the partitions acknowledged since the last time, at most
-        every ``HOUSEKEEPING_S`` under load (per batch, they cost Redis more than the batch's own reads)."""
-        now = time.monotonic()
-        if not force and now < self._next_housekeeping:
-            return
-        self._next_housekeeping = now + HOUSEKEEPING_S
-        self.metrics.queue_flush(self._writes)
-        for partition in sorted(self._untrimmed):
-            self.bus.queue_trim(self._writes, partition)
-        self._untrimmed.clear()
-
     def _decide_batch(self, entries: Sequence[InboxEntry]) -> Flight:
         """Decide every entry, each game's commands on top of the one before (optimistically)."""
         flight = Flight(entries=entries, by_game={}, poison=[])
@@ -274,16 +250,18 @@ class FoldWorker:
                 flight.poison.append((entry, str(exc)))
                 continue
             flight.by_game.setdefault(decision.message.game_id, []).append(decision)
-        return flight
-
-    def _send(self, flight: Flight) -> None:
-        """Send one append script call per game of the batch, without waiting for the replies."""
-        self.wire.send(
+        # Packed now, while Redis is still busy with the batch before: sending it is then one write.
+        flight.appends = self.wire.pack(
             [
                 self.wire.call(append_keys(game_id), append_args([d.item for d in decisions]))
                 for game_id, decisions in flight.by_game.items()
             ]
         )
+        return flight
+
+    def _send(self, flight: Flight) -> None:
+        """Send one append script call per game of the batch, without waiting for the replies."""
+        self.wire.send_packed(flight.appends, len(flight.by_game))
 
     def _forget(self, flight: Flight) -> None:
         """Drop the cached states a batch's decisions left, which were never appended."""
@@ -316,8 +294,8 @@ class FoldWorker:
             log.warning("dead_lettered", entry_id=entry.entry_id.decode(), reason=reason)
             self.bus.queue_dead_letter(self._writes, entry, reason)
         self.metrics.count(applied=[(d.record, d.message.submitted_ms) for d in applied], dead=len(poison))
-        self._untrimmed.update(done)
-        self._untrimmed.update(entry.partition for entry, _ in poison)
+        self.reader.untrimmed.update(done)
+        self.reader.untrimmed.update(entry.partition for entry, _ in poison)
         for decision in applied:
             self._after_applied(decision)
         return retry

@@ -31,20 +31,28 @@ class Wire:
         self._connection: Any = None  # redis-py's Connection, untyped
         self.outstanding = 0
 
+    def pack(self, calls: Sequence[Call]) -> bytes:
+        """The calls as Redis's protocol bytes, ready for ``send_packed``."""
+        if _pack is not None:
+            return b"".join([_pack(c) for c in calls])
+        return b"".join(self._connect().pack_commands(calls))
+
     def send(self, calls: Sequence[Call]) -> None:
         """Write the calls without waiting for their replies."""
-        if not calls:
+        if calls:
+            self.send_packed(self.pack(calls), len(calls))
+
+    def send_packed(self, payload: bytes, count: int) -> None:
+        """Write ``count`` calls packed by ``pack`` without waiting for their replies."""
+        if not count:
             return
         connection = self._connect()
         try:
-            if _pack is not None:
-                connection.send_packed_command([b"".join(_pack(c) for c in calls)], check_health=False)
-            else:
-                connection.send_packed_command(connection.pack_commands(calls), check_health=False)
+            connection.send_packed_command([payload], check_health=False)
         except Exception:
             self.close()
             raise
-        self.outstanding += len(calls)
+        self.outstanding += count
 
     def receive(self, count: int) -> list[Any]:
         """The next ``count`` replies, in the order sent; an error reply comes back as the exception."""

@@ -1,11 +1,14 @@
-"""The worker's overlapped steps on a real Redis: a batch decided on top of a refused append, the inbox
-trimmed by acknowledgements, a lost script cache."""
+"""The worker's overlapped steps on a real Redis: a batch decided on top of a refused append, reads sent
+ahead, the inbox trimmed by acknowledgements, a lost script cache."""
 
 from __future__ import annotations
 
+from hashlib import sha1
+
 import pytest
 
-from events import keys
+from events import codec, keys
+from events.bus import TRIM_LUA
 from events.keys import partition_for
 from tests.support.pipeline import new_race, services_for
 from workers.fold import FoldWorker
@@ -51,6 +54,52 @@ def test_a_batch_decided_on_top_of_a_refused_append_is_decided_again_after_it_in
     assert [(r.status, r.first_seq) for r in records] == [("applied", 4), ("applied", 5)]
     assert [r.command_id for r in services.store.records("g1")] == ["setup", "first", "by-other", "c0", "c1"]
     assert stale.cache.get("g1").seq == 5
+
+
+def test_entries_read_ahead_are_folded_after_the_batch_in_hand_and_before_the_worker_stops(
+    redis_url, redis_client
+) -> None:
+    services = services_for(redis_url)
+    new_race(services, "g1", seats=2)
+    worker = _worker(services)
+    services.bus.ensure_groups()
+    worker._heartbeat()  # takes the leases of every partition
+    services.bus.submit("g1", 0, ROLL, "c0")
+    batch = worker.reader.next_entries(busy=False)
+    services.bus.submit("g1", 1, ROLL, "c1")
+    assert worker._step(batch) == 0  # c0 decided and held; the read of c1 sent ahead
+    assert worker.reader.ahead
+    worker.request_stop()
+    assert worker.run() == 2  # a warm stop settles what is in hand: c0, then c1
+    assert not worker.reader.ahead
+    assert [r.command_id for r in services.store.records("g1")] == ["setup", "c0", "c1"]
+    partition = partition_for("g1", services.bus.partitions)
+    assert redis_client.xpending(keys.inbox(partition), keys.GROUP)["pending"] == 0
+
+
+def test_a_trim_riding_with_a_read_sent_ahead_survives_a_lost_script_cache(redis_url, redis_client) -> None:
+    services = services_for(redis_url)
+    new_race(services, "g1", seats=2)
+    worker = _worker(services)
+    services.bus.ensure_groups()
+    worker._heartbeat()
+    partition = partition_for("g1", services.bus.partitions)
+    services.bus.submit("g1", 0, ROLL, "c0")
+    assert worker._step(worker.reader.next_entries(busy=False)) == 0
+    assert worker._step(worker.reader.next_entries(busy=True)) == 1  # c0 applied, its partition untrimmed
+    assert worker.reader.next_entries(busy=True) == []  # the read sent ahead in that step
+    redis_client.script_flush()
+    services.bus.submit("g1", 1, ROLL, "c1")
+    worker.reader._next_housekeeping = 0.0  # the trim is due: it rides with the next read
+    worker.reader.read_ahead()
+    queued = [args[0] for args, _ in worker.reader.writes.command_stack]
+    assert queued == []  # sent with the read: c0's acknowledgement, the counters, the trim
+    entries = worker.reader.next_entries(busy=True)  # the trim was refused (NOSCRIPT): its script reloaded
+    assert [codec.decode_inbox(e.raw).command_id for e in entries] == ["c1"]
+    assert redis_client.script_exists(sha1(TRIM_LUA.encode()).hexdigest()) == [True]
+    assert worker.process(entries) == 1  # the append script is reloaded too
+    assert [r.command_id for r in services.store.records("g1")] == ["setup", "c0", "c1"]
+    assert redis_client.xlen(keys.inbox(partition)) == 0  # every entry acknowledged and trimmed
 
 
 def test_trimming_frees_the_inbox_below_the_oldest_pending_entry_and_never_an_undelivered_one(

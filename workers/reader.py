@@ -1,0 +1,134 @@
+"""The fold worker's reads of its inbox partitions, and the writes that ride along with them.
+
+Acknowledgements, dead letters, snapshots, counters and trims are queued and go to Redis in the same round
+trip as the next read. While the worker is busy, that read is sent *ahead*, on a connection of its own,
+right after the appends of the batch in flight: Redis runs it between their scripts (it serves each client
+a slice of its input at a time), so its reply is waiting by the time the worker has decided the next batch
+and landed the one in flight, and the worker never stands idle for a read.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import redis
+import structlog
+
+from events.bus import CommandBus, InboxEntry
+from workers.leases import PartitionLeases
+from workers.metrics import WorkerMetrics
+from workers.wire import Wire
+
+log = structlog.get_logger("fold")
+
+HOUSEKEEPING_S = 0.2
+"""How often a busy worker adds its counters to ``hm:metrics`` and trims the partitions it acknowledged."""
+
+
+class InboxReader:
+    """Reads the entries of the partitions a worker leases, sending the queued writes with each read."""
+
+    def __init__(
+        self,
+        client: redis.Redis,
+        bus: CommandBus,
+        consumer: str,
+        leases: PartitionLeases,
+        metrics: WorkerMetrics,
+        batch_size: int,
+        block_ms: int,
+    ) -> None:
+        self.bus = bus
+        self.consumer = consumer
+        self.leases = leases
+        self.metrics = metrics
+        self.batch_size = batch_size
+        self.block_ms = block_ms
+        self.writes: Any = bus.pipeline()
+        """Acknowledgements, dead letters, snapshots and counters, sent with the next read."""
+        self.drain_pending: set[int] = set()
+        """Partitions whose pending entries (delivered to this consumer, never acknowledged) are read first."""
+        self.untrimmed: set[int] = set()
+        """Partitions acknowledged since their last trim."""
+        self._wire = Wire(client)
+        self._ahead = 0
+        """Replies outstanding on the wire for the read sent ahead (0: none sent)."""
+        self._next_housekeeping = 0.0
+
+    @property
+    def ahead(self) -> bool:
+        """A read was sent ahead and its entries not taken yet."""
+        return self._ahead > 0
+
+    def next_entries(self, busy: bool) -> list[InboxEntry]:
+        """The entries read ahead, if a read was sent; else pending entries of newly acquired partitions
+        first (in order), then new ones, waiting up to ``block_ms`` for them unless ``busy``."""
+        if self._ahead:
+            return self._receive_ahead()
+        owned = self.leases.owned
+        draining = sorted(self.drain_pending & owned)
+        self.drain_pending &= owned
+        if draining:
+            entries = self.bus.read(
+                self.consumer, draining, self.batch_size, None, pending=True, writes=self.writes
+            )
+            self.drain_pending -= {p for p in draining if not any(e.partition == p for e in entries)}
+            if entries:
+                return entries
+        if not owned:
+            self.flush()
+            time.sleep(self.block_ms / 1000)
+            return []
+        # Not busy: the worker is idle, so counters and trims go out now, with the read that waits.
+        self._queue_housekeeping(force=not busy)
+        block = None if busy else self.block_ms
+        return self.bus.read(self.consumer, sorted(owned), self.batch_size, block, writes=self.writes)
+
+    def read_ahead(self) -> None:
+        """Send the next read now, with the queued writes, without waiting for its reply (taken by the
+        next ``next_entries``). Not while pending entries are to be read first: they come in order."""
+        owned = self.leases.owned
+        if self._ahead or not owned or self.drain_pending & owned:
+            return
+        self._queue_housekeeping()
+        calls = [args for args, _options in self.writes.command_stack]
+        self.writes.reset()
+        calls.append(self.bus.read_call(self.consumer, sorted(owned), self.batch_size))
+        self._wire.send(calls)
+        self._ahead = len(calls)
+
+    def _receive_ahead(self) -> list[InboxEntry]:
+        *written, read = self._wire.receive(self._ahead)
+        self._ahead = 0
+        for reply in written:
+            if isinstance(reply, redis.exceptions.NoScriptError):
+                self.bus.reload_scripts()  # a trim lost; the partition is trimmed with its next one
+            elif isinstance(reply, Exception):
+                log.error("write_failed", worker=self.consumer, error=str(reply))
+        if isinstance(read, Exception):
+            raise read
+        return self.bus.entries_of(read)
+
+    def flush(self) -> None:
+        """Send the queued writes now, with the counters and trims (they otherwise wait for a read)."""
+        self._queue_housekeeping(force=True)
+        if len(self.writes):
+            self.writes.execute()
+
+    def close(self) -> None:
+        """Drop the connection of the reads sent ahead (their entries stay pending for this consumer)."""
+        self._wire.close()
+        self._ahead = 0
+
+    def _queue_housekeeping(self, force: bool = False) -> None:
+        """Queue the counters and the trims of the partitions acknowledged since the last time, at most
+        every ``HOUSEKEEPING_S`` under load (per batch, they cost Redis more than the batch's own reads)."""
+        now = time.monotonic()
+        if not force and now < self._next_housekeeping:
+            return
+        self._next_housekeeping = now + HOUSEKEEPING_S
+        self.metrics.queue_flush(self.writes)
+        for partition in sorted(self.untrimmed):
+            self.bus.queue_trim(self.writes, partition)
+        self.untrimmed.clear()
