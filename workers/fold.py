@@ -1,14 +1,17 @@
 """The fold worker: inbox partitions -> decide -> atomic append -> acknowledge.
 
-Each step takes a batch read from the partitions this worker holds, sends the appends of the batch decided
-in the previous step on a connection of their own (``workers/wire.py``, packed while Redis was still busy
-with the batch before), sends the next read (``workers/reader.py``, on a third connection, so Redis runs
-it between the appends instead of after all of them), decides the new batch while Redis runs those
-appends, then reads their replies. Deciding is optimistic: each command is decided on the
-cached state with the commands before it folded in, and its append carries the sequence and chain hash it
-was decided on. An append refused for a stale sequence or hash (another worker moved the game on) drops
-the cached state; the batch decided on top of it is dropped too, and the refused commands and that batch
-are decided again, in their order, on fresh loads, before anything new is read.
+Each step decides a batch read from the partitions this worker holds (while Redis still runs the appends
+of the batch before), sends its appends at once on a connection of their own (``workers/wire.py``), behind
+the batch in flight, so Redis goes from one batch to the next without waiting for the worker; sends the
+next read (``workers/reader.py``, on a third connection, so Redis runs it between the appends instead of
+after all of them); then lands the batch before: reads its replies, acknowledges, counts.
+
+Deciding is optimistic: each command is decided on the cached state with the commands before it folded
+in, also those still in flight, and its append carries the sequence and chain hash it was decided on. An
+append refused for a stale sequence or hash (another worker moved the game on) drops the cached state.
+The batch sent behind it then comes back refused for that game too (the position it expects was never
+reached); both batches are landed, and the refused commands decided again, in their order, on fresh loads,
+before anything new is read.
 """
 
 from __future__ import annotations
@@ -101,8 +104,8 @@ class FoldWorker:
         self.wire = ScriptWire(client, store.script_source)
         self._writes: Any = self.reader.writes
         """Acknowledgements, dead letters, snapshots and counters, sent with the next read."""
-        self._held: Flight | None = None
-        """A batch decided but not sent yet: it goes out with the next step, before its successor is decided."""
+        self._in_flight: Flight | None = None
+        """A batch sent, its replies not read yet: it is landed in the next step, after its successor is sent."""
         self._log_each = log.is_enabled_for(logging.DEBUG)
         self._collected_at = time.monotonic()
         self._stopping = False
@@ -129,11 +132,11 @@ class FoldWorker:
                 self._heartbeat()
                 if self.reader.drain_pending & self.leases.owned:
                     processed += self._settle_in_hand()  # a pending read would return the entries in hand
-                busy = self._held is not None
+                busy = self._in_flight is not None
                 self._collect_cycles(idle=not busy and not self.reader.ahead)
                 entries = self.reader.next_entries(busy)
                 processed += self._step(entries)
-                idle = not entries and self._held is None and not self.reader.ahead
+                idle = not entries and self._in_flight is None and not self.reader.ahead
                 if until_idle and idle and not self.reader.drain_pending:
                     break
         finally:
@@ -147,25 +150,30 @@ class FoldWorker:
         return processed
 
     def _step(self, entries: list[InboxEntry]) -> int:
-        """Send the held batch's appends, decide ``entries`` while Redis runs them, then land the held
-        batch; the new batch is held for the next step. Returns how many commands were settled."""
-        held, self._held = self._held, None
-        if held is not None:
-            self._send(held)
-        if held is not None or entries:
-            self.reader.read_ahead()
+        """Decide ``entries`` and send their appends behind the batch in flight, send the next read, then
+        land the batch in flight; the new batch is in flight for the next step. Returns how many commands
+        were settled."""
+        flight, self._in_flight = self._in_flight, None
         batch = self._decide_batch(entries) if entries else None
-        if held is None:
-            self._held = batch
+        if flight is not None or batch is not None:
+            self.reader.read_ahead()  # before the appends: Redis would answer it only after most of them
+        if batch is not None:
+            self._send(batch)
+        if flight is None:
+            self._in_flight = batch
             return 0
-        retry = self._land(held)
+        retry = self._land(flight)
         if not retry:
-            self._held = batch
-            return held.size
-        if batch is not None:  # decided on top of refused appends: forget it, decide it again after them
-            self._forget(batch)
-            retry += batch.entries
-        return held.size + (batch.size if batch is not None else 0) - len(retry) + self._retry(retry)
+            self._in_flight = batch
+            return flight.size
+        # Refused appends: the batch behind them holds decisions made on top of them, which come back
+        # refused too. Land it as well, then decide every refused command again, in order.
+        settled = flight.size - len(retry)
+        if batch is not None:
+            refused = self._land(batch)
+            settled += batch.size - len(refused)
+            retry += refused
+        return settled + self._retry(retry)
 
     def _heartbeat(self) -> None:
         now = time.monotonic()
@@ -189,25 +197,24 @@ class FoldWorker:
 
     def process(self, entries: Sequence[InboxEntry]) -> int:
         """Decide, append and acknowledge a batch, waiting for it; refused appends are tried again."""
-        processed = self._settle_held() + self._retry(list(entries))
+        processed = self._settle_in_flight() + self._retry(list(entries))
         self._flush()
         return processed
 
     def _settle_in_hand(self) -> int:
-        """Settle the held batch, then the entries read ahead, so that nothing is in hand."""
-        settled = self._settle_held()
+        """Settle the batch in flight, then the entries read ahead, so that nothing is in hand."""
+        settled = self._settle_in_flight()
         if self.reader.ahead:
             settled += self._retry(self.reader.next_entries(busy=True))
         return settled
 
-    def _settle_held(self) -> int:
-        """Send, land and (if need be) retry the held batch, so that nothing is held."""
-        held, self._held = self._held, None
-        if held is None:
+    def _settle_in_flight(self) -> int:
+        """Land and (if need be) retry the batch in flight, so that nothing is in flight."""
+        flight, self._in_flight = self._in_flight, None
+        if flight is None:
             return 0
-        self._send(held)
-        retry = self._land(held)
-        return held.size - len(retry) + self._retry(retry)
+        retry = self._land(flight)
+        return flight.size - len(retry) + self._retry(retry)
 
     def _retry(self, entries: list[InboxEntry]) -> int:
         """Decide, send and land ``entries`` until all are settled (or the attempts run out)."""
@@ -262,11 +269,6 @@ class FoldWorker:
     def _send(self, flight: Flight) -> None:
         """Send one append script call per game of the batch, without waiting for the replies."""
         self.wire.send_packed(flight.appends, len(flight.by_game))
-
-    def _forget(self, flight: Flight) -> None:
-        """Drop the cached states a batch's decisions left, which were never appended."""
-        for game_id in flight.by_game:
-            self.cache.drop(game_id)
 
     def _land(self, flight: Flight) -> list[InboxEntry]:
         """Read a flight's replies and settle each command; returns the entries to decide again."""

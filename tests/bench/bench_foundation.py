@@ -28,6 +28,8 @@ NOTE = b'{"type":"Note","text":"x"}'
 STEADY_LOADS = (5_000, 10_000, 15_000, 20_000)
 """Steady rates spread over 200 games, as a tournament's traffic is: one command per game per batch,
 unlike the drain of a full inbox (many commands per game per batch, cheaper per command)."""
+KEEPING_UP_MS = 50
+RESOLUTION = 500
 
 
 def raw_xadd_rate(services, n: int = 200_000, pipeline: int = 1000) -> float:
@@ -113,7 +115,40 @@ def _warm_up(services) -> None:
 
 
 def latency_at(url: str, rate: float, seconds: float = 8.0, workers: int = 2) -> tuple[float, float, int]:
-    """Submit at a steady ``rate``; latency = Redis's clock at the append - submission time."""
+    """Submit at a steady ``rate``; latency = Redis's clock at the append - submission time.
+    Returns p50, p99 (ms) and how many commands were measured."""
+    latencies = [latency for _, latency in steady_run(url, rate, seconds, workers)]
+    q = statistics.quantiles(latencies, n=100)
+    return q[49], q[98], len(latencies)
+
+
+def keeps_up(url: str, rate: float, workers: int, seconds: float = 6.0) -> tuple[bool, float]:
+    """Whether the workers keep up with a steady ``rate``: the median latency of the last tenth of the
+    commands submitted is at most ``KEEPING_UP_MS`` (past saturation, the queue and the latency grow for as
+    long as the load lasts; below it they stay flat). Returns the verdict and that median."""
+    runs = steady_run(url, rate, seconds, workers)
+    last = [latency for _, latency in runs[-len(runs) // 10 :]]
+    median = statistics.median(last)
+    offered = len(runs) / max(0.001, (runs[-1][0] - runs[0][0]) / 1000)
+    # A load generator that fell behind did not offer the rate: no verdict of keeping up with it.
+    return median <= KEEPING_UP_MS and offered >= 0.97 * rate, median
+
+
+def saturating_steady_rate(url: str, workers: int, low: float, high: float) -> float:
+    """The highest steady rate (to within ``RESOLUTION``) of the latency runs' traffic that the workers keep
+    up with, by bisection between a rate they keep up with and one they do not."""
+    while high - low > RESOLUTION:
+        middle = (low + high) / 2
+        ok, median = keeps_up(url, middle, workers)
+        print(f"  steady {middle:,.0f}/s with {workers} worker(s): median latency at the end {median:.0f} ms"
+              f" -> {'keeps up' if ok else 'saturated'}")  # fmt: skip
+        low, high = (middle, high) if ok else (low, middle)
+    return low
+
+
+def steady_run(url: str, rate: float, seconds: float, workers: int) -> list[tuple[int, int]]:
+    """Submit at a steady ``rate`` for ``seconds``: (submission ms, latency ms) of each command, in the
+    order submitted; latency = Redis's clock at the append - submission time."""
     services = _fresh(url)
     procs = [worker_process(url, partitions=PARTITIONS) for _ in range(workers)]
     _settle_leases(services, workers)
@@ -148,9 +183,7 @@ def latency_at(url: str, rate: float, seconds: float = 8.0, workers: int = 2) ->
         time.sleep(0.01)
     for p in procs:
         stop_process(p)
-    latencies = _latencies(services)
-    q = statistics.quantiles(latencies, n=100)
-    return q[49], q[98], len(latencies)
+    return _latencies(services)
 
 
 def _inbox_bytes(n: int, submitted_ms: int) -> bytes:
@@ -170,17 +203,19 @@ def _settle_leases(services, workers: int) -> None:
         time.sleep(0.1)
 
 
-def _latencies(services) -> list[float]:
-    """Per applied command: Redis's clock at its append (``t`` on its last event) - its submission time."""
-    out: list[float] = []
+def _latencies(services) -> list[tuple[int, int]]:
+    """Per applied command, in the order submitted: its submission time and Redis's clock at its append
+    (``t`` on its last event) - its submission time."""
+    out: list[tuple[int, int, int]] = []
     for g in range(GAMES):
         for _, fields in services.redis.xrange(keys.events(f"b{g}")):
             if b"r" not in fields:
                 continue
             record = codec.decode_record(fields[b"r"])
             if record.command_id.startswith("lat-"):
-                out.append(int(fields[b"t"]) - record.submitted_ms)
-    return out
+                order = int(record.command_id[4:])
+                out.append((order, record.submitted_ms, int(fields[b"t"]) - record.submitted_ms))
+    return [(submitted, latency) for _, submitted, latency in sorted(out)]
 
 
 def main() -> None:
@@ -197,7 +232,12 @@ def main() -> None:
         print(f"end-to-end, 1 worker (bus+decide+append):{one:10,.0f} commands/s  ({one / raw:.2f} of raw)")
         two = end_to_end_rate(url, 2)
         print(f"end-to-end, 2 workers:                   {two:10,.0f} commands/s  ({two / raw:.2f} of raw)")
+        print("saturating steady load (the latency runs' traffic), by bisection:")
+        saturating = saturating_steady_rate(url, 1, STEADY_LOADS[0], one)
+        print(f"saturating steady load, 1 worker:        {saturating:10,.0f} commands/s  ({saturating / one:.2f} of"
+              " the drain rate)")  # fmt: skip
         for workers, rate, why in (
+            (1, saturating / 2, "half of the 1-worker saturating steady load"),
             (1, one / 2, "half of the 1-worker drain rate"),
             (2, two / 2, "half of the 2-worker drain rate"),
             *((1, rate, "steady load") for rate in STEADY_LOADS),

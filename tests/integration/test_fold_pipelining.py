@@ -39,17 +39,17 @@ def test_a_batch_decided_on_top_of_a_refused_append_is_decided_again_after_it_in
     services.bus.submit("g1", 1, ROLL, "by-other")
     _worker(services).run(until_idle=True)
     assert stale.cache.get("g1").seq == 2  # stale: the game is at seq 3, seat 0 to move
-    dropped: list[int] = []
-    forget = stale._forget
-    stale._forget = lambda flight: [dropped.append(flight.size), forget(flight)]  # type: ignore[assignment,method-assign,func-returns-value]
+    refused: list[int] = []
+    land = stale._land
+    stale._land = lambda flight: (retry := land(flight), refused.append(len(retry)))[0]  # type: ignore[method-assign]
     services.bus.submit("g1", 0, ROLL, "c0")
     services.bus.submit("g1", 1, ROLL, "c1")
     c0, c1 = next_entries(2)
-    assert stale._step([c0]) == 0  # c0 decided (on the stale state: rejected, not seat 0's turn) and held
-    # c0's append is sent and c1 decided on top of it; c0's append is refused (the game moved on), so c1's
-    # decision is dropped and both are decided again on a fresh load, c0 first.
+    assert stale._step([c0]) == 0  # c0 decided (on the stale state: rejected, not seat 0's turn) and sent
+    # c1 is decided on top of c0 and sent behind it; c0's append is refused (the game moved on), so is
+    # c1's (the position it expects was never reached): both are decided again on a fresh load, c0 first.
     assert stale._step([c1]) == 2
-    assert dropped == [1]
+    assert refused == [1, 1, 0]  # c0's flight, c1's flight, then both again in one
     records = [services.store.result("g1", i) for i in ("c0", "c1")]
     assert [(r.status, r.first_seq) for r in records] == [("applied", 4), ("applied", 5)]
     assert [r.command_id for r in services.store.records("g1")] == ["setup", "first", "by-other", "c0", "c1"]
@@ -67,7 +67,7 @@ def test_entries_read_ahead_are_folded_after_the_batch_in_hand_and_before_the_wo
     services.bus.submit("g1", 0, ROLL, "c0")
     batch = worker.reader.next_entries(busy=False)
     services.bus.submit("g1", 1, ROLL, "c1")
-    assert worker._step(batch) == 0  # c0 decided and held; the read of c1 sent ahead
+    assert worker._step(batch) == 0  # c0 decided and its append sent; the read of c1 sent ahead
     assert worker.reader.ahead
     worker.request_stop()
     assert worker.run() == 2  # a warm stop settles what is in hand: c0, then c1
