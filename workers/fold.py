@@ -1,10 +1,11 @@
 """The fold worker: inbox partitions -> decide -> atomic append -> acknowledge.
 
 Each step decides a batch read from the partitions this worker holds (while Redis still runs the appends
-of the batch before), sends its appends at once on a connection of their own (``workers/wire.py``), behind
-the batch in flight, so Redis goes from one batch to the next without waiting for the worker; sends the
-next read (``workers/reader.py``, on a third connection, so Redis runs it between the appends instead of
-after all of them); then lands the batch before: reads its replies, acknowledges, counts.
+of the batch before); sends the next read (``workers/reader.py``, on a connection of its own, and first:
+Redis would answer a read sent after the appends only once it had run most of them); sends the batch's
+appends at once, behind the batch in flight, on another connection of their own (``workers/wire.py``), so
+Redis goes from one batch to the next without waiting for the worker; then lands the batch before: reads
+its replies, acknowledges, counts.
 
 Deciding is optimistic: each command is decided on the cached state with the commands before it folded
 in, also those still in flight, and its append carries the sequence and chain hash it was decided on. An
