@@ -84,7 +84,11 @@ class EmbeddedRedis:
             "--protected-mode", "yes",
             "--logfile", str(self.data_dir / "redis.log"),
         ]  # fmt: skip
-        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # In a session of its own, so that a Ctrl-C in the terminal does not stop Redis under the workers
+        # still finishing their commands: whoever started it stops it, last.
+        self.process = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
         self._wait_ready(timeout)
         self.url_file.write_text(self.url)
         log.info("embedded_redis_started", url=self.url, data_dir=str(self.data_dir), pid=self.process.pid)

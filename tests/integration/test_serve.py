@@ -1,0 +1,103 @@
+"""``harbormaster serve`` as a user runs it: started, watched, stopped with Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+import redis
+
+from services.redis_launcher import free_port, running_url
+
+pytestmark = pytest.mark.redis
+
+
+def _demo_seqs(port: int) -> dict[str, int] | None:
+    """Each demo game's sequence number, once the gateway answers with all three."""
+    try:
+        games = httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=2).json()["games"]
+    except (httpx.HTTPError, ValueError, KeyError):
+        return None
+    return {game["game_id"]: game["seq"] for game in games} if len(games) == 3 else None
+
+
+def _start_serve(tmp_path, port: int) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "HARBORMASTER_DATA": str(tmp_path), "HARBORMASTER_LOG_LEVEL": "info"}
+    env.pop("REDIS_URL", None)
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "services.cli", "serve", "--demo", "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # a process group of its own, as a terminal gives a command
+    )
+    deadline, first = time.monotonic() + 60, None
+    # Running once every game has moved on from where it stood when the gateway first answered: the
+    # fold worker and the bots are at work (a game's set-up alone already has events).
+    while not (first and (now := _demo_seqs(port)) and all(now[g] > first[g] for g in first)):
+        first = first or _demo_seqs(port)
+        if serve.poll() is not None or time.monotonic() > deadline:
+            os.killpg(serve.pid, signal.SIGKILL)
+            raise AssertionError("serve never got its demo going")
+        time.sleep(0.5)
+    return serve
+
+
+def _children(pid: int) -> dict[int, str]:
+    """The processes whose parent is ``pid``, with their command lines (from /proc)."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat, open(f"/proc/{entry}/cmdline", "rb") as cmd:
+                    if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found[int(entry)] = cmd.read().replace(b"\0", b" ").decode()
+            except (OSError, ValueError):
+                continue
+    return found
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="parent-death signal is Linux's")
+def test_when_serve_is_killed_its_workers_stop_on_their_own(tmp_path) -> None:
+    serve = _start_serve(tmp_path, free_port())
+    workers = {pid for pid, cmd in _children(serve.pid).items() if "services.cli" in cmd}
+    assert len(workers) == 2  # a fold worker and an rq worker
+    serve.kill()  # no chance to stop anything itself
+    serve.wait(timeout=10)
+    deadline = time.monotonic() + 30
+    while workers and time.monotonic() < deadline:
+        workers = {pid for pid in workers if _alive(pid)}
+        time.sleep(0.2)
+    url = running_url(tmp_path)  # the embedded Redis outlives it: the next serve picks it up again
+    assert url is not None
+    redis.Redis.from_url(url).shutdown(nosave=True)
+    assert not workers, "workers outlived serve"
+
+
+def _alive(pid: int) -> bool:
+    """Running, not a zombie waiting for a parent that is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_ctrl_c_stops_the_workers_first_and_the_embedded_redis_last_without_an_error(tmp_path) -> None:
+    serve = _start_serve(tmp_path, free_port())
+    try:
+        os.killpg(serve.pid, signal.SIGINT)  # what Ctrl-C does: the whole foreground process group
+        output, _ = serve.communicate(timeout=60)
+    finally:
+        if serve.poll() is None:
+            os.killpg(serve.pid, signal.SIGKILL)
+    text = output.decode()
+    assert serve.returncode == 0, text[-2000:]
+    assert "Traceback" not in text and "cannot reach Redis" not in text, text[-2000:]
+    assert "worker_stopped" in text, text
+    assert text.index("worker_stopped") < text.index("embedded_redis_stopped")
