@@ -6,12 +6,14 @@ test dice race (``Note`` commands: the rules cost next to nothing, so this measu
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import secrets
 import statistics
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from events import codec, keys
@@ -114,19 +116,23 @@ def _warm_up(services) -> None:
         time.sleep(0.01)
 
 
-def latency_at(url: str, rate: float, seconds: float = 8.0, workers: int = 2) -> tuple[float, float, int]:
+def latency_at(
+    url: str, rate: float, seconds: float = 8.0, workers: int = 2, redis_pid: int | None = None
+) -> tuple[float, float, int]:
     """Submit at a steady ``rate``; latency = Redis's clock at the append - submission time.
-    Returns p50, p99 (ms) and how many commands were measured."""
-    latencies = [latency for _, latency in steady_run(url, rate, seconds, workers)]
+    Returns p50, p99 (ms) and how many commands were measured. With ``redis_pid``, pinned (``pinned``)."""
+    latencies = [latency for _, latency in steady_run(url, rate, seconds, workers, redis_pid)]
     q = statistics.quantiles(latencies, n=100)
     return q[49], q[98], len(latencies)
 
 
-def keeps_up(url: str, rate: float, workers: int, seconds: float = 6.0) -> tuple[bool, float]:
+def keeps_up(
+    url: str, rate: float, workers: int, seconds: float = 6.0, redis_pid: int | None = None
+) -> tuple[bool, float]:
     """Whether the workers keep up with a steady ``rate``: the median latency of the last tenth of the
     commands submitted is at most ``KEEPING_UP_MS`` (past saturation, the queue and the latency grow for as
     long as the load lasts; below it they stay flat). Returns the verdict and that median."""
-    runs = steady_run(url, rate, seconds, workers)
+    runs = steady_run(url, rate, seconds, workers, redis_pid)
     last = [latency for _, latency in runs[-len(runs) // 10 :]]
     median = statistics.median(last)
     offered = len(runs) / max(0.001, (runs[-1][0] - runs[0][0]) / 1000)
@@ -134,25 +140,60 @@ def keeps_up(url: str, rate: float, workers: int, seconds: float = 6.0) -> tuple
     return median <= KEEPING_UP_MS and offered >= 0.97 * rate, median
 
 
-def saturating_steady_rate(url: str, workers: int, low: float, high: float) -> float:
+def saturating_steady_rate(
+    url: str, workers: int, low: float, high: float, redis_pid: int | None = None
+) -> float:
     """The highest steady rate (to within ``RESOLUTION``) of the latency runs' traffic that the workers keep
     up with, by bisection between a rate they keep up with and one they do not."""
     while high - low > RESOLUTION:
         middle = (low + high) / 2
-        ok, median = keeps_up(url, middle, workers)
+        ok, median = keeps_up(url, middle, workers, redis_pid=redis_pid)
         print(f"  steady {middle:,.0f}/s with {workers} worker(s): median latency at the end {median:.0f} ms"
               f" -> {'keeps up' if ok else 'saturated'}")  # fmt: skip
         low, high = (middle, high) if ok else (low, middle)
     return low
 
 
-def steady_run(url: str, rate: float, seconds: float, workers: int) -> list[tuple[int, int]]:
+def steady_run(
+    url: str, rate: float, seconds: float, workers: int, redis_pid: int | None = None
+) -> list[tuple[int, int]]:
     """Submit at a steady ``rate`` for ``seconds``: (submission ms, latency ms) of each command, in the
-    order submitted; latency = Redis's clock at the append - submission time."""
+    order submitted; latency = Redis's clock at the append - submission time. With ``redis_pid``, Redis
+    has the first core to itself and the workers and the load generator share the others."""
     services = _fresh(url)
     procs = [worker_process(url, partitions=PARTITIONS) for _ in range(workers)]
     _settle_leases(services, workers)
     _warm_up(services)
+    with pinned(redis_pid, [p.pid for p in procs]):
+        sent = _send_steadily(services, rate, seconds)
+    while _applied(services) < sent:
+        time.sleep(0.01)
+    for p in procs:
+        stop_process(p)
+    return _latencies(services)
+
+
+@contextlib.contextmanager
+def pinned(redis_pid: int | None, worker_pids: list[int]) -> Iterator[None]:
+    """Redis on the first core alone, the workers and this process on the others, for the duration (as
+    one gives Redis a core of its own in production); nothing is pinned without ``redis_pid``."""
+    cores = sorted(os.sched_getaffinity(0))
+    if redis_pid is None or len(cores) < 2:
+        yield
+        return
+    os.sched_setaffinity(redis_pid, cores[:1])
+    for pid in [*worker_pids, 0]:
+        os.sched_setaffinity(pid, cores[1:])
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(redis_pid, cores)
+        os.sched_setaffinity(0, cores)
+
+
+def _send_steadily(services, rate: float, seconds: float) -> int:
+    """The load generator: ``rate`` commands a second, spread over the games, each stamped as it is sent.
+    Returns how many commands the games have had, the warm-up's included."""
     # The load generator shares the two cores with what it measures, so it packs its XADDs in C (hiredis)
     # and sends them on a wire of its own, reading the replies a tick later.
     wire, inboxes = (
@@ -174,16 +215,12 @@ def steady_run(url: str, rate: float, seconds: float, workers: int) -> list[tupl
         )
         wire.receive(unread)
         sent, unread = sent + per_tick, per_tick
-        next_at = started + (sent / per_tick) * tick
+        next_at = started + ((sent - GAMES) / per_tick) * tick
         time.sleep(max(0.0, next_at - time.perf_counter()))
     wire.receive(unread)
     wire.close()
     gc.enable()
-    while _applied(services) < sent:
-        time.sleep(0.01)
-    for p in procs:
-        stop_process(p)
-    return _latencies(services)
+    return sent
 
 
 def _inbox_bytes(n: int, submitted_ms: int) -> bytes:
@@ -236,6 +273,16 @@ def main() -> None:
         saturating = saturating_steady_rate(url, 1, STEADY_LOADS[0], one)
         print(f"saturating steady load, 1 worker:        {saturating:10,.0f} commands/s  ({saturating / one:.2f} of"
               " the drain rate)")  # fmt: skip
+        redis_pid = server.process.pid if server is not None and server.process is not None else None
+        if redis_pid is not None:
+            print("the same with Redis on a core of its own (workers and load generator on the other):")
+            alone = saturating_steady_rate(url, 1, STEADY_LOADS[0], one, redis_pid=redis_pid)
+            p50, p99, n = latency_at(url, alone / 2, workers=1, redis_pid=redis_pid)
+            print(f"saturating steady load, 1 worker, Redis pinned: {alone:,.0f}/s; latency at half of it "
+                  f"({alone / 2:,.0f}/s), n={n}: p50 {p50:.1f} ms, p99 {p99:.1f} ms")  # fmt: skip
+            p50, p99, n = latency_at(url, one / 2, workers=1, redis_pid=redis_pid)
+            print(f"latency at half of the 1-worker drain rate ({one / 2:,.0f}/s), Redis pinned, n={n}: "
+                  f"p50 {p50:.1f} ms, p99 {p99:.1f} ms")  # fmt: skip
         for workers, rate, why in (
             (1, saturating / 2, "half of the 1-worker saturating steady load"),
             (1, one / 2, "half of the 1-worker drain rate"),
