@@ -22,7 +22,6 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import msgspec
 import redis
@@ -103,8 +102,6 @@ class FoldWorker:
         )
         self.on_applied = on_applied
         self.wire = ScriptWire(client, store.script_source)
-        self._writes: Any = self.reader.writes
-        """Acknowledgements, dead letters, snapshots and counters, sent with the next read."""
         self._in_flight: Flight | None = None
         """A batch sent, its replies not read yet: it is landed in the next step, after its successor is sent."""
         self._log_each = log.is_enabled_for(logging.DEBUG)
@@ -292,10 +289,10 @@ class FoldWorker:
                 else:
                     self._not_applied(decision, parse_append_reply(result), retry, done, poison)
         for partition, entry_ids in done.items():
-            self.bus.queue_ack(self._writes, partition, entry_ids)
+            self.bus.queue_ack(self.reader.writes, partition, entry_ids)
         for entry, reason in poison:
             log.warning("dead_lettered", entry_id=entry.entry_id.decode(), reason=reason)
-            self.bus.queue_dead_letter(self._writes, entry, reason)
+            self.bus.queue_dead_letter(self.reader.writes, entry, reason)
         self.metrics.count(applied=[(d.record, d.message.submitted_ms) for d in applied], dead=len(poison))
         self.reader.untrimmed.update(done)
         self.reader.untrimmed.update(entry.partition for entry, _ in poison)
@@ -347,7 +344,7 @@ class FoldWorker:
         before, after = decision.before.seq, decision.after.seq
         if after // every > before // every:
             self.store.save_snapshot(
-                self._writes, decision.message.game_id, after, decision.after.hash, decision.after.state
+                self.reader.writes, decision.message.game_id, after, decision.after.hash, decision.after.state
             )
 
     # --- deciding one command ---------------------------------------------------------------------------
