@@ -113,21 +113,29 @@ class CommandBus:
         """
         if not partitions:
             return []
-        start = "0" if pending else ">"
-        streams = {keys.inbox(p): start for p in partitions}
+        call = self.read_call(consumer, partitions, count, block_ms, pending)
         if writes is not None and len(writes):
-            writes.xreadgroup(keys.GROUP, consumer, streams, count=count, block=block_ms)
+            writes.execute_command(*call)
             reply = writes.execute()[-1]
         else:
-            reply = self._raw.xreadgroup(keys.GROUP, consumer, streams, count=count, block=block_ms)
+            reply = self._raw.execute_command(*call)
         return self.entries_of(reply)
 
-    def read_call(self, consumer: str, partitions: Sequence[int], count: int) -> tuple[Any, ...]:
-        """The command that reads new entries of the partitions without waiting, for a caller that sends it
-        on a connection of its own and turns the reply into entries with ``entries_of``."""
+    def read_call(
+        self,
+        consumer: str,
+        partitions: Sequence[int],
+        count: int,
+        block_ms: int | None = None,
+        pending: bool = False,
+    ) -> tuple[Any, ...]:
+        """The ``XREADGROUP`` that ``read`` sends, for a caller that sends it on a connection of its own and
+        turns the reply into entries with ``entries_of``."""
+        start = "0" if pending else ">"
         streams = [keys.inbox(p) for p in partitions]
-        return ("XREADGROUP", "GROUP", keys.GROUP, consumer, "COUNT", count, "STREAMS", *streams,
-                *(">" for _ in streams))  # fmt: skip
+        block = () if block_ms is None else ("BLOCK", block_ms)
+        return ("XREADGROUP", "GROUP", keys.GROUP, consumer, "COUNT", count, *block, "STREAMS", *streams,
+                *(start for _ in streams))  # fmt: skip
 
     def entries_of(self, reply: Any) -> list[InboxEntry]:
         """The entries of an ``XREADGROUP`` reply as Redis sends it (a RESP3 map or a RESP2 list)."""
