@@ -1,4 +1,5 @@
-"""Foundation figures (issue 3): raw pipelined XADD, end-to-end rate with 1 and 2 workers, latency.
+"""Foundation figures (issue 3): raw pipelined XADD, end-to-end rate with 1 and 2 workers, latency (with
+what the platform probe, ``platform_probe.py``, saw of the machine during each latency run).
 
 All on one embedded Redis (or ``REDIS_URL``), with real ``harbormaster worker`` processes folding the
 test dice race (``Note`` commands: the rules cost next to nothing, so this measures the pipeline).
@@ -15,12 +16,14 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 from events import codec, keys
 from events.envelope import InboxMessage
 from events.keys import partition_for
 from events.store import now_ms
 from services.redis_launcher import EmbeddedRedis
+from tests.bench.platform_probe import ProbeReport, RunningProbe, cpu_ticks, steal_share
 from tests.support.pipeline import services_for, stop_process, worker_process
 from workers.wire import Wire
 
@@ -31,6 +34,7 @@ STEADY_LOADS = (5_000, 10_000, 15_000, 20_000)
 """Steady rates spread over 200 games, as a tournament's traffic is: one command per game per batch,
 unlike the drain of a full inbox (many commands per game per batch, cheaper per command)."""
 KEEPING_UP_MS = 50
+HALF_LOAD_RUNS = 3
 RESOLUTION = 500
 
 
@@ -116,28 +120,58 @@ def _warm_up(services) -> None:
         time.sleep(0.01)
 
 
+class Latency(NamedTuple):
+    """A latency run's figures, beside what the platform probe saw during it."""
+
+    p50: float
+    p99: float
+    n: int
+    over_20: int
+    """Commands slower than 20 ms."""
+    over_20_in_stall: int
+    """Of those, how many overlapped a stall of the platform (``platform_probe``)."""
+    platform: ProbeReport
+    steal: float | None
+
+    def describe(self) -> str:
+        steal = "" if self.steal is None else f"; the hypervisor took {self.steal:.1%} of the CPU time"
+        return (
+            f"n={self.n}: p50 {self.p50:.1f} ms, p99 {self.p99:.1f} ms\n"
+            f"    {self.platform.summary()}{steal}; of the {self.over_20} commands over 20 ms, "
+            f"{self.over_20_in_stall} overlapped a stall"
+        )
+
+
 def latency_at(
     url: str, rate: float, seconds: float = 8.0, workers: int = 2, redis_pid: int | None = None
-) -> tuple[float, float, int]:
-    """Submit at a steady ``rate``; latency = Redis's clock at the append - submission time.
-    Returns p50, p99 (ms) and how many commands were measured. With ``redis_pid``, pinned (``pinned``)."""
-    latencies = [latency for _, latency in steady_run(url, rate, seconds, workers, redis_pid)]
+) -> Latency:
+    """Submit at a steady ``rate``; latency = Redis's clock at the append - submission time. The platform
+    probe runs alongside. With ``redis_pid``, pinned (``pinned``)."""
+    run = steady_run(url, rate, seconds, workers, redis_pid, probed=True)
+    assert run.platform is not None
+    latencies = [latency for _, latency in run.latencies]
     q = statistics.quantiles(latencies, n=100)
-    return q[49], q[98], len(latencies)
+    slow = [(submitted, latency) for submitted, latency in run.latencies if latency > 20]
+    return Latency(
+        q[49], q[98], len(latencies), len(slow), run.platform.overlapping(slow), run.platform, run.steal
+    )
 
 
 def keeps_up(
     url: str, rate: float, workers: int, seconds: float = 6.0, redis_pid: int | None = None
-) -> tuple[bool, float]:
+) -> tuple[bool, float, float]:
     """Whether the workers keep up with a steady ``rate``: the median latency of the last tenth of the
     commands submitted is at most ``KEEPING_UP_MS`` (past saturation, the queue and the latency grow for as
-    long as the load lasts; below it they stay flat). Returns the verdict and that median."""
-    runs = steady_run(url, rate, seconds, workers, redis_pid)
+    long as the load lasts; below it they stay flat). Returns the verdict, that median and how long the
+    probe's fixed work took (the machine's speed). The probe runs as in the latency runs: the same load."""
+    run = steady_run(url, rate, seconds, workers, redis_pid, probed=True)
+    runs = run.latencies
     last = [latency for _, latency in runs[-len(runs) // 10 :]]
     median = statistics.median(last)
     offered = len(runs) / max(0.001, (runs[-1][0] - runs[0][0]) / 1000)
+    work_ms = run.platform.work["p50"] if run.platform is not None else float("nan")
     # A load generator that fell behind did not offer the rate: no verdict of keeping up with it.
-    return median <= KEEPING_UP_MS and offered >= 0.97 * rate, median
+    return median <= KEEPING_UP_MS and offered >= 0.97 * rate, median, work_ms
 
 
 def saturating_steady_rate(
@@ -147,30 +181,46 @@ def saturating_steady_rate(
     up with, by bisection between a rate they keep up with and one they do not."""
     while high - low > RESOLUTION:
         middle = (low + high) / 2
-        ok, median = keeps_up(url, middle, workers, redis_pid=redis_pid)
+        ok, median, work_ms = keeps_up(url, middle, workers, redis_pid=redis_pid)
         print(f"  steady {middle:,.0f}/s with {workers} worker(s): median latency at the end {median:.0f} ms"
-              f" -> {'keeps up' if ok else 'saturated'}")  # fmt: skip
+              f" -> {'keeps up' if ok else 'saturated'} (the probe's fixed work: {work_ms:.2f} ms)")  # fmt: skip
         low, high = (middle, high) if ok else (low, middle)
     return low
 
 
+class SteadyRun(NamedTuple):
+    latencies: list[tuple[int, int]]
+    """(submission ms, latency ms) of each command, in the order submitted."""
+    platform: ProbeReport | None
+    steal: float | None
+
+
 def steady_run(
-    url: str, rate: float, seconds: float, workers: int, redis_pid: int | None = None
-) -> list[tuple[int, int]]:
-    """Submit at a steady ``rate`` for ``seconds``: (submission ms, latency ms) of each command, in the
-    order submitted; latency = Redis's clock at the append - submission time. With ``redis_pid``, Redis
-    has the first core to itself and the workers and the load generator share the others."""
+    url: str,
+    rate: float,
+    seconds: float,
+    workers: int,
+    redis_pid: int | None = None,
+    probed: bool = False,
+) -> SteadyRun:
+    """Submit at a steady ``rate`` for ``seconds``; latency = Redis's clock at the append - submission
+    time. With ``redis_pid``, Redis has the first core to itself and the workers and the load generator
+    share the others. With ``probed``, the platform probe runs alongside and the steal is measured."""
     services = _fresh(url)
     procs = [worker_process(url, partitions=PARTITIONS) for _ in range(workers)]
     _settle_leases(services, workers)
     _warm_up(services)
+    probe = RunningProbe(url, seconds) if probed else None
+    ticks = cpu_ticks()
     with pinned(redis_pid, [p.pid for p in procs]):
         sent = _send_steadily(services, rate, seconds)
+    steal = steal_share(ticks, cpu_ticks())
+    platform = probe.report() if probe is not None else None
     while _applied(services) < sent:
         time.sleep(0.01)
     for p in procs:
         stop_process(p)
-    return _latencies(services)
+    return SteadyRun(_latencies(services), platform, steal if probed else None)
 
 
 @contextlib.contextmanager
@@ -273,26 +323,31 @@ def main() -> None:
         saturating = saturating_steady_rate(url, 1, STEADY_LOADS[0], one)
         print(f"saturating steady load, 1 worker:        {saturating:10,.0f} commands/s  ({saturating / one:.2f} of"
               " the drain rate)")  # fmt: skip
+        # At once after the bisection, and three times: the machine's speed drifts from minute to minute.
+        for attempt in range(1, HALF_LOAD_RUNS + 1):
+            figures = latency_at(url, saturating / 2, workers=1)
+            print(f"latency submit->appended at half of the saturating steady load ({saturating / 2:,.0f}/s), "
+                  f"1 worker, run {attempt}, {figures.describe()}")  # fmt: skip
         redis_pid = server.process.pid if server is not None and server.process is not None else None
         if redis_pid is not None:
             print("the same with Redis on a core of its own (workers and load generator on the other):")
             alone = saturating_steady_rate(url, 1, STEADY_LOADS[0], one, redis_pid=redis_pid)
-            p50, p99, n = latency_at(url, alone / 2, workers=1, redis_pid=redis_pid)
+            figures = latency_at(url, alone / 2, workers=1, redis_pid=redis_pid)
             print(f"saturating steady load, 1 worker, Redis pinned: {alone:,.0f}/s; latency at half of it "
-                  f"({alone / 2:,.0f}/s), n={n}: p50 {p50:.1f} ms, p99 {p99:.1f} ms")  # fmt: skip
-            p50, p99, n = latency_at(url, one / 2, workers=1, redis_pid=redis_pid)
-            print(f"latency at half of the 1-worker drain rate ({one / 2:,.0f}/s), Redis pinned, n={n}: "
-                  f"p50 {p50:.1f} ms, p99 {p99:.1f} ms")  # fmt: skip
+                  f"({alone / 2:,.0f}/s), {figures.describe()}")  # fmt: skip
+            figures = latency_at(url, one / 2, workers=1, redis_pid=redis_pid)
+            print(f"latency at half of the 1-worker drain rate ({one / 2:,.0f}/s), Redis pinned, "
+                  f"{figures.describe()}")  # fmt: skip
+        at_rest = RunningProbe(url, 5.0).report()
+        print(f"the machine at rest (the probe alone for 5 s), {at_rest.summary()}")
         for workers, rate, why in (
-            (1, saturating / 2, "half of the 1-worker saturating steady load"),
             (1, one / 2, "half of the 1-worker drain rate"),
             (2, two / 2, "half of the 2-worker drain rate"),
             *((1, rate, "steady load") for rate in STEADY_LOADS),
         ):
-            p50, p99, n = latency_at(url, rate, workers=workers)
+            figures = latency_at(url, rate, workers=workers)
             print(
-                f"latency submit->appended, {workers} worker(s) at {rate:,.0f}/s ({why}), n={n}: "
-                f"p50 {p50:.1f} ms, p99 {p99:.1f} ms"
+                f"latency submit->appended, {workers} worker(s) at {rate:,.0f}/s ({why}), {figures.describe()}"
             )
     finally:
         if server is not None:
