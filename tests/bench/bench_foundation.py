@@ -212,7 +212,8 @@ def steady_run(
     _warm_up(services)
     probe = RunningProbe(url, seconds) if probed else None
     ticks = cpu_ticks()
-    with pinned(redis_pid, [p.pid for p in procs]):
+    others = [p.pid for p in procs] + ([probe.process.pid] if probe is not None else [])
+    with pinned(redis_pid, others):
         sent = _send_steadily(services, rate, seconds)
     steal = steal_share(ticks, cpu_ticks())
     platform = probe.report() if probe is not None else None
@@ -225,8 +226,9 @@ def steady_run(
 
 @contextlib.contextmanager
 def pinned(redis_pid: int | None, worker_pids: list[int]) -> Iterator[None]:
-    """Redis on the first core alone, the workers and this process on the others, for the duration (as
-    one gives Redis a core of its own in production); nothing is pinned without ``redis_pid``."""
+    """Redis on the first core alone, the workers, the probe and this process on the others, for the
+    duration (as one gives Redis a core of its own in production); nothing is pinned without
+    ``redis_pid``."""
     cores = sorted(os.sched_getaffinity(0))
     if redis_pid is None or len(cores) < 2:
         yield
