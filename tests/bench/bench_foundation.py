@@ -128,17 +128,23 @@ class Latency(NamedTuple):
     n: int
     over_20: int
     """Commands slower than 20 ms."""
-    over_20_in_stall: int
-    """Of those, how many overlapped a stall of the platform (``platform_probe``)."""
+    over_20_in_stall: dict[str, int]
+    """Of those, how many overlapped a stall of the platform, by kind (``platform_probe``)."""
+    by_chance: dict[str, float]
+    """How many would overlap one by chance: the same spans moved in time (``_by_chance``)."""
     platform: ProbeReport
     steal: float | None
 
     def describe(self) -> str:
         steal = "" if self.steal is None else f"; the hypervisor took {self.steal:.1%} of the CPU time"
+        overlaps = ", ".join(
+            f"{kind} {count} (by chance {self.by_chance[kind]:.0f})"
+            for kind, count in self.over_20_in_stall.items()
+        )
         return (
             f"n={self.n}: p50 {self.p50:.1f} ms, p99 {self.p99:.1f} ms\n"
-            f"    {self.platform.summary()}{steal}; of the {self.over_20} commands over 20 ms, "
-            f"{self.over_20_in_stall} overlapped a stall"
+            f"    {self.platform.summary()}{steal}\n"
+            f"    of the {self.over_20} commands over 20 ms, overlapping a stall: {overlaps}"
         )
 
 
@@ -152,9 +158,22 @@ def latency_at(
     latencies = [latency for _, latency in run.latencies]
     q = statistics.quantiles(latencies, n=100)
     slow = [(submitted, latency) for submitted, latency in run.latencies if latency > 20]
-    return Latency(
-        q[49], q[98], len(latencies), len(slow), run.platform.overlapping(slow), run.platform, run.steal
-    )
+    overlaps = run.platform.overlapping(slow)
+    chance = _by_chance(run.platform, slow, run.latencies[0][0], run.latencies[-1][0])
+    return Latency(q[49], q[98], len(latencies), len(slow), overlaps, chance, run.platform, run.steal)
+
+
+def _by_chance(
+    platform: ProbeReport, spans: list[tuple[int, int]], first: int, last: int
+) -> dict[str, float]:
+    """How many of ``spans`` overlap a stall once moved by a fixed offset within the run (wrapping round
+    at its end), averaged over three offsets: what overlapping a stall means nothing beyond."""
+    length = max(1, last - first)
+    counts: list[dict[str, int]] = []
+    for offset in (length // 8, length * 3 // 8, length * 5 // 8):
+        moved = [(first + (start - first + offset) % length, span) for start, span in spans]
+        counts.append(platform.overlapping(moved))
+    return {kind: sum(c[kind] for c in counts) / len(counts) for kind in counts[0]} if counts else {}
 
 
 def keeps_up(
@@ -210,7 +229,8 @@ def steady_run(
     procs = [worker_process(url, partitions=PARTITIONS) for _ in range(workers)]
     _settle_leases(services, workers)
     _warm_up(services)
-    probe = RunningProbe(url, seconds) if probed else None
+    watched = [int(services.redis.info("server")["process_id"]), *(p.pid for p in procs)]
+    probe = RunningProbe(url, seconds, watched) if probed else None
     ticks = cpu_ticks()
     others = [p.pid for p in procs] + ([probe.process.pid] if probe is not None else [])
     with pinned(redis_pid, others):

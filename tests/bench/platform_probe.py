@@ -1,62 +1,98 @@
 """How still and how fast the machine itself is, measured beside a latency run (a "hiccup meter", as
-jHiccup).
+jHiccup, with the kernel's own accounts beside it).
 
-Run as ``python -m tests.bench.platform_probe REDIS_URL SECONDS``: for that long it sleeps 1 ms and sends
-one ``PING``, over and over, and every 100th time does a fixed piece of work; it prints as JSON how late
-each sleep woke, how long each ``PING`` and each piece of work took. A sleep that wakes many milliseconds
-late was kept from a core: by the other processes, or by the hypervisor taking the virtual CPU away
-(steal). The fixed work shows how fast the machine runs right now: on a shared virtual machine that
-changes from minute to minute (measured here at rest: 19-58 ms for the same work, mostly 26-36), and a
-rate that was half of the saturating load during the bisection is more than half a minute later, on a
-slower machine. No latency of the pipeline, which hops between three processes, can be steadier than
-the platform; the bench prints both side by side.
+Run as ``python -m tests.bench.platform_probe REDIS_URL SECONDS [PID ...]``: for that long it sleeps
+1 ms and sends one ``PING``, over and over, every 100th time does a fixed piece of work, and keeps watch
+on three kinds of stall:
 
-``Stalls`` and ``steal_share`` are used by ``bench_foundation``.
+- ``probe``: its own 1 ms sleep woke at least ``STALL_MS`` late (it was kept from a core);
+- ``queued``: a watched process (Redis, the workers: the PIDs given) was ready to run but waited for a
+  core at least ``STALL_MS`` within ``WINDOW_MS`` (the kernel's ``/proc/PID/schedstat`` run delay: the
+  two cores are shared by Redis, the workers, the load generator and the probe);
+- ``steal``: the hypervisor took a virtual CPU away (``/proc/stat``, counted in 10 ms ticks).
+
+The fixed work shows how fast the machine runs right now: on a shared virtual machine that changes from
+minute to minute (measured here at rest: 19-58 ms for the same larger piece of work, mostly 26-36). No
+latency of the pipeline, which hops between three processes, can be steadier than the platform; the bench
+prints both, and how many slow commands overlapped a stall of each kind.
+
+``RunningProbe``, ``cpu_ticks`` and ``steal_share`` are used by ``bench_foundation``.
 """
 
 from __future__ import annotations
 
+import bisect
 import gc
 import hashlib
 import json
 import subprocess
 import sys
 import time
+from collections import deque
 from pathlib import Path
 
 import msgspec
 import redis
 
 STALL_MS = 5.0
-"""A sleep that woke at least this late counts as a stall of the platform."""
+WINDOW_MS = 10.0
+TICK_MS = 10.0
+"""``/proc/stat`` counts in ticks of 1/100 s."""
+KINDS = ("probe", "queued", "steal")
 
 
 class ProbeReport(msgspec.Struct):
-    """What the probe saw: lateness and PING quantiles (ms), and each stall as (wall clock ms, ms late)."""
+    """What the probe saw: quantiles (ms) of its sleeps' lateness, its PINGs and its fixed work, and the
+    stalls of each kind as (wall clock ms at the start, length ms)."""
 
     samples: int
     sleep_late: dict[str, float]
     ping: dict[str, float]
     work: dict[str, float]
     """How long the fixed piece of work (``fixed_work``) took, ms."""
-    stalls: list[tuple[int, float]]
+    stalls: dict[str, list[tuple[int, float]]]
 
     def summary(self) -> str:
         late, ping = self.sleep_late, self.ping
+        counts = ", ".join(f"{kind} {len(self.stalls.get(kind, []))}" for kind in KINDS)
         return (
             f"platform: a 1 ms sleep woke late p99 {late['p99']:.1f} / p99.9 {late['p99.9']:.1f} / max "
-            f"{late['max']:.0f} ms, {len(self.stalls)} stalls >= {STALL_MS:.0f} ms; PING p99 {ping['p99']:.1f} "
-            f"/ max {ping['max']:.0f} ms; the fixed work took {self.work['p50']:.2f} ms (median)"
+            f"{late['max']:.0f} ms; PING p99 {ping['p99']:.1f} / max {ping['max']:.0f} ms; the fixed work "
+            f"took {self.work['p50']:.2f} ms (median); stalls ({counts})"
         )
 
-    def overlapping(self, spans: list[tuple[int, int]]) -> int:
-        """How many of ``spans`` (start ms, length ms) overlap a stall."""
-        windows = sorted((at, at + late + 1.0) for at, late in self.stalls)
-        count = 0
+    def overlapping(self, spans: list[tuple[int, int]]) -> dict[str, int]:
+        """How many of ``spans`` (start ms, length ms) overlap a stall, by kind and of any kind."""
+        merged = {kind: _merged(self.stalls.get(kind, [])) for kind in KINDS}
+        counts = dict.fromkeys([*KINDS, "any"], 0)
         for start, length in spans:
-            if any(w0 <= start + length and start <= w1 for w0, w1 in windows):
-                count += 1
-        return count
+            hit = False
+            for kind in KINDS:
+                if _overlaps(merged[kind], start, start + length):
+                    counts[kind] += 1
+                    hit = True
+            counts["any"] += hit
+        return counts
+
+
+def _merged(stalls: list[tuple[int, float]]) -> tuple[list[float], list[float]]:
+    """The stalls as disjoint windows, sorted: their starts and their ends."""
+    starts: list[float] = []
+    ends: list[float] = []
+    for at, span in sorted(stalls):
+        if ends and at <= ends[-1]:
+            ends[-1] = max(ends[-1], at + span)
+        else:
+            starts.append(at)
+            ends.append(at + span)
+    return starts, ends
+
+
+def _overlaps(windows: tuple[list[float], list[float]], start: float, end: float) -> bool:
+    """Whether [start, end] meets one of the disjoint, sorted ``windows``."""
+    starts, ends = windows
+    i = bisect.bisect_right(starts, end) - 1  # the last window that starts no later than ``end``
+    return i >= 0 and ends[i] >= start
 
 
 def _quantiles(values: list[float]) -> dict[str, float]:
@@ -80,15 +116,56 @@ def fixed_work() -> float:
     return (time.perf_counter() - started) * 1000
 
 
-def probe(url: str, seconds: float) -> ProbeReport:
-    """Sleep 1 ms and PING, and now and then time the fixed work, for ``seconds``."""
+def _run_delay_ms(pid: int) -> float | None:
+    """How long (ms) a process has waited, ready, for a core since it started; ``None`` once it is gone."""
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[1]) / 1e6
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _steal_per_cpu() -> list[int]:
+    """Each virtual CPU's steal ticks (``/proc/stat``); empty where there is no such file."""
+    try:
+        lines = Path("/proc/stat").read_text().splitlines()
+    except OSError:
+        return []
+    return [int(line.split()[8]) for line in lines if line.startswith("cpu") and line[3].isdigit()]
+
+
+class _QueueWatch:
+    """Finds the moments a watched process waited at least ``STALL_MS`` for a core within ``WINDOW_MS``."""
+
+    def __init__(self, pids: list[int]) -> None:
+        self.history: dict[int, deque[tuple[float, float]]] = {pid: deque() for pid in pids}
+        self.stalls: list[tuple[int, float]] = []
+
+    def sample(self, wall_ms: float) -> None:
+        for pid, history in self.history.items():
+            delay = _run_delay_ms(pid)
+            if delay is None:
+                continue
+            history.append((wall_ms, delay))
+            while history and history[0][0] < wall_ms - WINDOW_MS:
+                history.popleft()
+            waited = delay - history[0][1]
+            if waited >= STALL_MS:
+                self.stalls.append((int(history[0][0]), round(wall_ms - history[0][0], 2)))
+                history.clear()
+                history.append((wall_ms, delay))
+
+
+def probe(url: str, seconds: float, pids: list[int]) -> ProbeReport:
+    """Sleep 1 ms and PING, time the fixed work now and then, and watch for stalls, for ``seconds``."""
     client = redis.Redis.from_url(url)
     client.ping()
     gc.disable()
     late: list[float] = []
     pings: list[float] = []
     work: list[float] = []
-    stalls: list[tuple[int, float]] = []
+    stalls: dict[str, list[tuple[int, float]]] = {kind: [] for kind in KINDS}
+    queued = _QueueWatch(pids)
+    steal = _steal_per_cpu()
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
         wall_ms, started = time.time() * 1000, time.perf_counter()
@@ -97,21 +174,38 @@ def probe(url: str, seconds: float) -> ProbeReport:
         lateness = (woke - started) * 1000 - 1.0
         late.append(lateness)
         if lateness >= STALL_MS:
-            stalls.append((int(wall_ms), round(lateness, 2)))
+            stalls["probe"].append((int(wall_ms), round(lateness + 1.0, 2)))
         client.ping()
         pings.append((time.perf_counter() - woke) * 1000)
+        now_ms = time.time() * 1000
+        queued.sample(now_ms)
+        if len(late) % 10 == 0:
+            steal = _record_steal(steal, now_ms, stalls["steal"])
         if len(late) % 100 == 0:
             work.append(fixed_work())
     client.close()
+    stalls["queued"] = queued.stalls
     return ProbeReport(len(late), _quantiles(late), _quantiles(pings), _quantiles(work), stalls)
 
 
-class RunningProbe:
-    """The probe in a process of its own (it must not share this process's interpreter lock)."""
+def _record_steal(before: list[int], now_ms: float, into: list[tuple[int, float]]) -> list[int]:
+    """Note the ticks stolen since ``before`` as stalls ending now; returns the new counts."""
+    after = _steal_per_cpu()
+    for old, new in zip(before, after, strict=False):
+        if new > old:
+            span = (new - old) * TICK_MS
+            # a tick is counted when it ends; it may have begun up to one sampling period earlier
+            into.append((int(now_ms - span - TICK_MS), span + TICK_MS))
+    return after
 
-    def __init__(self, url: str, seconds: float) -> None:
+
+class RunningProbe:
+    """The probe in a process of its own (it must not share this process's interpreter lock), watching
+    the processes ``pids`` wait for a core."""
+
+    def __init__(self, url: str, seconds: float, pids: list[int] | None = None) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tests.bench.platform_probe", url, str(seconds)],
+            [sys.executable, "-m", "tests.bench.platform_probe", url, str(seconds), *map(str, pids or [])],
             stdout=subprocess.PIPE,
             cwd=Path(__file__).resolve().parents[2],
         )
@@ -138,7 +232,7 @@ def steal_share(before: list[int], after: list[int]) -> float | None:
 
 
 def main(argv: list[str]) -> None:
-    report = probe(argv[0], float(argv[1]))
+    report = probe(argv[0], float(argv[1]), [int(pid) for pid in argv[2:]])
     sys.stdout.write(json.dumps(msgspec.to_builtins(report)))
 
 
