@@ -159,7 +159,8 @@ def probe(url: str, seconds: float, pids: list[int]) -> ProbeReport:
     """Sleep 1 ms and PING, time the fixed work now and then, and watch for stalls, for ``seconds``."""
     client = redis.Redis.from_url(url)
     client.ping()
-    gc.disable()
+    collecting = gc.isenabled()
+    gc.disable()  # a collection would pass for a stall of the machine
     late: list[float] = []
     pings: list[float] = []
     work: list[float] = []
@@ -184,6 +185,8 @@ def probe(url: str, seconds: float, pids: list[int]) -> ProbeReport:
         if len(late) % 100 == 0:
             work.append(fixed_work())
     client.close()
+    if collecting:
+        gc.enable()
     stalls["queued"] = queued.stalls
     return ProbeReport(len(late), _quantiles(late), _quantiles(pings), _quantiles(work), stalls)
 
