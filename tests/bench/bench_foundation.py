@@ -176,21 +176,33 @@ def _by_chance(
     return {kind: sum(c[kind] for c in counts) / len(counts) for kind in counts[0]} if counts else {}
 
 
+class Verdict(NamedTuple):
+    """Whether the workers kept up with a steady rate, and what was seen on the way."""
+
+    kept_up: bool
+    median_ms: float
+    """The median latency of the last tenth of the commands."""
+    offered: float
+    """The rate the load generator managed to offer (it shares the cores with what it measures)."""
+    work_ms: float
+    """How long the probe's fixed work took: the machine's speed during the run."""
+
+
 def keeps_up(
     url: str, rate: float, workers: int, seconds: float = 6.0, redis_pid: int | None = None
-) -> tuple[bool, float, float]:
+) -> Verdict:
     """Whether the workers keep up with a steady ``rate``: the median latency of the last tenth of the
     commands submitted is at most ``KEEPING_UP_MS`` (past saturation, the queue and the latency grow for as
-    long as the load lasts; below it they stay flat). Returns the verdict, that median and how long the
-    probe's fixed work took (the machine's speed). The probe runs as in the latency runs: the same load."""
+    long as the load lasts; below it they stay flat), and the load generator offered the rate: one that
+    fell behind found the machine's cores saturated, which is saturation too. The probe runs as in the
+    latency runs: the same load."""
     run = steady_run(url, rate, seconds, workers, redis_pid, probed=True)
     runs = run.latencies
     last = [latency for _, latency in runs[-len(runs) // 10 :]]
     median = statistics.median(last)
     offered = len(runs) / max(0.001, (runs[-1][0] - runs[0][0]) / 1000)
     work_ms = run.platform.work["p50"] if run.platform is not None else float("nan")
-    # A load generator that fell behind did not offer the rate: no verdict of keeping up with it.
-    return median <= KEEPING_UP_MS and offered >= 0.97 * rate, median, work_ms
+    return Verdict(median <= KEEPING_UP_MS and offered >= 0.97 * rate, median, offered, work_ms)
 
 
 def saturating_steady_rate(
@@ -200,10 +212,11 @@ def saturating_steady_rate(
     up with, by bisection between a rate they keep up with and one they do not."""
     while high - low > RESOLUTION:
         middle = (low + high) / 2
-        ok, median, work_ms = keeps_up(url, middle, workers, redis_pid=redis_pid)
-        print(f"  steady {middle:,.0f}/s with {workers} worker(s): median latency at the end {median:.0f} ms"
-              f" -> {'keeps up' if ok else 'saturated'} (the probe's fixed work: {work_ms:.2f} ms)")  # fmt: skip
-        low, high = (middle, high) if ok else (low, middle)
+        verdict = keeps_up(url, middle, workers, redis_pid=redis_pid)
+        print(f"  steady {middle:,.0f}/s with {workers} worker(s): offered {verdict.offered:,.0f}/s, median "
+              f"latency at the end {verdict.median_ms:.0f} ms -> {'keeps up' if verdict.kept_up else 'saturated'}"
+              f" (the probe's fixed work: {verdict.work_ms:.2f} ms)")  # fmt: skip
+        low, high = (middle, high) if verdict.kept_up else (low, middle)
     return low
 
 
@@ -327,6 +340,15 @@ def _latencies(services) -> list[tuple[int, int]]:
     return [(submitted, latency) for _, submitted, latency in sorted(out)]
 
 
+def _half_load_runs(url: str, saturating: float, workers: int) -> None:
+    """The latency at half of the saturating steady load, measured at once after its bisection and three
+    times: the machine's speed drifts from minute to minute."""
+    for attempt in range(1, HALF_LOAD_RUNS + 1):
+        figures = latency_at(url, saturating / 2, workers=workers)
+        print(f"latency submit->appended at half of the saturating steady load ({saturating / 2:,.0f}/s), "
+              f"{workers} worker(s), run {attempt}, {figures.describe()}")  # fmt: skip
+
+
 def main() -> None:
     url = os.environ.get("REDIS_URL")
     server = None
@@ -345,11 +367,11 @@ def main() -> None:
         saturating = saturating_steady_rate(url, 1, STEADY_LOADS[0], one)
         print(f"saturating steady load, 1 worker:        {saturating:10,.0f} commands/s  ({saturating / one:.2f} of"
               " the drain rate)")  # fmt: skip
-        # At once after the bisection, and three times: the machine's speed drifts from minute to minute.
-        for attempt in range(1, HALF_LOAD_RUNS + 1):
-            figures = latency_at(url, saturating / 2, workers=1)
-            print(f"latency submit->appended at half of the saturating steady load ({saturating / 2:,.0f}/s), "
-                  f"1 worker, run {attempt}, {figures.describe()}")  # fmt: skip
+        _half_load_runs(url, saturating, 1)
+        print("the same with 2 workers:")
+        saturating_two = saturating_steady_rate(url, 2, STEADY_LOADS[0], two)
+        print(f"saturating steady load, 2 workers:       {saturating_two:10,.0f} commands/s")
+        _half_load_runs(url, saturating_two, 2)
         redis_pid = server.process.pid if server is not None and server.process is not None else None
         if redis_pid is not None:
             print("the same with Redis on a core of its own (workers and load generator on the other):")
