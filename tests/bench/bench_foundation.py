@@ -153,8 +153,7 @@ def latency_at(
 ) -> Latency:
     """Submit at a steady ``rate``; latency = Redis's clock at the append - submission time. The platform
     probe runs alongside. With ``redis_pid``, pinned (``pinned``)."""
-    run = steady_run(url, rate, seconds, workers, redis_pid, probed=True)
-    assert run.platform is not None
+    run = steady_run(url, rate, seconds, workers, redis_pid)
     latencies = [latency for _, latency in run.latencies]
     q = statistics.quantiles(latencies, n=100)
     slow = [(submitted, latency) for submitted, latency in run.latencies if latency > 20]
@@ -196,13 +195,13 @@ def keeps_up(
     long as the load lasts; below it they stay flat), and the load generator offered the rate: one that
     fell behind found the machine's cores saturated, which is saturation too. The probe runs as in the
     latency runs: the same load."""
-    run = steady_run(url, rate, seconds, workers, redis_pid, probed=True)
+    run = steady_run(url, rate, seconds, workers, redis_pid)
     runs = run.latencies
     last = [latency for _, latency in runs[-len(runs) // 10 :]]
     median = statistics.median(last)
     offered = len(runs) / max(0.001, (runs[-1][0] - runs[0][0]) / 1000)
-    work_ms = run.platform.work["p50"] if run.platform is not None else float("nan")
-    return Verdict(median <= KEEPING_UP_MS and offered >= 0.97 * rate, median, offered, work_ms)
+    kept_up = median <= KEEPING_UP_MS and offered >= 0.97 * rate
+    return Verdict(kept_up, median, offered, run.platform.work["p50"])
 
 
 def saturating_steady_rate(
@@ -223,7 +222,7 @@ def saturating_steady_rate(
 class SteadyRun(NamedTuple):
     latencies: list[tuple[int, int]]
     """(submission ms, latency ms) of each command, in the order submitted."""
-    platform: ProbeReport | None
+    platform: ProbeReport
     steal: float | None
 
 
@@ -233,28 +232,26 @@ def steady_run(
     seconds: float,
     workers: int,
     redis_pid: int | None = None,
-    probed: bool = False,
 ) -> SteadyRun:
     """Submit at a steady ``rate`` for ``seconds``; latency = Redis's clock at the append - submission
     time. With ``redis_pid``, Redis has the first core to itself and the workers and the load generator
-    share the others. With ``probed``, the platform probe runs alongside and the steal is measured."""
+    share the others. The platform probe runs alongside, and the hypervisor's steal is measured."""
     services = _fresh(url)
     procs = [worker_process(url, partitions=PARTITIONS) for _ in range(workers)]
     _settle_leases(services, workers)
     _warm_up(services)
     watched = [int(services.redis.info("server")["process_id"]), *(p.pid for p in procs)]
-    probe = RunningProbe(url, seconds, watched) if probed else None
+    probe = RunningProbe(url, seconds, watched)
     ticks = cpu_ticks()
-    others = [p.pid for p in procs] + ([probe.process.pid] if probe is not None else [])
-    with pinned(redis_pid, others):
+    with pinned(redis_pid, [*(p.pid for p in procs), probe.process.pid]):
         sent = _send_steadily(services, rate, seconds)
     steal = steal_share(ticks, cpu_ticks())
-    platform = probe.report() if probe is not None else None
+    platform = probe.report()
     while _applied(services) < sent:
         time.sleep(0.01)
     for p in procs:
         stop_process(p)
-    return SteadyRun(_latencies(services), platform, steal if probed else None)
+    return SteadyRun(_latencies(services), platform, steal)
 
 
 @contextlib.contextmanager
