@@ -172,7 +172,7 @@ def _by_chance(
     for offset in (length // 8, length * 3 // 8, length * 5 // 8):
         moved = [(first + (start - first + offset) % length, span) for start, span in spans]
         counts.append(platform.overlapping(moved))
-    return {kind: sum(c[kind] for c in counts) / len(counts) for kind in counts[0]} if counts else {}
+    return {kind: sum(c[kind] for c in counts) / len(counts) for kind in counts[0]}
 
 
 class Verdict(NamedTuple):

@@ -24,7 +24,6 @@ from __future__ import annotations
 import bisect
 import gc
 import hashlib
-import json
 import subprocess
 import sys
 import time
@@ -124,13 +123,22 @@ def _run_delay_ms(pid: int) -> float | None:
         return None
 
 
-def _steal_per_cpu() -> list[int]:
-    """Each virtual CPU's steal ticks (``/proc/stat``); empty where there is no such file."""
+def _cpu_counters() -> dict[str, list[int]]:
+    """The CPU time counters of ``/proc/stat`` by line (``cpu`` for the machine, ``cpu0``... for each
+    virtual CPU); empty where there is no such file."""
     try:
         lines = Path("/proc/stat").read_text().splitlines()
     except OSError:
-        return []
-    return [int(line.split()[8]) for line in lines if line.startswith("cpu") and line[3].isdigit()]
+        return {}
+    return {
+        name: [int(v) for v in values]
+        for name, *values in (line.split() for line in lines if line.startswith("cpu"))
+    }
+
+
+def _steal_per_cpu() -> list[int]:
+    """Each virtual CPU's steal ticks."""
+    return [values[7] for name, values in _cpu_counters().items() if name != "cpu"]
 
 
 class _QueueWatch:
@@ -220,10 +228,7 @@ class RunningProbe:
 
 def cpu_ticks() -> list[int]:
     """The machine's CPU time counters (``/proc/stat``), or nothing where there are none."""
-    try:
-        return [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    except OSError:
-        return []
+    return _cpu_counters().get("cpu", [])
 
 
 def steal_share(before: list[int], after: list[int]) -> float | None:
@@ -236,7 +241,7 @@ def steal_share(before: list[int], after: list[int]) -> float | None:
 
 def main(argv: list[str]) -> None:
     report = probe(argv[0], float(argv[1]), [int(pid) for pid in argv[2:]])
-    sys.stdout.write(json.dumps(msgspec.to_builtins(report)))
+    sys.stdout.buffer.write(msgspec.json.encode(report))
 
 
 if __name__ == "__main__":
