@@ -1,17 +1,25 @@
-"""Foundation figures (issue 3): raw pipelined XADD, end-to-end rate with 1 and 2 workers, latency (with
-what the platform probe, ``platform_probe.py``, saw of the machine during each latency run).
+"""Foundation figures (issue 3): raw pipelined XADD, end-to-end rate with 1 and 2 workers, latency.
 
 All on one embedded Redis (or ``REDIS_URL``), with real ``harbormaster worker`` processes folding the
 test dice race (``Note`` commands: the rules cost next to nothing, so this measures the pipeline).
+
+The latency figures come from runs with nothing beside the pipeline but its load generator. The platform
+probe (``platform_probe.py``) runs in a separate run at the same rate, paired with them: it wakes every
+millisecond and sends a ``PING`` to the Redis under test, and on these two cores that doubled the p99 it sat
+beside (five alternating pairs at 14,000/s, one worker: p99 9-23 ms with it, 7-8 ms without). So it says
+where a tail comes from, and the runs without it say how long the tail is.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import math
 import os
+import resource
 import secrets
 import statistics
+import struct
 import tempfile
 import time
 from collections.abc import Iterator
@@ -23,7 +31,7 @@ from events.envelope import InboxMessage
 from events.keys import partition_for
 from events.store import now_ms
 from services.redis_launcher import EmbeddedRedis
-from tests.bench.platform_probe import ProbeReport, RunningProbe, cpu_ticks, steal_share
+from tests.bench.platform_probe import ProbeReport, RunningProbe, cpu_ticks, fixed_work, steal_share
 from tests.support.pipeline import services_for, stop_process, worker_process
 from workers.wire import Wire
 
@@ -121,7 +129,7 @@ def _warm_up(services) -> None:
 
 
 class Latency(NamedTuple):
-    """A latency run's figures, beside what the platform probe saw during it."""
+    """A latency run's figures, and what the platform probe saw if it ran beside it."""
 
     p50: float
     p99: float
@@ -129,37 +137,64 @@ class Latency(NamedTuple):
     over_20: int
     """Commands slower than 20 ms."""
     over_20_in_stall: dict[str, int]
-    """Of those, how many overlapped a stall of the platform, by kind (``platform_probe``)."""
+    """Of those, how many overlapped a stall of the platform, by kind (``platform_probe``); empty unprobed."""
     by_chance: dict[str, float]
     """How many would overlap one by chance: the same spans moved in time (``_by_chance``)."""
-    platform: ProbeReport
+    platform: ProbeReport | None
     steal: float | None
+    work_ms: float
+    """How long the probe's fixed work took just before the run: the machine's speed then."""
+    cpu: CpuUse
 
     def describe(self) -> str:
         steal = "" if self.steal is None else f"; the hypervisor took {self.steal:.1%} of the CPU time"
+        figures = (
+            f"n={self.n}: p50 {self.p50:.1f} ms, p99 {self.p99:.1f} ms, {self.over_20} over 20 ms"
+            f" (fixed work before it {self.work_ms:.2f} ms{steal})\n    {self.cpu.describe()}"
+        )
+        if self.platform is None:
+            return figures
         overlaps = ", ".join(
             f"{kind} {count} (by chance {self.by_chance[kind]:.0f})"
             for kind, count in self.over_20_in_stall.items()
         )
         return (
-            f"n={self.n}: p50 {self.p50:.1f} ms, p99 {self.p99:.1f} ms\n"
-            f"    {self.platform.summary()}{steal}\n"
+            f"{figures}\n    {self.platform.summary()}\n"
             f"    of the {self.over_20} commands over 20 ms, overlapping a stall: {overlaps}"
         )
 
 
 def latency_at(
-    url: str, rate: float, seconds: float = 8.0, workers: int = 2, redis_pid: int | None = None
+    url: str,
+    rate: float,
+    seconds: float = 8.0,
+    workers: int = 2,
+    redis_pid: int | None = None,
+    probed: bool = False,
 ) -> Latency:
-    """Submit at a steady ``rate``; latency = Redis's clock at the append - submission time. The platform
-    probe runs alongside. With ``redis_pid``, pinned (``pinned``)."""
-    run = steady_run(url, rate, seconds, workers, redis_pid)
+    """Submit at a steady ``rate``; latency = Redis's clock at the append - submission time. With ``probed``,
+    the platform probe runs alongside; with ``redis_pid``, pinned (``pinned``)."""
+    run = steady_run(url, rate, seconds, workers, redis_pid, probed)
     latencies = [latency for _, latency in run.latencies]
     q = statistics.quantiles(latencies, n=100)
     slow = [(submitted, latency) for submitted, latency in run.latencies if latency > 20]
-    overlaps = run.platform.overlapping(slow)
-    chance = _by_chance(run.platform, slow, run.latencies[0][0], run.latencies[-1][0])
-    return Latency(q[49], q[98], len(latencies), len(slow), overlaps, chance, run.platform, run.steal)
+    overlaps: dict[str, int] = {}
+    chance: dict[str, float] = {}
+    if run.platform is not None:
+        overlaps = run.platform.overlapping(slow)
+        chance = _by_chance(run.platform, slow, run.latencies[0][0], run.latencies[-1][0])
+    return Latency(
+        q[49],
+        q[98],
+        len(latencies),
+        len(slow),
+        overlaps,
+        chance,
+        run.platform,
+        run.steal,
+        run.work_ms,
+        run.cpu,
+    )
 
 
 def _by_chance(
@@ -184,7 +219,7 @@ class Verdict(NamedTuple):
     offered: float
     """The rate the load generator managed to offer (it shares the cores with what it measures)."""
     work_ms: float
-    """How long the probe's fixed work took: the machine's speed during the run."""
+    """How long the probe's fixed work took just before the run: the machine's speed then."""
 
 
 def keeps_up(
@@ -193,15 +228,15 @@ def keeps_up(
     """Whether the workers keep up with a steady ``rate``: the median latency of the last tenth of the
     commands submitted is at most ``KEEPING_UP_MS`` (past saturation, the queue and the latency grow for as
     long as the load lasts; below it they stay flat), and the load generator offered the rate: one that
-    fell behind found the machine's cores saturated, which is saturation too. The probe runs as in the
-    latency runs: the same load."""
+    fell behind found the machine's cores saturated, which is saturation too. Nothing runs beside it
+    but the load generator, as in the latency runs."""
     run = steady_run(url, rate, seconds, workers, redis_pid)
     runs = run.latencies
     last = [latency for _, latency in runs[-len(runs) // 10 :]]
     median = statistics.median(last)
     offered = len(runs) / max(0.001, (runs[-1][0] - runs[0][0]) / 1000)
     kept_up = median <= KEEPING_UP_MS and offered >= 0.97 * rate
-    return Verdict(kept_up, median, offered, run.platform.work["p50"])
+    return Verdict(kept_up, median, offered, run.work_ms)
 
 
 def saturating_steady_rate(
@@ -214,7 +249,7 @@ def saturating_steady_rate(
         verdict = keeps_up(url, middle, workers, redis_pid=redis_pid)
         print(f"  steady {middle:,.0f}/s with {workers} worker(s): offered {verdict.offered:,.0f}/s, median "
               f"latency at the end {verdict.median_ms:.0f} ms -> {'keeps up' if verdict.kept_up else 'saturated'}"
-              f" (the probe's fixed work: {verdict.work_ms:.2f} ms)")  # fmt: skip
+              f" (the probe's fixed work before it: {verdict.work_ms:.2f} ms)")  # fmt: skip
         low, high = (middle, high) if verdict.kept_up else (low, middle)
     return low
 
@@ -222,8 +257,12 @@ def saturating_steady_rate(
 class SteadyRun(NamedTuple):
     latencies: list[tuple[int, int]]
     """(submission ms, latency ms) of each command, in the order submitted."""
-    platform: ProbeReport
+    platform: ProbeReport | None
+    """What the platform probe saw, if it ran beside (``probed``)."""
     steal: float | None
+    work_ms: float
+    """The machine's speed just before the run (``machine_speed``)."""
+    cpu: CpuUse
 
 
 def steady_run(
@@ -232,26 +271,39 @@ def steady_run(
     seconds: float,
     workers: int,
     redis_pid: int | None = None,
+    probed: bool = False,
 ) -> SteadyRun:
     """Submit at a steady ``rate`` for ``seconds``; latency = Redis's clock at the append - submission
     time. With ``redis_pid``, Redis has the first core to itself and the workers and the load generator
-    share the others. The platform probe runs alongside, and the hypervisor's steal is measured."""
+    share the others. With ``probed``, the platform probe runs alongside (it costs the pipeline a share of
+    the cores: see the module's docstring). The hypervisor's steal is measured either way."""
     services = _fresh(url)
     procs = [worker_process(url, partitions=PARTITIONS) for _ in range(workers)]
     _settle_leases(services, workers)
     _warm_up(services)
-    watched = [int(services.redis.info("server")["process_id"]), *(p.pid for p in procs)]
-    probe = RunningProbe(url, seconds, watched)
+    work_ms = machine_speed()
+    probe = None
+    if probed:
+        watched = [int(services.redis.info("server")["process_id"]), *(p.pid for p in procs)]
+        probe = RunningProbe(url, seconds, watched)
+    beside = [*(p.pid for p in procs), *([probe.process.pid] if probe else [])]
     ticks = cpu_ticks()
-    with pinned(redis_pid, [*(p.pid for p in procs), probe.process.pid]):
-        sent = _send_steadily(services, rate, seconds)
+    meter = CpuMeter(services.redis, [p.pid for p in procs])
+    with pinned(redis_pid, beside):
+        sent, cpu = _send_steadily(services, rate, seconds, meter)
     steal = steal_share(ticks, cpu_ticks())
-    platform = probe.report()
+    platform = probe.report() if probe else None
     while _applied(services) < sent:
         time.sleep(0.01)
     for p in procs:
         stop_process(p)
-    return SteadyRun(_latencies(services), platform, steal)
+    return SteadyRun(_latencies(services), platform, steal, work_ms, cpu)
+
+
+def machine_speed(samples: int = 15) -> float:
+    """The median time (ms) of the probe's fixed work, timed here just before a run (not during it, where
+    it would take a core from the pipeline): on a shared virtual machine, the speed changes by the minute."""
+    return statistics.median(fixed_work() for _ in range(samples))
 
 
 @contextlib.contextmanager
@@ -294,41 +346,126 @@ def ahead_in_the_queue() -> Iterator[bool]:
         os.setpriority(os.PRIO_PROCESS, 0, 0)
 
 
-def _send_steadily(services, rate: float, seconds: float) -> int:
+def _send_steadily(services, rate: float, seconds: float, meter: CpuMeter) -> tuple[int, CpuUse]:
     """The load generator: ``rate`` commands a second, spread over the games, each stamped as it is sent
-    (``ahead_in_the_queue``). Returns how many commands the games have had, the warm-up's included."""
+    (``ahead_in_the_queue``). Returns how many commands the games have had, the warm-up's included, and
+    the CPU time spent while sending."""
     with ahead_in_the_queue():
-        return _send_on_schedule(services, rate, seconds)
+        return _send_on_schedule(services, rate, seconds, meter)
 
 
-def _send_on_schedule(services, rate: float, seconds: float) -> int:
-    # The load generator shares the two cores with what it measures, so it packs its XADDs in C (hiredis)
-    # and sends them on a wire of its own, reading the replies a tick later.
-    wire, inboxes = (
-        Wire(services.redis),
-        [keys.inbox(partition_for(f"b{g}", PARTITIONS)) for g in range(GAMES)],
-    )
-    tick, sent, unread = 0.002, GAMES, 0
-    per_tick = max(1, round(rate * tick))
+class CpuUse(NamedTuple):
+    """The CPU time of Redis, the workers and the load generator while the load was sent: what a command
+    costs each, and how much of a core each used. On two cores, their sum says how much room is left."""
+
+    redis: float
+    workers: float
+    generator: float
+    seconds: float
+    commands: int
+
+    def describe(self) -> str:
+        parts = (("Redis", self.redis), ("workers", self.workers), ("load generator", self.generator))
+        return "CPU a command: " + ", ".join(
+            f"{name} {spent / max(1, self.commands) * 1e6:.1f} us ({spent / self.seconds:.0%} of a core)"
+            for name, spent in parts
+        )
+
+
+class CpuMeter:
+    """Reads the CPU time counters of Redis (``INFO cpu``), the worker processes (``/proc/PID/stat``) and
+    this process (the load generator) at the start and the end of the sending."""
+
+    def __init__(self, client, worker_pids: list[int]) -> None:
+        self.client = client
+        self.worker_pids = worker_pids
+        self._started: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+
+    def start(self) -> None:
+        self._started = (*self._counters(), time.perf_counter())
+
+    def stop(self, commands: int) -> CpuUse:
+        redis_s, workers_s, own_s = self._counters()
+        redis_0, workers_0, own_0, started = self._started
+        return CpuUse(
+            redis_s - redis_0, workers_s - workers_0, own_s - own_0, time.perf_counter() - started, commands
+        )
+
+    def _counters(self) -> tuple[float, float, float]:
+        info = self.client.info("cpu")
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        return (
+            float(info["used_cpu_user"]) + float(info["used_cpu_sys"]),
+            sum(_process_cpu_seconds(pid) for pid in self.worker_pids),
+            own.ru_utime + own.ru_stime,
+        )
+
+
+def _process_cpu_seconds(pid: int) -> float:
+    """A process's user and system time so far (``/proc/PID/stat``), 0 where it cannot be read."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+TICK_S = 0.002
+"""The load generator sends a tick's commands every 2 ms."""
+PLACEHOLDER_MS = 0x7FEE_DDCC_BBAA_9988
+"""A submission time no clock shows. It is encoded as msgpack's 8-byte unsigned integer, as every real one
+is (they are all past 2**32 ms), so a tick's messages are encoded before the clock starts and stamped by
+replacing its 8 bytes (``_stamped``)."""
+_PLACEHOLDER = struct.pack(">Q", PLACEHOLDER_MS)
+
+
+def _send_on_schedule(services, rate: float, seconds: float, meter: CpuMeter) -> tuple[int, CpuUse]:
+    # The load generator stands for clients on other machines but shares the two cores with what it
+    # measures: every XADD is encoded and packed (hiredis) before the clock starts, so that sending a tick
+    # costs one stamp of its bytes and one write on a wire of its own (its replies read a tick later).
+    wire = Wire(services.redis)
+    per_tick = max(1, round(rate * TICK_S))
+    ticks = _packed_ticks(wire, per_tick, math.ceil(seconds / TICK_S) + 1)
+    sent, unread = GAMES, 0
     # A collector pause between stamping a tick's commands and sending them would count as latency.
     gc.disable()
+    meter.start()
     started = time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        ms = now_ms()
-        wire.send(
-            [
-                ("XADD", inboxes[g % GAMES], "*", "m", _inbox_bytes(g, ms))
-                for g in range(sent, sent + per_tick)
-            ]
-        )
+    for packed in ticks:
+        if time.perf_counter() - started >= seconds:
+            break
+        wire.send_packed(_stamped(packed, now_ms()), per_tick)
         wire.receive(unread)
         sent, unread = sent + per_tick, per_tick
-        next_at = started + ((sent - GAMES) / per_tick) * tick
+        next_at = started + ((sent - GAMES) / per_tick) * TICK_S
         time.sleep(max(0.0, next_at - time.perf_counter()))
     wire.receive(unread)
+    cpu = meter.stop(sent - GAMES)
     wire.close()
     gc.enable()
-    return sent
+    return sent, cpu
+
+
+def _packed_ticks(wire: Wire, per_tick: int, ticks: int) -> list[bytes]:
+    """Each tick's XADDs (commands ``GAMES``, ``GAMES + 1``, ... spread over the games' inboxes), packed,
+    with ``PLACEHOLDER_MS`` for their submission time."""
+    inboxes = [keys.inbox(partition_for(f"b{g}", PARTITIONS)) for g in range(GAMES)]
+    packed = []
+    for tick in range(ticks):
+        first = GAMES + tick * per_tick
+        calls = [
+            ("XADD", inboxes[n % GAMES], "*", "m", _inbox_bytes(n, PLACEHOLDER_MS))
+            for n in range(first, first + per_tick)
+        ]
+        payload = wire.pack(calls)
+        assert payload.count(_PLACEHOLDER) == per_tick, "the placeholder must stand only for the times"
+        packed.append(payload)
+    return packed
+
+
+def _stamped(packed: bytes, submitted_ms: int) -> bytes:
+    """A tick's packed XADDs with ``submitted_ms`` in place of the placeholder."""
+    return packed.replace(_PLACEHOLDER, struct.pack(">Q", submitted_ms))
 
 
 def _inbox_bytes(n: int, submitted_ms: int) -> bytes:
@@ -364,12 +501,16 @@ def _latencies(services) -> list[tuple[int, int]]:
 
 
 def _half_load_runs(url: str, saturating: float, workers: int) -> None:
-    """The latency at half of the saturating steady load, measured at once after its bisection and three
-    times: the machine's speed drifts from minute to minute."""
+    """The latency at half of the saturating steady load, measured three times at once after its bisection
+    (the machine's speed drifts from minute to minute), then once more with the platform probe beside it,
+    to see where the tail comes from (its own cost included)."""
+    rate = saturating / 2
     for attempt in range(1, HALF_LOAD_RUNS + 1):
-        figures = latency_at(url, saturating / 2, workers=workers)
-        print(f"latency submit->appended at half of the saturating steady load ({saturating / 2:,.0f}/s), "
+        figures = latency_at(url, rate, workers=workers)
+        print(f"latency submit->appended at half of the saturating steady load ({rate:,.0f}/s), "
               f"{workers} worker(s), run {attempt}, {figures.describe()}")  # fmt: skip
+    figures = latency_at(url, rate, workers=workers, probed=True)
+    print(f"  the same with the platform probe beside it, {figures.describe()}")
 
 
 def main() -> None:
