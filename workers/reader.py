@@ -55,6 +55,9 @@ class InboxReader:
         self._ahead = 0
         """Replies outstanding on the wire for the read sent ahead (0: none sent)."""
         self._next_housekeeping = 0.0
+        self._ran_dry = True
+        """The last read waited (the worker had nothing in flight) and found nothing: the worker is idle, so
+        housekeeping need not wait for its beat."""
 
     @property
     def ahead(self) -> bool:
@@ -75,15 +78,22 @@ class InboxReader:
             )
             self.drain_pending -= {p for p in draining if not any(e.partition == p for e in entries)}
             if entries:
+                self._ran_dry = False
                 return entries
         if not owned:
             self.flush()
             time.sleep(self.block_ms / 1000)
             return []
-        # Not busy: the worker is idle, so counters and trims go out now, with the read that waits.
-        self._queue_housekeeping(force=not busy)
+        # Run dry (a read waited and found nothing): the worker is idle, so counters and trims go out now,
+        # with the read that waits. Only then: under a steady trickle the worker lands each batch before the
+        # next arrives and waits for it, and housekeeping with each such read (a trim per partition, the
+        # counters) cost Redis and the worker more than the commands themselves (5,000 commands/s: Redis
+        # 86 us and the worker 112 us a command, against 37 and 31 at 20,000/s).
+        self._queue_housekeeping(force=not busy and self._ran_dry)
         block = None if busy else self.block_ms
-        return self.bus.read(self.consumer, sorted(owned), self.batch_size, block, writes=self.writes)
+        entries = self.bus.read(self.consumer, sorted(owned), self.batch_size, block, writes=self.writes)
+        self._ran_dry = block is not None and not entries
+        return entries
 
     def read_ahead(self) -> None:
         """Send the next read now, with the queued writes, without waiting for its reply (taken by the
@@ -108,6 +118,7 @@ class InboxReader:
                 log.error("write_failed", worker=self.consumer, error=str(reply))
         if isinstance(read, Exception):
             raise read
+        self._ran_dry = False  # sent ahead while a batch was in flight: the worker was busy
         return self.bus.entries_of(read)
 
     def flush(self) -> None:

@@ -7,6 +7,7 @@ from hashlib import sha1
 
 import pytest
 
+import workers.reader
 from events import codec, keys
 from events.bus import TRIM_LUA, InboxEntry
 from events.keys import partition_for
@@ -178,3 +179,47 @@ def test_with_the_cyclic_collector_off_the_worker_collects_cycles_by_hand_when_i
     finally:
         if was_enabled:
             gc.enable()
+
+
+def test_a_trickle_is_trimmed_and_counted_on_the_beat_and_an_idle_worker_at_once(
+    redis_url, redis_client, monkeypatch
+) -> None:
+    monkeypatch.setattr(workers.reader, "HOUSEKEEPING_S", 60.0)  # no beat falls within the test
+    services = services_for(redis_url)
+    new_race(services, "g1", seats=2)
+    worker = _worker(services)
+    services.bus.ensure_groups()
+    worker._heartbeat()
+    partition = partition_for("g1", services.bus.partitions)
+    flushes: list[int] = []
+    queue_flush = worker.metrics.queue_flush
+
+    def counting_flush(pipe) -> None:
+        flushes.append(1)
+        queue_flush(pipe)
+
+    worker.metrics.queue_flush = counting_flush  # type: ignore[method-assign]
+
+    def turn() -> None:  # one turn of FoldWorker.run
+        worker._step(worker.reader.next_entries(busy=worker._in_flight is not None))
+
+    def settle() -> None:  # land what is in flight and take the read sent ahead, as the worker does
+        while worker._in_flight is not None or worker.reader.ahead:
+            turn()
+
+    # A trickle: each command arrives once the worker has landed the one before and waits for more.
+    for n, seat in enumerate((0, 1) * 5):
+        settle()
+        services.bus.submit("g1", seat, ROLL, f"c{n}")
+        turn()  # a read that waits finds the command
+    settle()
+    assert [services.store.result("g1", f"c{n}").status for n in range(10)] == ["applied"] * 10
+    assert len(flushes) == 1  # the first read only (the worker started idle), not one between commands
+    assert redis_client.xlen(keys.inbox(partition)) == 10  # acknowledged, not trimmed yet
+
+    turn()  # a read that waits finds nothing: the worker has run dry
+    assert len(flushes) == 1
+    turn()  # so the counters and the trim go out with the next read
+    assert len(flushes) == 2
+    assert redis_client.xlen(keys.inbox(partition)) == 0
+    assert int(redis_client.hget("hm:metrics", "commands_applied")) == 10
