@@ -32,6 +32,7 @@ from events.keys import partition_for
 from events.store import now_ms
 from services.redis_launcher import EmbeddedRedis
 from tests.bench.platform_probe import ProbeReport, RunningProbe, cpu_ticks, fixed_work, steal_share
+from tests.bench.vcpu_speed import RunningSampler, SpeedSamples
 from tests.support.pipeline import services_for, stop_process, worker_process
 from workers.wire import Wire
 
@@ -145,12 +146,21 @@ class Latency(NamedTuple):
     work_ms: float
     """How long the probe's fixed work took just before the run: the machine's speed then."""
     cpu: CpuUse
+    speeds: SpeedSamples
+    by_speed: dict[str, tuple[float, int]]
+    """p99 (ms) and count of the commands submitted while both CPUs ran at full speed ("full") and while
+    one ran at half ("half"), where there were at least 100."""
 
     def describe(self) -> str:
         steal = "" if self.steal is None else f"; the hypervisor took {self.steal:.1%} of the CPU time"
         figures = (
             f"n={self.n}: p50 {self.p50:.1f} ms, p99 {self.p99:.1f} ms, {self.over_20} over 20 ms"
             f" (fixed work before it {self.work_ms:.2f} ms{steal})\n    {self.cpu.describe()}"
+            f"\n    {self.speeds.summary()}; p99 of the commands submitted while "
+            + "; ".join(
+                f"{'both ran at full speed' if kind == 'full' else 'one ran at half'} {p99:.0f} ms ({n})"
+                for kind, (p99, n) in self.by_speed.items()
+            )
         )
         if self.platform is None:
             return figures
@@ -194,7 +204,21 @@ def latency_at(
         run.steal,
         run.work_ms,
         run.cpu,
+        run.speeds,
+        _p99_by_speed(run.latencies, run.speeds),
     )
+
+
+def _p99_by_speed(latencies: list[tuple[int, int]], speeds: SpeedSamples) -> dict[str, tuple[float, int]]:
+    """The p99 of the commands submitted while both CPUs ran at full speed, and while one ran at half."""
+    groups: dict[str, list[int]] = {"full": [], "half": []}
+    for submitted, latency in latencies:
+        groups["half" if speeds.any_slow_at(submitted) else "full"].append(latency)
+    return {
+        kind: (statistics.quantiles(values, n=100)[98], len(values))
+        for kind, values in groups.items()
+        if len(values) >= 100
+    }
 
 
 def _by_chance(
@@ -263,6 +287,8 @@ class SteadyRun(NamedTuple):
     work_ms: float
     """The machine's speed just before the run (``machine_speed``)."""
     cpu: CpuUse
+    speeds: SpeedSamples
+    """Each virtual CPU's speed during the run (``vcpu_speed``)."""
 
 
 def steady_run(
@@ -289,15 +315,17 @@ def steady_run(
     beside = [*(p.pid for p in procs), *([probe.process.pid] if probe else [])]
     ticks = cpu_ticks()
     meter = CpuMeter(services.redis, [p.pid for p in procs])
+    sampler = RunningSampler(seconds)
     with pinned(redis_pid, beside):
         sent, cpu = _send_steadily(services, rate, seconds, meter)
     steal = steal_share(ticks, cpu_ticks())
+    speeds = sampler.samples()
     platform = probe.report() if probe else None
     while _applied(services) < sent:
         time.sleep(0.01)
     for p in procs:
         stop_process(p)
-    return SteadyRun(_latencies(services), platform, steal, work_ms, cpu)
+    return SteadyRun(_latencies(services), platform, steal, work_ms, cpu, speeds)
 
 
 def machine_speed(samples: int = 15) -> float:

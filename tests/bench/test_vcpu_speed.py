@@ -1,0 +1,43 @@
+"""The virtual CPUs' speed sampler: which CPU ran at half speed when, and a short real run."""
+
+from __future__ import annotations
+
+import os
+
+from tests.bench.vcpu_speed import SpeedSamples, sample
+
+FAST, HALF = 0.147, 0.294
+
+
+def test_a_sample_twice_as_slow_as_the_fastest_of_the_run_is_slow_on_either_cpu() -> None:
+    speeds = SpeedSamples(
+        {0: [(0, FAST), (500, HALF), (1000, FAST)], 1: [(0, HALF), (500, HALF), (1000, HALF)]}
+    )
+
+    # cpu1 ran at half speed all along: the fastest sample of any CPU is what full speed is
+    assert speeds.slow_share() == {0: 1 / 3, 1: 1.0}
+    assert "cpu0 33%, cpu1 100%" in speeds.summary()
+
+
+def test_a_moment_is_slow_when_the_nearest_sample_of_some_cpu_was_slow() -> None:
+    speeds = SpeedSamples(
+        {0: [(0, FAST), (500, HALF), (1000, FAST)], 1: [(0, FAST), (500, FAST), (1000, FAST)]}
+    )
+
+    assert not speeds.any_slow_at(100)  # nearest: the fast samples at 0
+    assert speeds.any_slow_at(400)  # nearest on cpu0: the slow one at 500
+    assert speeds.any_slow_at(740)
+    assert not speeds.any_slow_at(760)  # nearer the fast one at 1000
+    assert not speeds.any_slow_at(5_000)  # past the last sample: the last one counts
+
+
+def test_a_short_real_run_samples_every_cpu_and_leaves_the_affinity_as_it_was() -> None:
+    cpus = os.sched_getaffinity(0)
+
+    speeds = sample(0.6)
+
+    assert set(speeds.by_cpu) == cpus
+    assert all(
+        len(samples) >= 1 and all(work > 0 for _, work in samples) for samples in speeds.by_cpu.values()
+    )
+    assert os.sched_getaffinity(0) == cpus

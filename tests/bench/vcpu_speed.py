@@ -1,0 +1,99 @@
+"""How fast each virtual CPU runs, sampled beside a latency run at next to no cost.
+
+On this machine each of the two virtual CPUs runs, at any moment, at one of two speeds exactly twice apart
+(the probe's fixed work takes 0.147 ms or 0.29 ms), each on its own and changing within seconds; the
+hypervisor counts none of it as steal (most likely a busy hyperthread beside ours on the host). Half of a
+saturating load measured while both ran at full speed is the whole of it while Redis's CPU runs at half.
+
+Run as ``python -m tests.bench.vcpu_speed SECONDS``: every ``PERIOD_S`` it pins itself to each CPU in turn
+and times the fixed work there (the least of ``REPEATS``: being kept from the core only adds time), about
+0.6 ms of CPU every 500 ms for each CPU, where the platform probe wakes a thousand times a second. (Four
+times that, sampled every 250 ms, may have cost a little: p99 medians 11.5 against 10 ms in four alternating
+pairs at 16,000/s.) It prints the samples; ``SpeedSamples`` says which CPU was slow when.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import msgspec
+
+from tests.bench.platform_probe import fixed_work
+
+PERIOD_S = 0.5
+REPEATS = 2
+SLOW = 1.4
+"""A sample is slow when its work took this many times the fastest sample of the run (on any CPU: at full
+speed they are alike, and a CPU may run at half speed for a whole run)."""
+
+
+class SpeedSamples(msgspec.Struct):
+    """Per CPU, the samples taken: (wall clock ms, the fixed work's time in ms)."""
+
+    by_cpu: dict[int, list[tuple[int, float]]]
+
+    def slow_share(self) -> dict[int, float]:
+        """For each CPU, the share of its samples that ran slow."""
+        return {
+            cpu: sum(self._is_slow(work) for _, work in samples) / len(samples)
+            for cpu, samples in self.by_cpu.items()
+            if samples
+        }
+
+    def any_slow_at(self, at_ms: int) -> bool:
+        """Whether a CPU ran slow at ``at_ms``: its sample nearest in time was slow."""
+        return any(self._nearest_slow(cpu, at_ms) for cpu in self.by_cpu if self.by_cpu[cpu])
+
+    def summary(self) -> str:
+        shares = ", ".join(f"cpu{cpu} {share:.0%}" for cpu, share in sorted(self.slow_share().items()))
+        return f"share of the run each CPU ran at half speed: {shares}"
+
+    def _is_slow(self, work: float) -> bool:
+        return work > SLOW * min(w for samples in self.by_cpu.values() for _, w in samples)
+
+    def _nearest_slow(self, cpu: int, at_ms: int) -> bool:
+        samples = self.by_cpu[cpu]
+        i = bisect.bisect_left(samples, (at_ms, 0.0))
+        near = min(samples[max(0, i - 1) : i + 1], key=lambda sample: abs(sample[0] - at_ms))
+        return self._is_slow(near[1])
+
+
+def sample(seconds: float) -> SpeedSamples:
+    """Time the fixed work on each CPU in turn every ``PERIOD_S`` for ``seconds``."""
+    cpus = sorted(os.sched_getaffinity(0))
+    by_cpu: dict[int, list[tuple[int, float]]] = {cpu: [] for cpu in cpus}
+    deadline = time.monotonic() + seconds
+    try:
+        while time.monotonic() < deadline:
+            for cpu in cpus:
+                os.sched_setaffinity(0, {cpu})
+                work = min(fixed_work() for _ in range(REPEATS))
+                by_cpu[cpu].append((int(time.time() * 1000), round(work, 4)))
+            time.sleep(PERIOD_S)
+    finally:
+        os.sched_setaffinity(0, cpus)
+    return SpeedSamples(by_cpu)
+
+
+class RunningSampler:
+    """The sampler in a process of its own, beside a run."""
+
+    def __init__(self, seconds: float) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tests.bench.vcpu_speed", str(seconds)],
+            stdout=subprocess.PIPE,
+            cwd=Path(__file__).resolve().parents[2],
+        )
+
+    def samples(self) -> SpeedSamples:
+        out, _ = self.process.communicate(timeout=120)
+        return msgspec.json.decode(out, type=SpeedSamples)
+
+
+if __name__ == "__main__":
+    sys.stdout.buffer.write(msgspec.json.encode(sample(float(sys.argv[1]))))
