@@ -31,7 +31,7 @@ from events.envelope import InboxMessage
 from events.keys import partition_for
 from events.store import now_ms
 from services.redis_launcher import EmbeddedRedis
-from tests.bench.platform_probe import ProbeReport, RunningProbe, cpu_ticks, fixed_work, steal_share
+from tests.bench.platform_probe import ProbeReport, RunningProbe, cpu_ticks, steal_share
 from tests.bench.vcpu_speed import RunningSampler, SpeedSamples
 from tests.support.pipeline import services_for, stop_process, worker_process
 from workers.wire import Wire
@@ -143,8 +143,6 @@ class Latency(NamedTuple):
     """How many would overlap one by chance: the same spans moved in time (``_by_chance``)."""
     platform: ProbeReport | None
     steal: float | None
-    work_ms: float
-    """How long the probe's fixed work took just before the run: the machine's speed then."""
     cpu: CpuUse
     speeds: SpeedSamples
     by_speed: dict[str, tuple[float, int]]
@@ -152,15 +150,15 @@ class Latency(NamedTuple):
     one ran at half ("half"), where there were at least 100."""
 
     def describe(self) -> str:
-        steal = "" if self.steal is None else f"; the hypervisor took {self.steal:.1%} of the CPU time"
+        steal = "" if self.steal is None else f" (the hypervisor took {self.steal:.1%} of the CPU time)"
+        by_speed = "; ".join(
+            f"{'both ran at full speed' if kind == 'full' else 'one ran at half'} {p99:.0f} ms ({n})"
+            for kind, (p99, n) in self.by_speed.items()
+        )
         figures = (
-            f"n={self.n}: p50 {self.p50:.1f} ms, p99 {self.p99:.1f} ms, {self.over_20} over 20 ms"
-            f" (fixed work before it {self.work_ms:.2f} ms{steal})\n    {self.cpu.describe()}"
-            f"\n    {self.speeds.summary()}; p99 of the commands submitted while "
-            + "; ".join(
-                f"{'both ran at full speed' if kind == 'full' else 'one ran at half'} {p99:.0f} ms ({n})"
-                for kind, (p99, n) in self.by_speed.items()
-            )
+            f"n={self.n}: p50 {self.p50:.1f} ms, p99 {self.p99:.1f} ms, {self.over_20} over 20 ms{steal}"
+            f"\n    {self.cpu.describe()}\n    {self.speeds.summary()}"
+            + (f"; p99 of the commands submitted while {by_speed}" if by_speed else "")
         )
         if self.platform is None:
             return figures
@@ -202,7 +200,6 @@ def latency_at(
         chance,
         run.platform,
         run.steal,
-        run.work_ms,
         run.cpu,
         run.speeds,
         _p99_by_speed(run.latencies, run.speeds),
@@ -242,8 +239,8 @@ class Verdict(NamedTuple):
     """The median latency of the last tenth of the commands."""
     offered: float
     """The rate the load generator managed to offer (it shares the cores with what it measures)."""
-    work_ms: float
-    """How long the probe's fixed work took just before the run: the machine's speed then."""
+    speeds: SpeedSamples
+    """Each virtual CPU's speed during the run."""
 
 
 def keeps_up(
@@ -260,7 +257,7 @@ def keeps_up(
     median = statistics.median(last)
     offered = len(runs) / max(0.001, (runs[-1][0] - runs[0][0]) / 1000)
     kept_up = median <= KEEPING_UP_MS and offered >= 0.97 * rate
-    return Verdict(kept_up, median, offered, run.work_ms)
+    return Verdict(kept_up, median, offered, run.speeds)
 
 
 def saturating_steady_rate(
@@ -273,7 +270,7 @@ def saturating_steady_rate(
         verdict = keeps_up(url, middle, workers, redis_pid=redis_pid)
         print(f"  steady {middle:,.0f}/s with {workers} worker(s): offered {verdict.offered:,.0f}/s, median "
               f"latency at the end {verdict.median_ms:.0f} ms -> {'keeps up' if verdict.kept_up else 'saturated'}"
-              f" (the probe's fixed work before it: {verdict.work_ms:.2f} ms)")  # fmt: skip
+              f" ({verdict.speeds.summary()})")  # fmt: skip
         low, high = (middle, high) if verdict.kept_up else (low, middle)
     return low
 
@@ -284,8 +281,6 @@ class SteadyRun(NamedTuple):
     platform: ProbeReport | None
     """What the platform probe saw, if it ran beside (``probed``)."""
     steal: float | None
-    work_ms: float
-    """The machine's speed just before the run (``machine_speed``)."""
     cpu: CpuUse
     speeds: SpeedSamples
     """Each virtual CPU's speed during the run (``vcpu_speed``)."""
@@ -307,7 +302,6 @@ def steady_run(
     procs = [worker_process(url, partitions=PARTITIONS) for _ in range(workers)]
     _settle_leases(services, workers)
     _warm_up(services)
-    work_ms = machine_speed()
     probe = None
     if probed:
         watched = [int(services.redis.info("server")["process_id"]), *(p.pid for p in procs)]
@@ -315,7 +309,7 @@ def steady_run(
     beside = [*(p.pid for p in procs), *([probe.process.pid] if probe else [])]
     ticks = cpu_ticks()
     meter = CpuMeter(services.redis, [p.pid for p in procs])
-    sampler = RunningSampler(seconds)
+    sampler = RunningSampler(seconds)  # not pinned: it visits every CPU, Redis's own included
     with pinned(redis_pid, beside):
         sent, cpu = _send_steadily(services, rate, seconds, meter)
     steal = steal_share(ticks, cpu_ticks())
@@ -325,13 +319,7 @@ def steady_run(
         time.sleep(0.01)
     for p in procs:
         stop_process(p)
-    return SteadyRun(_latencies(services), platform, steal, work_ms, cpu, speeds)
-
-
-def machine_speed(samples: int = 15) -> float:
-    """The median time (ms) of the probe's fixed work, timed here just before a run (not during it, where
-    it would take a core from the pipeline): on a shared virtual machine, the speed changes by the minute."""
-    return statistics.median(fixed_work() for _ in range(samples))
+    return SteadyRun(_latencies(services), platform, steal, cpu, speeds)
 
 
 @contextlib.contextmanager

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from tests.bench.bench_foundation import _p99_by_speed
 from tests.bench.vcpu_speed import SpeedSamples, sample
 
 FAST, HALF = 0.147, 0.294
@@ -41,3 +42,16 @@ def test_a_short_real_run_samples_every_cpu_and_leaves_the_affinity_as_it_was() 
         len(samples) >= 1 and all(work > 0 for _, work in samples) for samples in speeds.by_cpu.values()
     )
     assert os.sched_getaffinity(0) == cpus
+
+
+def test_a_run_s_p99_is_split_by_whether_a_cpu_ran_at_half_speed_when_each_command_was_submitted() -> None:
+    speeds = SpeedSamples(
+        {0: [(0, FAST), (1_000, HALF), (2_000, FAST)], 1: [(0, FAST), (1_000, FAST), (2_000, FAST)]}
+    )
+    at_full = [(t, 5) for t in range(0, 400, 2)]  # nearest samples at 0: both fast
+    at_half = [(t, 30) for t in range(800, 1_200, 2)]  # nearest on cpu0: the slow one at 1000
+
+    split = _p99_by_speed(at_full + at_half, speeds)
+
+    assert split == {"full": (5, 200), "half": (30, 200)}
+    assert _p99_by_speed(at_full + at_half[:99], speeds) == {"full": (5, 200)}  # under 100: no figure
