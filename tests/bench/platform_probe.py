@@ -1,5 +1,6 @@
 """How still and how fast the machine itself is, measured beside a latency run (a "hiccup meter", as
-jHiccup, with the kernel's own accounts beside it).
+jHiccup, with the kernel's own accounts beside it). It is not free: on two cores it lengthened the tail it
+was to explain (see ``bench_foundation``), so the bench runs it only in a run paired with the latency runs.
 
 Run as ``python -m tests.bench.platform_probe REDIS_URL SECONDS [PID ...]``: for that long it sleeps
 1 ms and sends one ``PING``, over and over, every 100th time does a fixed piece of work, and keeps watch
@@ -16,7 +17,8 @@ minute to minute (measured here at rest: 19-58 ms for the same larger piece of w
 latency of the pipeline, which hops between three processes, can be steadier than the platform; the bench
 prints both, and how many slow commands overlapped a stall of each kind.
 
-``RunningProbe``, ``cpu_ticks`` and ``steal_share`` are used by ``bench_foundation``.
+``RunningProbe``, ``cpu_ticks`` and ``steal_share`` are used by ``bench_foundation``, ``fixed_work`` also by
+``vcpu_speed``.
 """
 
 from __future__ import annotations

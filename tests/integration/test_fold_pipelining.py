@@ -11,6 +11,7 @@ import workers.reader
 from events import codec, keys
 from events.bus import TRIM_LUA, InboxEntry
 from events.keys import partition_for
+from services.bootstrap import Services
 from tests.support.pipeline import new_race, services_for
 from workers.fold import Flight, FoldWorker
 
@@ -21,6 +22,16 @@ ROLL = b'{"type":"Roll"}'
 
 def _worker(services, **kwargs) -> FoldWorker:
     return FoldWorker(services.redis, services.store, services.bus, block_ms=20, **kwargs)
+
+
+def _leasing_worker(redis_url: str) -> tuple[Services, FoldWorker, int]:
+    """A race game "g1", a worker that holds every partition's lease, and the game's partition."""
+    services = services_for(redis_url)
+    new_race(services, "g1", seats=2)
+    worker = _worker(services)
+    services.bus.ensure_groups()
+    worker._heartbeat()
+    return services, worker, partition_for("g1", services.bus.partitions)
 
 
 def test_a_batch_decided_on_top_of_a_refused_append_is_decided_again_after_it_in_order(
@@ -85,12 +96,7 @@ def test_entries_read_ahead_are_folded_after_the_batch_in_hand_and_before_the_wo
 
 
 def test_a_trim_riding_with_a_read_sent_ahead_survives_a_lost_script_cache(redis_url, redis_client) -> None:
-    services = services_for(redis_url)
-    new_race(services, "g1", seats=2)
-    worker = _worker(services)
-    services.bus.ensure_groups()
-    worker._heartbeat()
-    partition = partition_for("g1", services.bus.partitions)
+    services, worker, partition = _leasing_worker(redis_url)
     services.bus.submit("g1", 0, ROLL, "c0")
     assert worker._step(worker.reader.next_entries(busy=False)) == 0
     assert worker._step(worker.reader.next_entries(busy=True)) == 1  # c0 applied, its partition untrimmed
@@ -185,12 +191,7 @@ def test_a_trickle_is_trimmed_and_counted_on_the_beat_and_an_idle_worker_at_once
     redis_url, redis_client, monkeypatch
 ) -> None:
     monkeypatch.setattr(workers.reader, "HOUSEKEEPING_S", 60.0)  # no beat falls within the test
-    services = services_for(redis_url)
-    new_race(services, "g1", seats=2)
-    worker = _worker(services)
-    services.bus.ensure_groups()
-    worker._heartbeat()
-    partition = partition_for("g1", services.bus.partitions)
+    services, worker, partition = _leasing_worker(redis_url)
     flushes: list[int] = []
     queue_flush = worker.metrics.queue_flush
 
