@@ -209,8 +209,9 @@ def latency_at(
 def _p99_by_speed(latencies: list[tuple[int, int]], speeds: SpeedSamples) -> dict[str, tuple[float, int]]:
     """The p99 of the commands submitted while both CPUs ran at full speed, and while one ran at half."""
     groups: dict[str, list[int]] = {"full": [], "half": []}
-    for submitted, latency in latencies:
-        groups["half" if speeds.any_slow_at(submitted) else "full"].append(latency)
+    slow = speeds.slow_at(submitted for submitted, _ in latencies)
+    for (_, latency), at_half in zip(latencies, slow, strict=True):
+        groups["half" if at_half else "full"].append(latency)
     return {
         kind: (statistics.quantiles(values, n=100)[98], len(values))
         for kind, values in groups.items()

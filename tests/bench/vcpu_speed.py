@@ -19,6 +19,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import msgspec
@@ -39,28 +40,36 @@ class SpeedSamples(msgspec.Struct):
 
     def slow_share(self) -> dict[int, float]:
         """For each CPU, the share of its samples that ran slow."""
+        threshold = self._threshold()
         return {
-            cpu: sum(self._is_slow(work) for _, work in samples) / len(samples)
+            cpu: sum(work > threshold for _, work in samples) / len(samples)
             for cpu, samples in self.by_cpu.items()
             if samples
         }
 
+    def slow_at(self, moments: Iterable[int]) -> list[bool]:
+        """For each moment (wall clock ms), whether a CPU ran slow then: its sample nearest in time was slow."""
+        threshold = self._threshold()
+        sampled = [samples for samples in self.by_cpu.values() if samples]
+        return [any(_nearest(samples, at_ms)[1] > threshold for samples in sampled) for at_ms in moments]
+
     def any_slow_at(self, at_ms: int) -> bool:
-        """Whether a CPU ran slow at ``at_ms``: its sample nearest in time was slow."""
-        return any(self._nearest_slow(cpu, at_ms) for cpu in self.by_cpu if self.by_cpu[cpu])
+        """Whether a CPU ran slow at ``at_ms`` (``slow_at`` for one moment)."""
+        return self.slow_at([at_ms])[0]
 
     def summary(self) -> str:
         shares = ", ".join(f"cpu{cpu} {share:.0%}" for cpu, share in sorted(self.slow_share().items()))
         return f"share of the run each CPU ran at half speed: {shares}"
 
-    def _is_slow(self, work: float) -> bool:
-        return work > SLOW * min(w for samples in self.by_cpu.values() for _, w in samples)
+    def _threshold(self) -> float:
+        """The time (ms) above which a sample is slow: ``SLOW`` times the fastest of the run."""
+        return SLOW * min((w for samples in self.by_cpu.values() for _, w in samples), default=0.0)
 
-    def _nearest_slow(self, cpu: int, at_ms: int) -> bool:
-        samples = self.by_cpu[cpu]
-        i = bisect.bisect_left(samples, (at_ms, 0.0))
-        near = min(samples[max(0, i - 1) : i + 1], key=lambda sample: abs(sample[0] - at_ms))
-        return self._is_slow(near[1])
+
+def _nearest(samples: list[tuple[int, float]], at_ms: int) -> tuple[int, float]:
+    """Of time-ordered ``samples``, the one nearest in time to ``at_ms``."""
+    i = bisect.bisect_left(samples, (at_ms, 0.0))
+    return min(samples[max(0, i - 1) : i + 1], key=lambda sample: abs(sample[0] - at_ms))
 
 
 def sample(seconds: float) -> SpeedSamples:
