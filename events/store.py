@@ -6,6 +6,7 @@ make a cold load fast; the stream stays the source of truth.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -95,9 +96,11 @@ def parse_append_reply(reply: Sequence[Any]) -> AppendResult:
     return AppendResult(status=status)
 
 
-def append_keys(game_id: str) -> list[str]:
-    """The keys the append script touches, all in the game's hash slot."""
-    return [keys.events(game_id), keys.results(game_id), keys.commands(game_id), keys.meta(game_id)]
+@functools.lru_cache(maxsize=1 << 16)
+def append_keys(game_id: str) -> tuple[str, str, str, str]:
+    """The keys the append script touches, all in the game's hash slot (kept for the games in play: the
+    worker asks for them with every command)."""
+    return (keys.events(game_id), keys.results(game_id), keys.commands(game_id), keys.meta(game_id))
 
 
 def append_args(items: Sequence[AppendItem], create: bool = False) -> list[bytes | str | int]:

@@ -62,7 +62,7 @@ class Flight(msgspec.Struct, kw_only=True):
     by_game: dict[str, list[Decision]]
     poison: list[tuple[InboxEntry, str]]
     appends: bytes = b""
-    """The script calls, packed (``ScriptWire.pack``): one per game, in the order of ``by_game``."""
+    """The script calls, packed (``ScriptWire.pack_call``): one per game, in the order of ``by_game``."""
 
     @property
     def size(self) -> int:
@@ -256,9 +256,9 @@ class FoldWorker:
                 continue
             flight.by_game.setdefault(decision.message.game_id, []).append(decision)
         # Packed now, while Redis is still busy with the batch before: sending it is then one write.
-        flight.appends = self.wire.pack(
+        flight.appends = b"".join(
             [
-                self.wire.call(append_keys(game_id), append_args([d.item for d in decisions]))
+                self.wire.pack_call(append_keys(game_id), append_args([d.item for d in decisions]))
                 for game_id, decisions in flight.by_game.items()
             ]
         )

@@ -3,21 +3,22 @@
 redis-py's pipeline sends a batch and then waits for every reply. The worker instead sends batch k+1's
 appends while Redis is still running batch k's, and decides in the meantime; the replies come back in
 the order the calls were sent, so reading them later is safe. The calls are packed by hiredis in C:
-packing them argument by argument in Python cost more than the scripts themselves.
+packing them argument by argument in Python cost more than the scripts themselves. The replies are read
+by a hiredis reader of the wire's own, straight from the socket: redis-py's ``read_response`` goes
+through several layers of Python for each reply (2.2 against 1.2 us of CPU a reply, 33 replies a batch).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import hiredis
 import redis
 
-_pack: Callable[[Any], bytes] | None
-try:
-    from hiredis import pack_command as _pack
-except ImportError:  # pragma: no cover - hiredis is a dependency; this keeps a bare redis-py working
-    _pack = None
+READ_SIZE = 65536
+_pack: Callable[[Any], bytes] = hiredis.pack_command  # typed for what we give it: str, bytes and int
 
 Call = tuple[Any, ...]
 """One Redis command with its arguments (``bytes``, ``str`` or ``int``)."""
@@ -29,13 +30,13 @@ class Wire:
     def __init__(self, client: redis.Redis) -> None:
         self.client = client
         self._connection: Any = None  # redis-py's Connection, untyped
+        self._reader: Any = None
+        """hiredis's reader of this connection's replies (after redis-py's handshake, it reads every one)."""
         self.outstanding = 0
 
     def pack(self, calls: Sequence[Call]) -> bytes:
         """The calls as Redis's protocol bytes, ready for ``send_packed``."""
-        if _pack is not None:
-            return b"".join([_pack(c) for c in calls])
-        return b"".join(self._connect().pack_commands(calls))
+        return b"".join([_pack(c) for c in calls])
 
     def send(self, calls: Sequence[Call]) -> None:
         """Write the calls without waiting for their replies."""
@@ -57,18 +58,27 @@ class Wire:
     def receive(self, count: int) -> list[Any]:
         """The next ``count`` replies, in the order sent; an error reply comes back as the exception."""
         connection = self._connect()
-        replies: list[Any] = []
         try:
-            for _ in range(count):
-                try:
-                    replies.append(connection.read_response())
-                except redis.ResponseError as exc:
-                    replies.append(exc)
-                finally:
-                    self.outstanding -= 1
+            replies = self._read_replies(connection._sock, count)
         except Exception:
             self.close()
             raise
+        self.outstanding -= count
+        return replies
+
+    def _read_replies(self, sock: Any, count: int) -> list[Any]:
+        """``count`` replies parsed by the wire's reader, receiving from the socket as they arrive."""
+        reader = self._reader
+        replies: list[Any] = []
+        while len(replies) < count:
+            reply = reader.gets()
+            if reply is False:
+                received = sock.recv(READ_SIZE)
+                if not received:
+                    raise redis.ConnectionError("Redis closed the connection")
+                reader.feed(received)
+            else:
+                replies.append(reply)
         return replies
 
     def close(self) -> None:
@@ -77,11 +87,15 @@ class Wire:
             self._connection.disconnect()
             self.client.connection_pool.release(self._connection)
             self._connection = None
+        self._reader = None
         self.outstanding = 0
 
     def _connect(self) -> Any:
         if self._connection is None:
-            self._connection = self.client.connection_pool.get_connection()
+            connection: Any = self.client.connection_pool.get_connection()
+            connection.connect()  # the handshake's replies are read by redis-py; every later one by us
+            self._connection = connection
+            self._reader = _reply_reader()
         return self._connection
 
 
@@ -97,6 +111,18 @@ class ScriptWire(Wire):
         """The command that runs the script on ``keys`` with ``args``."""
         return ("EVALSHA", self.sha, len(keys), *keys, *args)
 
+    def pack_call(self, keys: tuple[str, ...], args: Sequence[Any]) -> bytes:
+        """``call(keys, args)`` as protocol bytes, for ``send_packed``. The part that names the script and
+        its keys is packed once for each set of keys (a game's are the same for each of its commands)."""
+        packed_args = _pack(tuple(args))
+        return b"".join(
+            (
+                b"*%d\r\n" % (3 + len(keys) + len(args)),
+                _script_and_keys(self.sha, keys),
+                packed_args[packed_args.index(b"\r\n") + 2 :],  # without its own array header
+            )
+        )
+
     def receive(self, count: int) -> list[Any]:
         """As ``Wire.receive``. ``NOSCRIPT`` (the server lost its script cache) loads the script again; the
         calls that got it are answered with the error, so the worker decides them again."""
@@ -104,3 +130,22 @@ class ScriptWire(Wire):
         if any(isinstance(r, redis.exceptions.NoScriptError) for r in replies):
             self.sha = self.client.script_load(self.script)
         return replies
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _script_and_keys(sha: str, keys: tuple[str, ...]) -> bytes:
+    """``EVALSHA sha numkeys keys...`` as protocol bytes, without the array header (``pack_call`` adds it)."""
+    packed = _pack(("EVALSHA", sha, len(keys), *keys))
+    return packed[packed.index(b"\r\n") + 2 :]
+
+
+def _reply_error(message: str) -> redis.ResponseError:
+    """An error reply as redis-py's exception for it (the ones the worker tells apart)."""
+    if message.startswith("NOSCRIPT"):
+        return redis.exceptions.NoScriptError(message)
+    return redis.ResponseError(message)
+
+
+def _reply_reader() -> Any:
+    """A hiredis reader that turns error replies into exceptions it returns (not raises)."""
+    return hiredis.Reader(protocolError=redis.exceptions.InvalidResponse, replyError=_reply_error)
