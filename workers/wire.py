@@ -11,6 +11,7 @@ through several layers of Python for each reply (2.2 against 1.2 us of CPU a rep
 from __future__ import annotations
 
 import functools
+import socket
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,6 +19,8 @@ import hiredis
 import redis
 
 READ_SIZE = 65536
+SEND_BUFFER = 4 << 20
+"""What a Unix socket of a wire may hold unread (the kernel caps it at ``net.core.wmem_max``)."""
 _pack: Callable[[Any], bytes] = hiredis.pack_command  # typed for what we give it: str, bytes and int
 
 Call = tuple[Any, ...]
@@ -94,6 +97,7 @@ class Wire:
         if self._connection is None:
             connection: Any = self.client.connection_pool.get_connection()
             connection.connect()  # the handshake's replies are read by redis-py; every later one by us
+            _widen_send_buffer(connection._sock)
             self._connection = connection
             self._reader = _reply_reader()
         return self._connection
@@ -130,6 +134,15 @@ class ScriptWire(Wire):
         if any(isinstance(r, redis.exceptions.NoScriptError) for r in replies):
             self.sha = self.client.script_load(self.script)
         return replies
+
+
+def _widen_send_buffer(sock: socket.socket) -> None:
+    """Let a Unix socket queue a whole batch. It holds 208 KB by default, where loopback TCP grows to 4 MB:
+    a batch of appends larger than that held the worker in its write until Redis had read most of it, and
+    the worker's overlap of deciding with Redis's appending was lost (1 worker draining a full inbox:
+    24,500-28,800 commands/s, against 46,700-55,800 with 4 MB and 39,900-44,700 over TCP)."""
+    if sock.family == socket.AF_UNIX:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
 
 
 @functools.lru_cache(maxsize=1 << 16)

@@ -3,10 +3,15 @@ the wire's own reader, in the order sent."""
 
 from __future__ import annotations
 
+import socket
+from pathlib import Path
+from typing import Any
+
 import pytest
 import redis
 
-from workers.wire import ScriptWire, Wire
+from services.redis_launcher import EmbeddedRedis
+from workers.wire import SEND_BUFFER, ScriptWire, Wire
 
 pytestmark = pytest.mark.redis
 
@@ -70,3 +75,17 @@ def test_a_connection_that_redis_closes_is_an_error_and_the_wire_starts_afresh(
     wire.send([("PING",)])
     assert wire.receive(1) == [b"PONG"]
     wire.close()
+
+
+def test_a_wire_on_a_unix_socket_may_queue_a_whole_batch_unread(tmp_path) -> None:
+    with EmbeddedRedis(tmp_path / "data") as server:
+        client = redis.Redis.from_url(server.url)
+        wire = Wire(client)
+        wire.send([("PING",)])
+        assert wire.receive(1) == [b"PONG"]
+        connection: Any = wire._connection
+        granted = connection._sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)
+        allowed = int(Path("/proc/sys/net/core/wmem_max").read_text())
+        assert granted >= min(SEND_BUFFER, allowed)  # Linux reports twice what it was asked for
+        wire.close()
+        client.close()
