@@ -172,6 +172,42 @@ class Latency(NamedTuple):
         )
 
 
+class HalfLoad(NamedTuple):
+    """One latency run at half of a set-up's saturating steady load, for the verdict at the end."""
+
+    setup: str
+    rate: float
+    figures: Latency
+
+
+def verdict(drain: dict[str, float], half_loads: list[HalfLoad]) -> str:
+    """The bench's figures against the foundation issue's targets: end-to-end at least a third of the raw
+    ``XADD`` rate (``drain``: set-up -> ratio), and p99 under 20 ms at half of the saturating steady load,
+    by set-up, with the p99 of the commands submitted while both CPUs ran at full speed, and Redis's share
+    of a core: at half load it needs that share of a CPU at full speed, twice it of one at half speed."""
+    lines = ["against the foundation issue's targets:"]
+    lines += [
+        f"  end-to-end at least 1/3 of raw XADD, {setup}: {ratio:.2f} -> {'met' if ratio >= 1 / 3 else 'NOT met'}"
+        for setup, ratio in drain.items()
+    ]
+    for setup in dict.fromkeys(run.setup for run in half_loads):
+        runs = [run for run in half_loads if run.setup == setup]
+        p99s = [run.figures.p99 for run in runs]
+        full = [
+            f"{run.figures.by_speed['full'][0]:.0f}" if "full" in run.figures.by_speed else "-"
+            for run in runs
+        ]
+        shares = [run.figures.cpu.redis / run.figures.cpu.seconds for run in runs]
+        lines.append(
+            f"  p99 under 20 ms at half of the saturating steady load, {setup} ({runs[0].rate:,.0f}/s): "
+            + ", ".join(f"{p99:.0f}" for p99 in p99s)
+            + f" ms -> {sum(p99 < 20 for p99 in p99s)} of {len(runs)}; while both CPUs ran at full speed "
+            + ", ".join(full)
+            + f" ms; Redis used {min(shares):.0%}-{max(shares):.0%} of a core"
+        )
+    return "\n".join(lines)
+
+
 def latency_at(
     url: str,
     rate: float,
@@ -517,17 +553,20 @@ def _latencies(services) -> list[tuple[int, int]]:
     return [(submitted, latency) for _, submitted, latency in sorted(out)]
 
 
-def _half_load_runs(url: str, saturating: float, workers: int) -> None:
+def _half_load_runs(url: str, saturating: float, workers: int) -> list[HalfLoad]:
     """The latency at half of the saturating steady load, measured three times at once after its bisection
     (the machine's speed drifts from minute to minute), then once more with the platform probe beside it,
     to see where the tail comes from (its own cost included)."""
     rate = saturating / 2
+    runs = []
     for attempt in range(1, HALF_LOAD_RUNS + 1):
         figures = latency_at(url, rate, workers=workers)
         print(f"latency submit->appended at half of the saturating steady load ({rate:,.0f}/s), "
               f"{workers} worker(s), run {attempt}, {figures.describe()}")  # fmt: skip
+        runs.append(HalfLoad(f"{workers} worker{'s' if workers > 1 else ''}", rate, figures))
     figures = latency_at(url, rate, workers=workers, probed=True)
     print(f"  the same with the platform probe beside it, {figures.describe()}")
+    return runs
 
 
 def main() -> None:
@@ -559,11 +598,11 @@ def main() -> None:
         saturating = saturating_steady_rate(url, 1, STEADY_LOADS[0], one)
         print(f"saturating steady load, 1 worker:        {saturating:10,.0f} commands/s  ({saturating / one:.2f} of"
               " the drain rate)")  # fmt: skip
-        _half_load_runs(url, saturating, 1)
+        half_loads = _half_load_runs(url, saturating, 1)
         print("the same with 2 workers:")
         saturating_two = saturating_steady_rate(url, 2, STEADY_LOADS[0], two)
         print(f"saturating steady load, 2 workers:       {saturating_two:10,.0f} commands/s")
-        _half_load_runs(url, saturating_two, 2)
+        half_loads += _half_load_runs(url, saturating_two, 2)
         redis_pid = server.process.pid if server is not None and server.process is not None else None
         if redis_pid is not None:
             print("the same with Redis on a core of its own (workers and load generator on the other):")
@@ -571,6 +610,7 @@ def main() -> None:
             figures = latency_at(url, alone / 2, workers=1, redis_pid=redis_pid)
             print(f"saturating steady load, 1 worker, Redis pinned: {alone:,.0f}/s; latency at half of it "
                   f"({alone / 2:,.0f}/s), {figures.describe()}")  # fmt: skip
+            half_loads.append(HalfLoad("1 worker, Redis on a core of its own", alone / 2, figures))
             figures = latency_at(url, one / 2, workers=1, redis_pid=redis_pid)
             print(f"latency at half of the 1-worker drain rate ({one / 2:,.0f}/s), Redis pinned, "
                   f"{figures.describe()}")  # fmt: skip
@@ -585,6 +625,7 @@ def main() -> None:
             print(
                 f"latency submit->appended, {workers} worker(s) at {rate:,.0f}/s ({why}), {figures.describe()}"
             )
+        print(verdict({"1 worker": one / raw, "2 workers": two / raw}, half_loads))
     finally:
         if server is not None:
             server.stop()
