@@ -1,11 +1,13 @@
-"""What a command costs Redis under two layouts of the append, at the steady traffic's shape (one command for
-each of a batch's 33 games): the project's (``events/lua/append.lua``, each game's keys under its own hash
-tag, one script call a game) and one it does not use, kept here only to measure it: one call for the whole
-batch, with every game's position and command ids in one shared hash (``SHARED_INDEX_LUA``).
+"""What a command costs Redis under layouts of the append, at the steady traffic's shape (one command for each
+of a batch's 33 games): the project's (``events/lua/append.lua``, each game's keys under its own hash tag,
+one script call a game) and one it does not use, kept here only to measure it: the games' positions and
+command ids in a shared hash (``SHARED_INDEX_LUA``), one call for the games that share it.
 
-The second needs a batch's games in one hash slot (a tag per inbox partition, not per game), which DESIGN.md
-does not allow; the figure is for the project to weigh that (README, *Decisions*). Both scripts make the same
-checks: the position (sequence and chain hash) the command was decided on, and its command id.
+A shared hash needs its games in one hash slot, which DESIGN.md does not allow (a tag per game). With a tag
+per inbox partition, a batch of a worker that holds all 16 partitions makes a call a partition (about two
+commands a call at this traffic); with one tag for everything, a call a batch (no Cluster could spread it).
+The figures are for the project to weigh that (README, *Decisions*). Every script makes the same checks:
+the position (sequence and chain hash) the command was decided on, and its command id.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 import redis
 
+from events.keys import partition_for
 from events.store import APPEND_LUA
 from services.redis_launcher import EmbeddedRedis
 
@@ -25,7 +28,9 @@ BATCH = 33
 BATCHES = 1500
 ENVELOPE = b"e" * 300
 RECORD = b"r" * 150
-SHARED_INDEX = "hm:{p:0}:index"
+PARTITIONS = 16
+SHARED_INDEX = "hm:{all}:index"
+LAYOUTS = ("per game", "shared index, a call a partition", "shared index, a call a batch")
 
 SHARED_INDEX_LUA = """
 -- KEYS[1] = the shared index hash; KEYS[1 + i] = game i's event stream.
@@ -74,9 +79,16 @@ def per_game_calls(sha: str, games: list[int], seqs: list[int], first_command: i
     ]  # fmt: skip
 
 
-def shared_index_call(sha: str, games: list[int], seqs: list[int], first_command: int) -> tuple[Any, ...]:
-    """The other layout: one call for the batch."""
-    keys = [SHARED_INDEX, *(_game_keys(game)[0] for game in games)]
+def partition_index(game: int) -> str:
+    """The shared hash of the games of ``game``'s inbox partition."""
+    return f"hm:{{p:{partition_for(f'b{game}', PARTITIONS)}}}:index"
+
+
+def shared_index_call(
+    sha: str, games: list[int], seqs: list[int], first_command: int, index: str = SHARED_INDEX
+) -> tuple[Any, ...]:
+    """The other layout: one call for ``games``, whose positions and command ids are in ``index``."""
+    keys = [index, *(_game_keys(game)[0] for game in games)]
     args: list[Any] = []
     for n, game in enumerate(games):
         args += [f"b{game}", f"c{first_command + n}", seqs[game], "h", RECORD, ENVELOPE]
@@ -88,6 +100,7 @@ def _set_up(client: redis.Redis) -> None:
     for game in range(GAMES):
         client.hset(_game_keys(game)[1], "@position", "0:h")
         client.hset(SHARED_INDEX, f"b{game}@position", "0:h")
+        client.hset(partition_index(game), f"b{game}@position", "0:h")
 
 
 def redis_cpu_a_command(client: redis.Redis, layout: str) -> float:
@@ -98,20 +111,31 @@ def redis_cpu_a_command(client: redis.Redis, layout: str) -> float:
     started = _cpu_seconds(client)
     for batch in range(BATCHES):
         games = [(batch * BATCH + n) % GAMES for n in range(BATCH)]
-        if layout == "per game":
-            calls = per_game_calls(sha, games, seqs, sent)
-        else:
-            calls = [shared_index_call(sha, games, seqs, sent)]
+        calls = _calls(layout, sha, games, seqs, sent)
         pipe = client.pipeline(transaction=False)
         for call in calls:
             pipe.execute_command(*call)
-        replies = pipe.execute()
-        statuses = [reply[0][0] for reply in replies] if layout == "per game" else [r[0] for r in replies[0]]
-        assert all(status == b"ok" for status in statuses), statuses[:3]
+        statuses = [result[0] for reply in pipe.execute() for result in reply]
+        assert statuses == [b"ok"] * len(games), statuses[:3]
         for game in games:
             seqs[game] += 1
         sent += len(games)
     return (_cpu_seconds(client) - started) / sent * 1e6
+
+
+def _calls(layout: str, sha: str, games: list[int], seqs: list[int], sent: int) -> list[tuple[Any, ...]]:
+    if layout == "per game":
+        return per_game_calls(sha, games, seqs, sent)
+    if layout == "shared index, a call a batch":
+        return [shared_index_call(sha, games, seqs, sent)]
+    by_index: dict[str, list[int]] = {}
+    for game in games:
+        by_index.setdefault(partition_index(game), []).append(game)
+    calls, first = [], sent
+    for index, together in by_index.items():
+        calls.append(shared_index_call(sha, together, seqs, first, index))
+        first += len(together)
+    return calls
 
 
 def _cpu_seconds(client: redis.Redis) -> float:
@@ -124,10 +148,9 @@ def main() -> None:
     client = redis.Redis.from_url(server.start())
     try:
         for attempt in range(1, 4):
-            figures = {layout: redis_cpu_a_command(client, layout) for layout in ("per game", "shared index")}
+            figures = [f"{layout} {redis_cpu_a_command(client, layout):.1f} us" for layout in LAYOUTS]
             print(f"Redis CPU a command, {BATCH} games a batch with one command each, run {attempt}: "
-                  f"one call a game (the project's) {figures['per game']:.1f} us; one call a batch with a "
-                  f"shared index (not used) {figures['shared index']:.1f} us")  # fmt: skip
+                  + "; ".join(figures) + " (only the first is the project's)")  # fmt: skip
             time.sleep(0.5)
     finally:
         client.close()

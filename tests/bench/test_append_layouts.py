@@ -27,7 +27,7 @@ def test_the_shared_index_layout_refuses_a_stale_position_and_a_repeated_command
     assert redis_client.xlen(layouts._game_keys(1)[0]) == 1
 
 
-@pytest.mark.parametrize("layout", ["per game", "shared index"])
+@pytest.mark.parametrize("layout", layouts.LAYOUTS)
 def test_every_command_of_the_measured_batches_is_appended(
     redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch, layout: str
 ) -> None:
