@@ -22,6 +22,8 @@ READ_SIZE = 65536
 SEND_BUFFER = 4 << 20
 """What a Unix socket of a wire may hold unread (the kernel caps it at ``net.core.wmem_max``)."""
 _pack: Callable[[Any], bytes] = hiredis.pack_command  # typed for what we give it: str, bytes and int
+_NOT_YET = object()
+"""What the wire's reader returns while a reply is incomplete (not ``False``: RESP3 has a boolean false)."""
 
 Call = tuple[Any, ...]
 """One Redis command with its arguments (``bytes``, ``str`` or ``int``)."""
@@ -75,7 +77,7 @@ class Wire:
         replies: list[Any] = []
         while len(replies) < count:
             reply = reader.gets()
-            if reply is False:
+            if reply is _NOT_YET:
                 received = sock.recv(READ_SIZE)
                 if not received:
                     raise redis.ConnectionError("Redis closed the connection")
@@ -161,4 +163,6 @@ def _reply_error(message: str) -> redis.ResponseError:
 
 def _reply_reader() -> Any:
     """A hiredis reader that turns error replies into exceptions it returns (not raises)."""
-    return hiredis.Reader(protocolError=redis.exceptions.InvalidResponse, replyError=_reply_error)
+    return hiredis.Reader(
+        protocolError=redis.exceptions.InvalidResponse, replyError=_reply_error, notEnoughData=_NOT_YET
+    )

@@ -41,6 +41,15 @@ def test_an_error_reply_comes_back_as_its_exception_and_the_replies_after_it_sti
     wire.close()
 
 
+def test_a_false_reply_of_resp3_is_a_reply_not_a_wait_for_more(redis_url: str) -> None:
+    client = redis.Redis.from_url(redis_url, protocol=3)
+    wire = Wire(client)
+    wire.send([("EVAL", "redis.setresp(3); return false", 0), ("PING",)])
+    assert wire.receive(2) == [False, b"PONG"]
+    wire.close()
+    client.close()
+
+
 def test_a_reply_larger_than_one_read_is_put_together_from_several(redis_client: redis.Redis) -> None:
     big = b"z" * 300_000
     wire = Wire(redis_client)
