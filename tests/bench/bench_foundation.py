@@ -342,18 +342,20 @@ def steady_run(
     probe = None
     if probed:
         watched = [int(services.redis.info("server")["process_id"]), *(p.pid for p in procs)]
-        probe = RunningProbe(url, seconds, watched)
+        probe = RunningProbe(url, None, watched)
     beside = [*(p.pid for p in procs), *([probe.process.pid] if probe else [])]
     ticks = cpu_ticks()
     meter = CpuMeter(services.redis, [p.pid for p in procs])
-    sampler = RunningSampler(seconds)  # not pinned: it visits every CPU, Redis's own included
+    sampler = RunningSampler()  # not pinned: it visits every CPU, Redis's own included
     with pinned(redis_pid, beside):
         sent, cpu = _send_steadily(services, rate, seconds, meter)
     steal = steal_share(ticks, cpu_ticks())
-    speeds = sampler.samples()
-    platform = probe.report() if probe else None
     while _applied(services) < sent:
         time.sleep(0.01)
+    # Only now, with every command appended, do the sampler and the probe stop: a process that exits
+    # takes a core for tens of milliseconds, and the commands still in flight would pay for it.
+    speeds = sampler.samples()
+    platform = probe.report() if probe else None
     for p in procs:
         stop_process(p)
     return SteadyRun(_latencies(services), platform, steal, cpu, speeds)

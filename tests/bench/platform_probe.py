@@ -26,11 +26,14 @@ from __future__ import annotations
 import bisect
 import gc
 import hashlib
+import math
+import select
 import subprocess
 import sys
 import time
 from collections import deque
 from pathlib import Path
+from typing import IO
 
 import msgspec
 import redis
@@ -165,8 +168,9 @@ class _QueueWatch:
                 history.append((wall_ms, delay))
 
 
-def probe(url: str, seconds: float, pids: list[int]) -> ProbeReport:
-    """Sleep 1 ms and PING, time the fixed work now and then, and watch for stalls, for ``seconds``."""
+def probe(url: str, seconds: float | None, pids: list[int], stop: IO[bytes] | None = None) -> ProbeReport:
+    """Sleep 1 ms and PING, time the fixed work now and then, and watch for stalls, for ``seconds``, or
+    until ``stop`` (a pipe) can be read: its writer has something to say or has closed it."""
     client = redis.Redis.from_url(url)
     client.ping()
     collecting = gc.isenabled()
@@ -177,7 +181,7 @@ def probe(url: str, seconds: float, pids: list[int]) -> ProbeReport:
     stalls: dict[str, list[tuple[int, float]]] = {kind: [] for kind in KINDS}
     queued = _QueueWatch(pids)
     steal = _steal_per_cpu()
-    deadline = time.perf_counter() + seconds
+    deadline = time.perf_counter() + seconds if seconds is not None else math.inf
     while time.perf_counter() < deadline:
         wall_ms, started = time.time() * 1000, time.perf_counter()
         time.sleep(0.001)
@@ -194,6 +198,8 @@ def probe(url: str, seconds: float, pids: list[int]) -> ProbeReport:
             steal = _record_steal(steal, now_ms, stalls["steal"])
         if len(late) % 100 == 0:
             work.append(fixed_work())
+            if stop is not None and select.select([stop], [], [], 0)[0]:
+                break
     client.close()
     if collecting:
         gc.enable()
@@ -216,15 +222,20 @@ class RunningProbe:
     """The probe in a process of its own (it must not share this process's interpreter lock), watching
     the processes ``pids`` wait for a core."""
 
-    def __init__(self, url: str, seconds: float, pids: list[int] | None = None) -> None:
+    def __init__(self, url: str, seconds: float | None, pids: list[int] | None = None) -> None:
+        """Probe for ``seconds``, or (``None``) until ``report``, so that the probe's exit, which costs a
+        core tens of milliseconds, falls after the run it watches (see ``vcpu_speed.RunningSampler``)."""
+        duration = "until-stopped" if seconds is None else str(seconds)
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tests.bench.platform_probe", url, str(seconds), *map(str, pids or [])],
+            [sys.executable, "-m", "tests.bench.platform_probe", url, duration, *map(str, pids or [])],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             cwd=Path(__file__).resolve().parents[2],
         )
 
     def report(self) -> ProbeReport:
-        out, _ = self.process.communicate(timeout=120)
+        """Stop the probe (if it runs until stopped) and return what it saw."""
+        out, _ = self.process.communicate(timeout=120)  # closing its stdin is its signal to stop
         return msgspec.json.decode(out, type=ProbeReport)
 
 
@@ -242,7 +253,10 @@ def steal_share(before: list[int], after: list[int]) -> float | None:
 
 
 def main(argv: list[str]) -> None:
-    report = probe(argv[0], float(argv[1]), [int(pid) for pid in argv[2:]])
+    """``python -m tests.bench.platform_probe URL SECONDS|until-stopped [PID ...]``."""
+    seconds = None if argv[1] == "until-stopped" else float(argv[1])
+    stop = sys.stdin.buffer if seconds is None else None  # a timed probe runs its time out
+    report = probe(argv[0], seconds, [int(pid) for pid in argv[2:]], stop=stop)
     sys.stdout.buffer.write(msgspec.json.encode(report))
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 
 import pytest
 
-from tests.bench.platform_probe import KINDS, ProbeReport, probe, steal_share
+from tests.bench.platform_probe import KINDS, ProbeReport, RunningProbe, probe, steal_share
 
 QUANTILES = {"p50": 0.0, "p99": 0.0, "p99.9": 0.0, "max": 0.0}
 
@@ -52,3 +53,26 @@ def test_a_short_probe_against_a_real_redis_reports_every_kind(redis_url: str) -
     assert 0 < seen.ping["p50"] <= seen.ping["max"]
     assert seen.work["p50"] > 0
     assert seen.sleep_late["p50"] <= seen.sleep_late["max"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_probe_beside_a_run_probes_until_asked_for_its_report(redis_url: str) -> None:
+    running = RunningProbe(redis_url, None, [os.getpid()])
+    time.sleep(1.0)
+    asked = time.monotonic()
+
+    seen = running.report()
+
+    assert running.process.returncode == 0
+    assert time.monotonic() - asked < 1.0
+    assert seen.samples > 50
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_timed_probe_runs_its_time_out_even_when_its_report_is_asked_for_at_once(redis_url: str) -> None:
+    started = time.monotonic()
+
+    seen = RunningProbe(redis_url, 0.8).report()
+
+    assert time.monotonic() - started >= 0.8
+    assert seen.samples > 100

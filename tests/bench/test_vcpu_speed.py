@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
+import time
 
 from tests.bench.bench_foundation import _p99_by_speed
-from tests.bench.vcpu_speed import SpeedSamples, sample
+from tests.bench.vcpu_speed import RunningSampler, SpeedSamples, sample
 
 FAST, HALF = 0.147, 0.294
 
@@ -55,3 +56,15 @@ def test_a_run_s_p99_is_split_by_whether_a_cpu_ran_at_half_speed_when_each_comma
 
     assert split == {"full": (5, 200), "half": (30, 200)}
     assert _p99_by_speed(at_full + at_half[:99], speeds) == {"full": (5, 200)}  # under 100: no figure
+
+
+def test_a_sampler_beside_a_run_is_sampling_once_started_and_stops_when_asked() -> None:
+    sampler = RunningSampler()  # returns once the process says it samples: its start-up is behind it
+    time.sleep(0.7)
+    asked = time.monotonic()
+
+    speeds = sampler.samples()
+
+    assert sampler.process.returncode == 0
+    assert time.monotonic() - asked < 1.0  # at most one period after being asked, not a fixed length
+    assert all(len(samples) >= 2 for samples in speeds.by_cpu.values())
