@@ -6,10 +6,11 @@ hypervisor counts none of it as steal (most likely a busy hyperthread beside our
 saturating load measured while both ran at full speed is the whole of it while Redis's CPU runs at half.
 
 Run as ``python -m tests.bench.vcpu_speed SECONDS`` (without SECONDS: until its stdin closes): every
-``PERIOD_S`` it pins itself to each CPU in turn and times the fixed work there (the least of ``REPEATS``: being kept from the core only adds time), about
-0.6 ms of CPU every 500 ms for each CPU, where the platform probe wakes a thousand times a second. (Four
-times that, sampled every 250 ms, may have cost a little: p99 medians 11.5 against 10 ms in four alternating
-pairs at 16,000/s.) It prints the samples; ``SpeedSamples`` says which CPU was slow when.
+``PERIOD_S`` it pins itself to each CPU in turn and times the fixed work there (the least of ``REPEATS``:
+being kept from the core only adds time), about 0.6 ms of CPU every 500 ms for each CPU, where the platform
+probe wakes a thousand times a second. (Four times that, sampled every 250 ms, may have cost a little: p99
+medians 11.5 against 10 ms in four alternating pairs at 16,000/s.) It prints the samples; ``SpeedSamples``
+says which CPU was slow when.
 """
 
 from __future__ import annotations
