@@ -20,8 +20,9 @@ from typing import Any
 import redis
 
 from events.keys import partition_for
-from events.store import APPEND_LUA
+from events.store import APPEND_LUA, append_keys
 from services.redis_launcher import EmbeddedRedis
+from tests.bench.bench_foundation import redis_cpu_seconds
 
 GAMES = 200
 BATCH = 33
@@ -65,9 +66,8 @@ return replies
 """
 
 
-def _game_keys(game: int) -> list[str]:
-    tag = f"hm:{{g:b{game}}}"
-    return [f"{tag}:events", f"{tag}:results", f"{tag}:commands", f"{tag}:meta"]
+def _game_keys(game: int) -> tuple[str, str, str, str]:
+    return append_keys(f"b{game}")
 
 
 def per_game_calls(sha: str, games: list[int], seqs: list[int], first_command: int) -> list[tuple[Any, ...]]:
@@ -108,7 +108,7 @@ def redis_cpu_a_command(client: redis.Redis, layout: str) -> float:
     _set_up(client)
     sha = client.script_load(APPEND_LUA if layout == "per game" else SHARED_INDEX_LUA)
     seqs, sent = [0] * GAMES, 0
-    started = _cpu_seconds(client)
+    started = redis_cpu_seconds(client)
     for batch in range(BATCHES):
         games = [(batch * BATCH + n) % GAMES for n in range(BATCH)]
         calls = _calls(layout, sha, games, seqs, sent)
@@ -120,7 +120,7 @@ def redis_cpu_a_command(client: redis.Redis, layout: str) -> float:
         for game in games:
             seqs[game] += 1
         sent += len(games)
-    return (_cpu_seconds(client) - started) / sent * 1e6
+    return (redis_cpu_seconds(client) - started) / sent * 1e6
 
 
 def _calls(layout: str, sha: str, games: list[int], seqs: list[int], sent: int) -> list[tuple[Any, ...]]:
@@ -136,11 +136,6 @@ def _calls(layout: str, sha: str, games: list[int], seqs: list[int], sent: int) 
         calls.append(shared_index_call(sha, together, seqs, first, index))
         first += len(together)
     return calls
-
-
-def _cpu_seconds(client: redis.Redis) -> float:
-    info: Any = client.info("cpu")
-    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
 def main() -> None:

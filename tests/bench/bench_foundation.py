@@ -447,13 +447,18 @@ class CpuMeter:
         )
 
     def _counters(self) -> tuple[float, float, float]:
-        info = self.client.info("cpu")
         own = resource.getrusage(resource.RUSAGE_SELF)
         return (
-            float(info["used_cpu_user"]) + float(info["used_cpu_sys"]),
+            redis_cpu_seconds(self.client),
             sum(_process_cpu_seconds(pid) for pid in self.worker_pids),
             own.ru_utime + own.ru_stime,
         )
+
+
+def redis_cpu_seconds(client) -> float:
+    """The CPU time (s) Redis has used since it started, all its threads (``INFO cpu``)."""
+    info = client.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
 
 
 def _process_cpu_seconds(pid: int) -> float:
