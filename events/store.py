@@ -161,7 +161,7 @@ def envelopes_for(
 
 
 class EventStore:
-    """Appends, reads and snapshots of every game on one Redis (standalone or Cluster)."""
+    """Appends, reads and snapshots of every game on one Redis (a game's keys share a slot: see deploy/CLUSTER.md)."""
 
     def __init__(
         self,

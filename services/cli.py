@@ -23,7 +23,7 @@ from domain.engine import RuleViolation
 from events import codec
 from events.errors import EventsError, GameExists, UnknownGame
 from services import logging as hm_logging
-from services.bootstrap import Services, build, load_games
+from services.bootstrap import ClusterNotSupported, Services, build, load_games
 from services.config import Settings
 from services.games import create_game
 from services.gateway.auth import mint_tokens
@@ -313,7 +313,7 @@ def _explain(exc: Exception) -> tuple[int, str] | None:
         return 2, f"a game with id {exc} exists already"
     if isinstance(exc, RuleViolation):
         return 2, f"refused by the rules: {exc.message} ({exc.code})"
-    if isinstance(exc, UserError | EventsError | RedisNotFound):
+    if isinstance(exc, UserError | EventsError | RedisNotFound | ClusterNotSupported):
         return 2, str(exc)
     if isinstance(exc, redis.ConnectionError):
         return 3, f"cannot reach Redis: {exc}"

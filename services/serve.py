@@ -57,10 +57,11 @@ def serve(settings: Settings, host: str, port: int, demo: bool, workers: int, bo
         server = EmbeddedRedis(settings.data_dir)
         url = server.start()
     delay = bot_delay or (0.7 if demo else 0.0)
-    children = [spawn(["worker", "--bot-delay", str(delay)], url) for _ in range(max(1, workers))]
-    children.append(spawn(["rq-worker"], url))
+    children: list[subprocess.Popen[bytes]] = []
     try:
-        services = build(settings, url)
+        services = build(settings, url)  # first: a Redis we cannot run on is refused before any child starts
+        children = [spawn(["worker", "--bot-delay", str(delay)], url) for _ in range(max(1, workers))]
+        children.append(spawn(["rq-worker"], url))
         services.bus.ensure_groups()
         if demo:
             start_demo_games(services, url, host, port)

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 
 import pytest
+import redis
 
+from services.redis_launcher import find_redis_server, free_port
 from tests.support.pipeline import RACE_PLUGIN, stop_process, worker_process
 
 pytestmark = pytest.mark.redis
@@ -96,3 +101,43 @@ def test_without_redis_url_the_cli_uses_an_embedded_redis_in_the_data_folder(tmp
     listed = hm("games", url=None, data_dir=tmp_path)
     assert json.loads(listed.stdout.splitlines()[0])["game_id"] == "kept"
     assert (tmp_path / "appendonlydir").exists()
+
+
+@pytest.fixture
+def cluster_node(tmp_path) -> Iterator[tuple[str, redis.Redis]]:
+    """A real single-node Redis Cluster (every slot on it), as a user might name in ``REDIS_URL``."""
+    port = free_port()
+    process = subprocess.Popen(
+        [find_redis_server(), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(tmp_path),
+         "--cluster-enabled", "yes", "--cluster-config-file", str(tmp_path / "nodes.conf"),
+         "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    client = redis.Redis(port=port)
+    try:
+        for _ in range(100):
+            with contextlib.suppress(redis.ConnectionError):
+                if client.ping():
+                    break
+            time.sleep(0.05)
+        client.execute_command("CLUSTER", "ADDSLOTS", *range(16384))
+        yield f"redis://127.0.0.1:{port}/0", client
+    finally:
+        client.close()
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.mark.parametrize(
+    "args", [("new", "race", "--seats", "1"), ("worker",), ("serve", "--port", "0")], ids=lambda a: a[0]
+)
+def test_a_redis_cluster_in_redis_url_is_refused_in_one_line_before_anything_is_written(
+    cluster_node, args
+) -> None:
+    url, node = cluster_node
+    result = hm(*args, url=url)
+    assert result.returncode == 2
+    assert b"Redis Cluster" in result.stderr and b"deploy/CLUSTER.md" in result.stderr
+    assert b"Traceback" not in result.stderr and result.stderr.count(b"\n") == 1
+    assert node.dbsize() == 0
