@@ -6,8 +6,10 @@ down cleanly, flushing its append-only file.
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import uuid
+from types import FrameType
 
 import structlog
 import uvicorn
@@ -49,16 +51,30 @@ def _stop(children: list[subprocess.Popen[bytes]]) -> None:
             child.kill()
 
 
+class _Terminated(Exception):
+    """SIGTERM arrived (a service manager, ``docker stop``, Kubernetes): stop as Ctrl-C does."""
+
+
+def _raise_terminated(signum: int, frame: FrameType | None) -> None:
+    raise _Terminated
+
+
 def serve(settings: Settings, host: str, port: int, demo: bool, workers: int, bot_delay: float) -> int:
-    """Run everything until interrupted; returns the exit code."""
+    """Run everything until interrupted (Ctrl-C or SIGTERM); returns the exit code.
+
+    Either way the workers are stopped first, warmly, and the embedded Redis last. SIGTERM needs a handler
+    of ours: uvicorn handles it while it serves, but once its own shutdown is done it raises the signal
+    again, and Python's default for SIGTERM ends the process on the spot, with no ``finally`` run.
+    """
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
     server = None
-    url = settings.redis_url or running_url(settings.data_dir)
-    if url is None:
-        server = EmbeddedRedis(settings.data_dir)
-        url = server.start()
-    delay = bot_delay or (0.7 if demo else 0.0)
     children: list[subprocess.Popen[bytes]] = []
     try:
+        url = settings.redis_url or running_url(settings.data_dir)
+        if url is None:
+            server = EmbeddedRedis(settings.data_dir)
+            url = server.start()
+        delay = bot_delay or (0.7 if demo else 0.0)
         services = build(settings, url)  # first: a Redis we cannot run on is refused before any child starts
         children = [spawn(["worker", "--bot-delay", str(delay)], url) for _ in range(max(1, workers))]
         children.append(spawn(["rq-worker"], url))
@@ -69,8 +85,12 @@ def serve(settings: Settings, host: str, port: int, demo: bool, workers: int, bo
 
         log.info("gateway_starting", url=f"http://{host}:{port}/", redis=url)
         uvicorn.run(create_app(services, redis_url=url), host=host, port=port, log_level="warning")
+    except _Terminated:
+        log.info("serve_stopping", signal="SIGTERM")
     finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one must not cut the stop short
         _stop(children)
         if server is not None:
             server.stop()
+        signal.signal(signal.SIGTERM, previous)
     return 0
