@@ -120,12 +120,11 @@ class ScriptWire(Wire):
     def pack_call(self, keys: tuple[str, ...], args: Sequence[Any]) -> bytes:
         """``call(keys, args)`` as protocol bytes, for ``send_packed``. The part that names the script and
         its keys is packed once for each set of keys (a game's are the same for each of its commands)."""
-        packed_args = _pack(tuple(args))
         return b"".join(
             (
                 b"*%d\r\n" % (3 + len(keys) + len(args)),
                 _script_and_keys(self.sha, keys),
-                packed_args[packed_args.index(b"\r\n") + 2 :],  # without its own array header
+                _without_array_header(_pack(tuple(args))),
             )
         )
 
@@ -150,7 +149,11 @@ def _widen_send_buffer(sock: socket.socket) -> None:
 @functools.lru_cache(maxsize=1 << 16)
 def _script_and_keys(sha: str, keys: tuple[str, ...]) -> bytes:
     """``EVALSHA sha numkeys keys...`` as protocol bytes, without the array header (``pack_call`` adds it)."""
-    packed = _pack(("EVALSHA", sha, len(keys), *keys))
+    return _without_array_header(_pack(("EVALSHA", sha, len(keys), *keys)))
+
+
+def _without_array_header(packed: bytes) -> bytes:
+    """A packed command's arguments alone (its ``*<count>`` line dropped), to be joined under another header."""
     return packed[packed.index(b"\r\n") + 2 :]
 
 
