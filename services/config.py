@@ -23,6 +23,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     log_level: str = "info"
     game_plugins: tuple[str, ...] = ()
     """``HARBORMASTER_GAME_PLUGINS``: extra games as ``module:ATTRIBUTE``, comma-separated (tests use it)."""
+    ws_compression: bool = False
+    """``HARBORMASTER_WS_COMPRESSION=1``: offer permessage-deflate on WebSockets. Off by default: frames are
+    small, and compressing each one per socket cost the gateway more CPU than anything else it does."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -36,4 +39,5 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             log_format=env.get("HARBORMASTER_LOG_FORMAT", "console"),
             log_level=env.get("HARBORMASTER_LOG_LEVEL", "info"),
             game_plugins=tuple(p for p in env.get("HARBORMASTER_GAME_PLUGINS", "").split(",") if p),
+            ws_compression=env.get("HARBORMASTER_WS_COMPRESSION", "") in ("1", "true", "yes"),
         )

@@ -84,7 +84,13 @@ def serve(settings: Settings, host: str, port: int, demo: bool, workers: int, bo
         from services.gateway.app import create_app
 
         log.info("gateway_starting", url=f"http://{host}:{port}/", redis=url)
-        uvicorn.run(create_app(services, redis_url=url), host=host, port=port, log_level="warning")
+        uvicorn.run(
+            create_app(services, redis_url=url),
+            host=host,
+            port=port,
+            log_level="warning",
+            ws_per_message_deflate=services.settings.ws_compression,
+        )
     except _Terminated:
         log.info("serve_stopping", signal="SIGTERM")
     finally:

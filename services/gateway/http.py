@@ -252,7 +252,7 @@ async def submit_command(request: Request) -> Response:
     if token is None:
         raise ApiError(401, "missing_token", "send the seat's token as 'Authorization: Bearer <token>'")
     feed = await feed_of(gateway, game_id)
-    seat = await auth.seat_for(gateway.redis, game_id, token)
+    seat = await gateway.seat_for(game_id, token)
     if seat is None:
         raise ApiError(403, "wrong_token", "this token is not a seat token of this game")
     body = decode_body(await read_body(request), SubmitCommand)
