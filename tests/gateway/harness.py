@@ -37,7 +37,7 @@ class ServerThread:
     def __init__(self, services: Services, url: str, **app_options: Any) -> None:
         self.port = free_port()
         app_options.setdefault("limits", UNLIMITED)
-        app = create_app(services, redis_url=url, **app_options)
+        app = self.app = create_app(services, redis_url=url, **app_options)
         config = uvicorn.Config(
             app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets-sansio"
         )
