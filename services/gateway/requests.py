@@ -52,6 +52,14 @@ async def api_error_handler(request: Request, exc: Exception) -> Response:
     return error_response(exc.status, exc.code, exc.message, exc.headers)
 
 
+def charge_command(gateway: Gateway, address: str, token: str | None) -> None:
+    """Count one command against the address's and the token's rates; ``ApiError`` 429 when over."""
+    if (wait_s := gateway.limits.address(address)) > 0:
+        raise rate_limited(wait_s, "address")
+    if token is not None and (wait_s := gateway.limits.token(auth.digest(token))) > 0:
+        raise rate_limited(wait_s, "seat token")
+
+
 def rate_limited(wait_s: float, who: str) -> ApiError:
     """The 429 refusal of a client over its command rate."""
     message = f"too many requests from this {who}; retry in {wait_s:.1f} s"

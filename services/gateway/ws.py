@@ -20,8 +20,10 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 from uvicorn.protocols.utils import ClientDisconnected
 
+from events.envelope import CommandRecord
 from events.errors import UnknownGame
 from services.gateway import auth, strict
+from services.gateway.commands import enqueue, parse_command
 from services.gateway.context import Gateway, client_address, gateway_of
 from services.gateway.fanout import GameFeed, Viewer, encode_text
 from services.gateway.protocol import (
@@ -35,9 +37,12 @@ from services.gateway.protocol import (
     CLOSE_UNKNOWN_GAME,
     MAX_WS_MESSAGE,
     ClientFrame,
+    CommandFrame,
     Pong,
+    ResultFrame,
     close_reason,
 )
+from services.gateway.requests import ApiError, charge_command
 
 log = structlog.get_logger("ws")
 
@@ -97,7 +102,7 @@ async def _admitted(gateway: Gateway, websocket: WebSocket) -> None:
     gateway.open_websockets += 1
     gateway.stats.ws_opened += 1
     try:
-        if await _serve(websocket, feed, viewer, hello, missed):
+        if await _serve(websocket, gateway, feed, viewer, hello, missed):
             gateway.stats.ws_stalled += 1
             log.info("websocket_stalled", game_id=feed.game_id, seat=viewer.seat)
     finally:
@@ -132,12 +137,17 @@ async def _admit(gateway: Gateway, websocket: WebSocket) -> tuple[GameFeed, int 
 
 
 async def _serve(
-    websocket: WebSocket, feed: GameFeed, viewer: Viewer, hello: str, missed: list[tuple[int, str]]
+    websocket: WebSocket,
+    gateway: Gateway,
+    feed: GameFeed,
+    viewer: Viewer,
+    hello: str,
+    missed: list[tuple[int, str]],
 ) -> bool:
     """Until the client goes, or stalls (returns True): a send that waits ``STALL_SECONDS`` for the client
     to read ends the socket, so that a client that never reads holds no task or queue here."""
     sender = asyncio.create_task(_send_loop(websocket, feed, viewer, hello, missed))
-    receiver = asyncio.create_task(_receive_loop(websocket, viewer))
+    receiver = asyncio.create_task(_receive_loop(websocket, gateway, feed, viewer))
     try:
         await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -163,9 +173,6 @@ async def _send_loop(
     while not viewer.closed:
         await viewer.wake.wait()
         viewer.wake.clear()
-        while viewer.pongs:
-            viewer.pongs -= 1
-            await _send(websocket, PONG)
         if viewer.resync:
             viewer.resync = False
             seq, text = feed.resync_frame(viewer.seat)
@@ -178,10 +185,12 @@ async def _send_loop(
             await _send(websocket, text)
             viewer.last_seq = seq
             stats.frames += 1
+        while viewer.notes:
+            await _send(websocket, viewer.notes.popleft())
 
 
-async def _receive_loop(websocket: WebSocket, viewer: Viewer) -> None:
-    """Answer pings; close on an oversized or unknown frame, or when the client goes."""
+async def _receive_loop(websocket: WebSocket, gateway: Gateway, feed: GameFeed, viewer: Viewer) -> None:
+    """Answer pings, take commands; close on an oversized or unknown frame, or when the client goes."""
     try:
         while True:
             message = await websocket.receive()
@@ -195,11 +204,81 @@ async def _receive_loop(websocket: WebSocket, viewer: Viewer) -> None:
                 await websocket.close(CLOSE_BAD_DATA, f"JSON may be nested at most {strict.MAX_DEPTH} deep")
                 return
             try:
-                _client_decoder.decode(data)
+                frame = _client_decoder.decode(data)
             except (msgspec.DecodeError, msgspec.ValidationError) as exc:
                 await websocket.close(CLOSE_BAD_REQUEST, close_reason(f"unknown frame: {exc}"))
                 return
-            viewer.pongs += 1  # the sender answers: one task writes to the socket
-            viewer.wake.set()
+            if isinstance(frame, CommandFrame):
+                token = websocket.query_params.get("token")
+                await _take_command(gateway, feed, viewer, frame, (client_address(websocket), token))
+            else:
+                viewer.note(PONG)  # the sender answers: one task writes to the socket
     except (WebSocketDisconnect, RuntimeError, ClientDisconnected):
         return
+    finally:
+        _forget_pending(feed, viewer)
+
+
+async def _take_command(
+    gateway: Gateway, feed: GameFeed, viewer: Viewer, frame: CommandFrame, client: tuple[str, str | None]
+) -> None:
+    """Check and enqueue a command in the order the socket sent it; its result frame follows its events.
+
+    ``client``: the socket's address and seat token, charged against their rate limits as over HTTP."""
+    command_id = frame.command_id or ""
+    try:
+        if viewer.seat is None:
+            raise ApiError(
+                403, "spectator", "a spectator's socket cannot send commands; connect with a seat token"
+            )
+        charge_command(gateway, *client)
+        command, command_id = parse_command(feed, bytes(frame.command), frame.command_id)
+        future = feed.expect(command_id)
+        try:
+            earlier = await enqueue(gateway, feed, viewer.seat, command, command_id)
+        except (RedisConnectionError, RedisTimeoutError) as exc:
+            feed.waiters.pop(command_id, None)
+            raise ApiError(503, "unavailable", "the game store is unreachable; retry shortly") from exc
+    except ApiError as refusal:
+        viewer.note(
+            encode_text(
+                ResultFrame(
+                    command_id=command_id, status="rejected", code=refusal.code, message=refusal.message
+                )
+            )
+        )
+        return
+    if earlier is not None:
+        feed.waiters.pop(command_id, None)
+        viewer.note(result_text(earlier))
+        return
+    viewer.pending.add(command_id)
+    future.add_done_callback(lambda done: _settled(viewer, command_id, done))
+
+
+def _settled(viewer: Viewer, command_id: str, future: asyncio.Future[CommandRecord]) -> None:
+    viewer.pending.discard(command_id)
+    if not future.cancelled() and not viewer.closed:
+        viewer.note(result_text(future.result()))
+
+
+def _forget_pending(feed: GameFeed, viewer: Viewer) -> None:
+    """A closed socket waits for nothing: its unsettled commands stop holding the feed open."""
+    for command_id in viewer.pending:
+        future = feed.waiters.pop(command_id, None)
+        if future is not None:
+            future.cancel()
+    viewer.pending.clear()
+
+
+def result_text(record: CommandRecord) -> str:
+    """A recorded result as a ``result`` frame."""
+    if record.status == "applied":
+        frame = ResultFrame(
+            command_id=record.command_id, status="applied", seq=record.last_seq, first_seq=record.first_seq
+        )
+    else:
+        frame = ResultFrame(
+            command_id=record.command_id, status="rejected", code=record.code, message=record.message
+        )
+    return encode_text(frame)
