@@ -84,19 +84,20 @@ def _unseen(state: State, ship: Ship) -> bool:
 def _ships(state: State, owner: int, seat: int | None) -> tuple[tuple[ShipView, ...], tuple[str, ...]]:
     """The ships as ``seat`` sees them, and the kinds it cannot place (sorted).
 
-    For others the unseen ships of a seated player come last, without id or kind, sorted by where they
-    lie: their harbour order would tell which ship was sent (issue 17, finding 9). The neutral's ships
-    are public: the rulebook sends its leftmost ship.
+    For others the places of a seated player's unseen ships hold them without id or kind, sorted by
+    where they lie: in harbour order they would tell which ship was sent (issue 17, finding 9). Which
+    places are unseen does not depend on that choice. The neutral's ships are public: the rulebook
+    sends its leftmost ship.
     """
     ships = state.players[owner].ships
     if owner == seat or owner >= state.seats:
         return tuple(_ship(s) for s in ships), ()
-    seen = tuple(_ship(s) for s in ships if not _unseen(state, s))
     unseen = sorted((s for s in ships if _unseen(state, s)), key=lambda s: (s.zone, s.face_down, s.cargo))
-    anonymous = tuple(
+    anonymous = iter(
         ShipView(id=None, kind=None, cargo=s.cargo, zone=s.zone, face_down=s.face_down) for s in unseen
     )
-    return (*seen, *anonymous), tuple(sorted(s.kind for s in unseen))
+    shown = tuple(next(anonymous) if _unseen(state, s) else _ship(s) for s in ships)
+    return shown, tuple(sorted(s.kind for s in unseen))
 
 
 def _player(state: State, owner: int, seat: int | None) -> PlayerView:

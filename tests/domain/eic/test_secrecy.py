@@ -65,7 +65,7 @@ def test_spectators_and_other_seats_cannot_tell_which_ship_was_sent_face_down(se
 
 def test_the_harbour_no_longer_gives_the_sent_ship_away():
     """The spectator's frames named every other ship in a stable harbour order (93 of 93 sends found):
-    now unseen ships are listed last, without id, sorted by where they lie, with their kinds apart."""
+    now unseen ships are shown in their places without id, sorted by where they lie, kinds apart."""
     state, _ = GAME.start(3, {}, b"harbour-order")
     picker = Rng(b"harbour-order".ljust(32, b"\0"))
     while state.step != "navigate":
