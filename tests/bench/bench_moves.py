@@ -22,18 +22,20 @@ from typing import Any
 import httpx
 
 from services.redis_launcher import EmbeddedRedis
-from tests.bench.bench_gateway import _rss_mb, _wait_ready
+from tests.bench.bench_gateway import UNLIMITED_ENV, _rss_mb, _wait_ready
 from tests.gateway.harness import free_port
 from tests.support.pipeline import TEST_PLUGINS
 
 HERE = Path(__file__).parent
 PEER_SCRIPT = Path("shared") / "bench" / "boardgameio" / "run.sh"
 ROUNDS = 2
+FANOUT_MOVES = 40
+FANOUT_INTERVAL_S = 0.1
 
 
 def _spawn(args: list[str], url: str) -> subprocess.Popen[bytes]:
     env = {**os.environ, "REDIS_URL": url, "HARBORMASTER_GAME_PLUGINS": TEST_PLUGINS,
-           "HARBORMASTER_LOG_LEVEL": "warning"}  # fmt: skip
+           "HARBORMASTER_LOG_LEVEL": "warning", **UNLIMITED_ENV}  # fmt: skip
     return subprocess.Popen([sys.executable, "-m", "services.cli", *args], env=env)
 
 
@@ -70,6 +72,44 @@ def _ours(base: str, ws_base: str, games: int, seconds: float, pids: dict[str, i
     return result
 
 
+def _fanout(base: str, ws_base: str, spectators: int, moves: int, interval_s: float) -> dict[str, float]:
+    """One counter game watched by ``spectators`` sockets of a Node.js process while two seats move every
+    ``interval_s``: for each event, the time from its append to the 1st and to the last spectator."""
+    folder = Path(
+        subprocess.run([HERE / "ws_moves" / "install.sh"], capture_output=True, text=True).stdout.strip()
+    )
+    game = _games(base, 1)[0]
+    watch = subprocess.Popen(
+        ["node", str(folder / "watch.js"), f"{ws_base}/ws/games/{game['game_id']}", str(spectators)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert watch.stdout is not None and watch.stdin is not None
+    json.loads(watch.stdout.readline())  # all spectators connected
+    with httpx.Client(base_url=base, timeout=30) as api:
+        for move in range(moves):
+            token = game["tokens"][move % 2]
+            api.post(f"/api/games/{game['game_id']}/commands?wait=true", json={"command": {"type": "Move"}},
+                     headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+            time.sleep(interval_s)
+        time.sleep(2)
+        appended = {
+            e["seq"]: e["ts_ms"] for e in api.get(f"/api/games/{game['game_id']}/events").json()["events"]
+        }
+    watch.stdin.write("report\n")
+    watch.stdin.flush()
+    report = json.loads(watch.stdout.readline())
+    watch.wait(timeout=30)
+    events = {int(seq): e for seq, e in report["events"].items() if int(seq) in appended}
+    first = sorted(e["first"] - appended[seq] for seq, e in events.items())
+    last = sorted(e["last"] - appended[seq] for seq, e in events.items())
+    delivered = sum(e["count"] for e in events.values())
+    return {
+        "first_median": first[len(first) // 2], "last_median": last[len(last) // 2], "last_max": last[-1],
+        "delivered": delivered / max(1, len(events) * spectators), "resyncs": report["resyncs"],
+        "open": report["open"],
+    }  # fmt: skip
+
+
 def _peer_script() -> Path | None:
     """``../shared/bench/boardgameio/run.sh`` beside this checkout (or beside the folder that holds it)."""
     for folder in Path(__file__).resolve().parents:
@@ -103,7 +143,7 @@ def main() -> None:
     gateway, worker = _spawn(["gateway", "--port", str(port)], url), _spawn(["worker"], url)
     try:
         _wait_ready(base)
-        for games in sizes:
+        for games in sizes if sizes != [0] else []:
             print(f"{games} concurrent games, {seconds:.0f} s each, alternating:")
             for _ in range(ROUNDS):
                 peer = _peer(games, seconds)
@@ -115,6 +155,13 @@ def main() -> None:
                       f" worker {ours['worker_us_per_move']:.0f} us CPU/move, RSS {ours['worker_rss_mb']:.0f} MB;"
                       f" refused {ours['refused']}, errors {ours['errors']}")  # fmt: skip
                 time.sleep(1)
+        for spectators in (1000, 5000):
+            fan = _fanout(base, ws_base, spectators, FANOUT_MOVES, FANOUT_INTERVAL_S)
+            print(f"fan-out, one game watched by {spectators:,} spectators ({fan['open']:,} connected), a move every "
+                  f"{FANOUT_INTERVAL_S * 1000:.0f} ms: append -> 1st median {fan['first_median']:.1f} ms; -> "
+                  f"{spectators:,}th median {fan['last_median']:.1f} ms, max {fan['last_max']:.1f} ms; frames "
+                  f"delivered {100 * fan['delivered']:.1f} %, resyncs {fan['resyncs']}; gateway RSS "
+                  f"{_rss_mb(gateway.pid):.0f} MB")  # fmt: skip
     finally:
         for proc in (gateway, worker):
             proc.terminate()
