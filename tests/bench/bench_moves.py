@@ -72,19 +72,25 @@ def _ours(base: str, ws_base: str, games: int, seconds: float, pids: dict[str, i
     return result
 
 
-def _fanout(base: str, ws_base: str, spectators: int, moves: int, interval_s: float) -> dict[str, float]:
+def _fanout(
+    base: str, ws_base: str, gateway_pid: int, spectators: int, moves: int, interval_s: float
+) -> dict[str, float]:
     """One counter game watched by ``spectators`` sockets of a Node.js process while two seats move every
     ``interval_s``: for each event, the time from its append to the 1st and to the last spectator."""
     folder = Path(
         subprocess.run([HERE / "ws_moves" / "install.sh"], capture_output=True, text=True).stdout.strip()
     )
     game = _games(base, 1)[0]
+    rss_before = _rss_mb(gateway_pid)
     watch = subprocess.Popen(
         ["node", str(folder / "watch.js"), f"{ws_base}/ws/games/{game['game_id']}", str(spectators)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert watch.stdout is not None and watch.stdin is not None
-    json.loads(watch.stdout.readline())  # all spectators connected
+    connected = json.loads(watch.stdout.readline())["ready"]
+    time.sleep(1)
+    kb_per_socket = 1024 * (_rss_mb(gateway_pid) - rss_before) / max(1, connected)
+    cpu_before = _cpu_s(gateway_pid)
     with httpx.Client(base_url=base, timeout=30) as api:
         for move in range(moves):
             token = game["tokens"][move % 2]
@@ -92,6 +98,7 @@ def _fanout(base: str, ws_base: str, spectators: int, moves: int, interval_s: fl
                      headers={"Authorization": f"Bearer {token}"})  # fmt: skip
             time.sleep(interval_s)
         time.sleep(2)
+        cpu_us = 1e6 * (_cpu_s(gateway_pid) - cpu_before) / moves
         appended = {
             e["seq"]: e["ts_ms"] for e in api.get(f"/api/games/{game['game_id']}/events").json()["events"]
         }
@@ -106,8 +113,21 @@ def _fanout(base: str, ws_base: str, spectators: int, moves: int, interval_s: fl
     return {
         "first_median": first[len(first) // 2], "last_median": last[len(last) // 2], "last_max": last[-1],
         "delivered": delivered / max(1, len(events) * spectators), "resyncs": report["resyncs"],
-        "open": report["open"],
+        "open": report["open"], "cpu_us_per_event": cpu_us, "kb_per_socket": kb_per_socket,
     }  # fmt: skip
+
+
+def _memory_per_game(base: str, pids: dict[str, int], games: int) -> dict[str, float]:
+    """Resident memory per live game in the gateway (its feed) and the worker (its cached state): ``games``
+    counter games created and moved once each over HTTP, RSS before and after."""
+    before = {name: _rss_mb(pid) for name, pid in pids.items()}
+    created = _games(base, games)
+    with httpx.Client(base_url=base, timeout=30) as api:
+        for game in created:
+            api.post(f"/api/games/{game['game_id']}/commands?wait=true", json={"command": {"type": "Move"}},
+                     headers={"Authorization": f"Bearer {game['tokens'][0]}"})  # fmt: skip
+    time.sleep(1)
+    return {name: 1024 * (_rss_mb(pid) - before[name]) / games for name, pid in pids.items()}
 
 
 def _peer_script() -> Path | None:
@@ -155,13 +175,17 @@ def main() -> None:
                       f" worker {ours['worker_us_per_move']:.0f} us CPU/move, RSS {ours['worker_rss_mb']:.0f} MB;"
                       f" refused {ours['refused']}, errors {ours['errors']}")  # fmt: skip
                 time.sleep(1)
+        memory = _memory_per_game(base, {"gateway": gateway.pid, "worker": worker.pid}, 1000)
+        print(f"memory per live game: gateway {memory['gateway']:.1f} kB, worker {memory['worker']:.1f} kB "
+              "(1,000 counter games, RSS before and after)")  # fmt: skip
         for spectators in (1000, 5000):
-            fan = _fanout(base, ws_base, spectators, FANOUT_MOVES, FANOUT_INTERVAL_S)
+            fan = _fanout(base, ws_base, gateway.pid, spectators, FANOUT_MOVES, FANOUT_INTERVAL_S)
             print(f"fan-out, one game watched by {spectators:,} spectators ({fan['open']:,} connected), a move every "
                   f"{FANOUT_INTERVAL_S * 1000:.0f} ms: append -> 1st median {fan['first_median']:.1f} ms; -> "
                   f"{spectators:,}th median {fan['last_median']:.1f} ms, max {fan['last_max']:.1f} ms; frames "
-                  f"delivered {100 * fan['delivered']:.1f} %, resyncs {fan['resyncs']}; gateway RSS "
-                  f"{_rss_mb(gateway.pid):.0f} MB")  # fmt: skip
+                  f"delivered {100 * fan['delivered']:.1f} %, resyncs {fan['resyncs']}; gateway "
+                  f"{fan['cpu_us_per_event'] / spectators:.1f} us CPU per frame, "
+                  f"{fan['kb_per_socket']:.1f} kB per open socket")  # fmt: skip
     finally:
         for proc in (gateway, worker):
             proc.terminate()
