@@ -53,7 +53,9 @@ def _raise_terminated(signum: int, frame: FrameType | None) -> None:
 RECONCILE_EVERY_S = 3.0
 
 
-def serve(settings: Settings, host: str, port: int, demo: bool, workers: int, bot_delay: float) -> int:
+def serve(
+    settings: Settings, host: str, port: int, demo: bool, workers: int, bot_delay: float, rq_workers: int = 1
+) -> int:
     """Run everything until interrupted (Ctrl-C or SIGTERM); returns the exit code.
 
     Either way the gateway and the workers are stopped first, warmly, and the embedded Redis last.
@@ -74,7 +76,7 @@ def serve(settings: Settings, host: str, port: int, demo: bool, workers: int, bo
             Child(name=f"fold-{n}", argv=["worker", "--bot-delay", str(delay)])
             for n in range(max(1, workers))
         ]
-        children.append(Child(name="rq", argv=["rq-worker"]))
+        children += [Child(name=f"rq-{n}", argv=["rq-worker"]) for n in range(max(1, rq_workers))]
         children.append(Child(name="gateway", argv=["gateway", "--host", host, "--port", str(port)]))
         supervisor = Supervisor(
             url,
