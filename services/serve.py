@@ -6,8 +6,10 @@ down cleanly, flushing its append-only file.
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
+import sys
 import uuid
 from types import FrameType
 
@@ -51,6 +53,19 @@ def _stop(children: list[subprocess.Popen[bytes]]) -> None:
             child.kill()
 
 
+def _quiet_children() -> dict[str, str]:
+    """Workers and bots log warnings only, unless ``HARBORMASTER_LOG_LEVEL`` asks for more: a bot move
+    a second must not bury the address to open."""
+    return {} if os.environ.get("HARBORMASTER_LOG_LEVEL") else {"HARBORMASTER_LOG_LEVEL": "warning"}
+
+
+def _announce(host: str, port: int) -> None:
+    """The one line a user needs, on stdout, plainly (the logs go to stderr)."""
+    shown = "localhost" if host in ("0.0.0.0", "127.0.0.1", "::") else host
+    sys.stdout.write(f"\nHarbormaster is up: open http://{shown}:{port}/ in a browser (Ctrl-C stops it)\n\n")
+    sys.stdout.flush()
+
+
 class _Terminated(Exception):
     """SIGTERM arrived (a service manager, ``docker stop``, Kubernetes): stop as Ctrl-C does."""
 
@@ -76,8 +91,10 @@ def serve(settings: Settings, host: str, port: int, demo: bool, workers: int, bo
             url = server.start()
         delay = bot_delay or (0.7 if demo else 0.0)
         services = build(settings, url)  # first: a Redis we cannot run on is refused before any child starts
-        children = [spawn(["worker", "--bot-delay", str(delay)], url) for _ in range(max(1, workers))]
-        children.append(spawn(["rq-worker"], url))
+        _announce(host, port)
+        quiet = _quiet_children()
+        children = [spawn(["worker", "--bot-delay", str(delay)], url, quiet) for _ in range(max(1, workers))]
+        children.append(spawn(["rq-worker"], url, quiet))
         services.bus.ensure_groups()
         if demo:
             start_demo_games(services, url, host, port)
