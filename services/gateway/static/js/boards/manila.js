@@ -110,7 +110,7 @@ function docks(view, ctx) {
     for (let i = 0; i < 3; i++) {
       const y = top + 28 + i * 40;
       const docked = view.boats.find((b) => b.berth === kind && b.berth_index === i);
-      g.append(svg("g", { class: "target", "data-target": `${kind}_${"abc"[i]}` },
+      box.append(svg("g", { class: "target", "data-target": `${kind}_${"abc"[i]}` },
         svg("rect", { x: 876, y, width: 112, height: 36, rx: 6, fill: docked ? GOOD_COLOUR[docked.good] : "#fffdf5", stroke: "#0005" }),
         svg("text", { x: 884, y: y + 23, class: "slot-text" }, `${letter(i)}  ${DOCK_COSTS[i]}→${DOCK_PAYS[i]}`),
         owners[i] === null ? null : chip(people, owners[i], 970, y + 18, 12),
