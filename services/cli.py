@@ -198,7 +198,13 @@ def cmd_gateway(services: Services, url: str, args: argparse.Namespace) -> int:
 
     from services.gateway.app import create_app
 
-    uvicorn.run(create_app(services, redis_url=url), host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(
+        create_app(services, redis_url=url),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_per_message_deflate=services.settings.ws_compression,
+    )
     return 0
 
 
