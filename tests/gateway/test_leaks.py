@@ -39,7 +39,8 @@ class Truth:
     def __init__(self, client: redis.Redis, game: Game[Any, Any, Any, Any], game_id: str) -> None:
         self.game = game
         self.game_id = game_id
-        self.envelopes = [codec.decode_envelope(f[b"e"]) for _, f in client.xrange(keys.events(game_id))]
+        entries: list[tuple[bytes, dict[bytes, bytes]]] = client.xrange(keys.events(game_id))  # type: ignore[assignment]
+        self.envelopes = [codec.decode_envelope(fields[b"e"]) for _, fields in entries]
         self.events = [codec.decode_event(game, e) for e in self.envelopes]
         self.states: list[Any] = [None]
         for event in self.events:
@@ -73,7 +74,7 @@ class Truth:
 
 
 def secrets_of(client: redis.Redis, game_id: str, tokens: dict[int, str]) -> list[bytes]:
-    seed = client.hget(keys.meta(game_id), "seed") or b""
+    seed = bytes(client.hget(keys.meta(game_id), "seed") or b"")  # type: ignore[arg-type]
     return [seed.hex().encode(), base64.b64encode(seed), *(t.encode() for t in tokens.values())]
 
 
