@@ -69,7 +69,14 @@ class Truth:
         envelope, event = self.envelopes[seq - 1], self.events[seq - 1]
         common = self.common(seq, seat)
         shown = event if common["outcome"] is not None else self.game.redact(event, seat)
-        frame = EventFrame(seq=seq, event_type=envelope.type, seat=envelope.seat, event=shown, **common)
+        frame = EventFrame(
+            seq=seq,
+            event_type=envelope.type,
+            seat=envelope.seat,
+            event=shown,
+            command_id=envelope.command_id,
+            **common,
+        )
         return msgspec.json.encode(frame)
 
 
