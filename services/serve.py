@@ -89,6 +89,7 @@ def serve(
         scheduler = make_scheduler(services.redis, url, delay, settings.partitions, settings.game_plugins)
         _announce(host, port)
         quiet = _quiet_children()
+        seen: dict[str, int] = {}  # the reconciler's memory: each live game's seq at its last pass
         children = [
             Child(name=f"fold-{n}", argv=["worker", "--bot-delay", str(delay)], env=quiet)
             for n in range(max(1, workers))
@@ -99,7 +100,7 @@ def serve(
             url,
             children,
             redis_server=server,
-            periodic=lambda: reconcile(services.store, scheduler),
+            periodic=lambda: reconcile(services.store, scheduler, seen),
             every_s=RECONCILE_EVERY_S,
         )
         supervisor.tick()
