@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -220,6 +220,7 @@ def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
         demo=args.demo,
         workers=args.workers,
         bot_delay=args.bot_delay,
+        rq_workers=args.rq_workers,
     )
 
 
@@ -249,6 +250,7 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=1, help="fold worker processes")
+    serve.add_argument("--rq-workers", type=int, default=1, help="rq worker processes (bot turns)")
     serve.add_argument("--demo", action="store_true", help="start a live bot game of each kind to watch")
     serve.add_argument(
         "--bot-delay", type=float, default=0.0, help="seconds a server bot waits before moving"
@@ -351,7 +353,9 @@ def child_env(url: str) -> dict[str, str]:
     return {**os.environ, "REDIS_URL": url}
 
 
-def spawn(args: Sequence[str], url: str) -> subprocess.Popen[bytes]:
+def spawn(
+    args: Sequence[str], url: str, extra_env: Mapping[str, str] | None = None
+) -> subprocess.Popen[bytes]:
     """Start ``harbormaster <args>`` as a child process on the same Redis.
 
     In a session of its own: a Ctrl-C in the terminal reaches only the parent, which then stops its
@@ -361,7 +365,7 @@ def spawn(args: Sequence[str], url: str) -> subprocess.Popen[bytes]:
     """
     return subprocess.Popen(
         [sys.executable, "-m", "services.cli", *args],
-        env=child_env(url),
+        env={**child_env(url), **(extra_env or {})},
         start_new_session=True,
         preexec_fn=_stop_with_parent if sys.platform == "linux" else None,
     )

@@ -8,7 +8,9 @@ stop) and the embedded Redis is shut down cleanly, flushing its append-only file
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 import uuid
 from types import FrameType
 
@@ -42,6 +44,19 @@ def start_demo_games(services: Services, url: str, host: str, port: int) -> list
     return started
 
 
+def _quiet_children() -> dict[str, str]:
+    """Workers and bots log warnings only, unless ``HARBORMASTER_LOG_LEVEL`` asks for more: a bot move
+    a second must not bury the address to open."""
+    return {} if os.environ.get("HARBORMASTER_LOG_LEVEL") else {"HARBORMASTER_LOG_LEVEL": "warning"}
+
+
+def _announce(host: str, port: int) -> None:
+    """The one line a user needs, on stdout, plainly (the logs go to stderr)."""
+    shown = "localhost" if host in ("0.0.0.0", "127.0.0.1", "::") else host
+    sys.stdout.write(f"\nHarbormaster is up: open http://{shown}:{port}/ in a browser (Ctrl-C stops it)\n\n")
+    sys.stdout.flush()
+
+
 class _Terminated(Exception):
     """SIGTERM arrived (a service manager, ``docker stop``, Kubernetes): stop as Ctrl-C does."""
 
@@ -53,7 +68,9 @@ def _raise_terminated(signum: int, frame: FrameType | None) -> None:
 RECONCILE_EVERY_S = 3.0
 
 
-def serve(settings: Settings, host: str, port: int, demo: bool, workers: int, bot_delay: float) -> int:
+def serve(
+    settings: Settings, host: str, port: int, demo: bool, workers: int, bot_delay: float, rq_workers: int = 1
+) -> int:
     """Run everything until interrupted (Ctrl-C or SIGTERM); returns the exit code.
 
     Either way the gateway and the workers are stopped first, warmly, and the embedded Redis last.
@@ -70,17 +87,20 @@ def serve(settings: Settings, host: str, port: int, demo: bool, workers: int, bo
         services = build(settings, url)  # first: a Redis we cannot run on is refused before any child starts
         services.bus.ensure_groups()
         scheduler = make_scheduler(services.redis, url, delay, settings.partitions, settings.game_plugins)
+        _announce(host, port)
+        quiet = _quiet_children()
+        seen: dict[str, int] = {}  # the reconciler's memory: each live game's seq at its last pass
         children = [
-            Child(name=f"fold-{n}", argv=["worker", "--bot-delay", str(delay)])
+            Child(name=f"fold-{n}", argv=["worker", "--bot-delay", str(delay)], env=quiet)
             for n in range(max(1, workers))
         ]
-        children.append(Child(name="rq", argv=["rq-worker"]))
+        children += [Child(name=f"rq-{n}", argv=["rq-worker"], env=quiet) for n in range(max(1, rq_workers))]
         children.append(Child(name="gateway", argv=["gateway", "--host", host, "--port", str(port)]))
         supervisor = Supervisor(
             url,
             children,
             redis_server=server,
-            periodic=lambda: reconcile(services.store, scheduler),
+            periodic=lambda: reconcile(services.store, scheduler, seen),
             every_s=RECONCILE_EVERY_S,
         )
         supervisor.tick()
