@@ -47,6 +47,7 @@ def export_lines(store: EventStore, game_id: str) -> Iterator[bytes]:
                 code=record.code,
                 message=record.message,
                 ts_ms=record.ts_ms,
+                origin=record.origin,
             )
         )
 

@@ -46,6 +46,8 @@ class CommandLine(msgspec.Struct, kw_only=True, tag="command", tag_field="kind")
     code: str = ""
     message: str = ""
     ts_ms: int = 0
+    origin: str = "seat"
+    """Who sent it: ``seat``, ``bot``, ``clock`` or ``server``; with the seat it scopes the command id."""
 
 
 Line = HeaderLine | EventLine | CommandLine

@@ -220,7 +220,7 @@ def _decided_events(
     report: VerifyReport,
 ) -> list[Any] | None:
     try:
-        if record.command_id == "setup":
+        if record.at_seq == 0 and record.seat is None:  # the set-up (decided on no state, by the server)
             return game.setup(header.seats, header.options, seed)
         command = codec.decode_command(game, record.command.encode())
         assert record.seat is not None

@@ -88,9 +88,12 @@ OPERATIONS: dict[str, dict[str, Op]] = {
                     parameters=[GAME_ID, _query("wait", "boolean", "wait for the outcome")], security=BEARER),
     },
     "/api/games/{game_id}/commands/{command_id}": {
-        "get": _op("A command's recorded outcome (pending until decided).", ("200", p.CommandOutcome), ("404",),
-                   parameters=[GAME_ID, {"name": "command_id", "in": "path", "required": True,
-                                         "schema": {"type": "string"}}]),
+        "get": _op("The recorded outcome (pending until decided) of the token's seat's command: command ids "
+                   "are scoped to their seat. 404 for a name that is not a command id.",
+                   ("200", p.CommandOutcome), ("401", "403", "404"), security=BEARER,
+                   parameters=[GAME_ID, TOKEN_Q, {"name": "command_id", "in": "path", "required": True,
+                                                  "schema": {"type": "string",
+                                                             "pattern": "^[A-Za-z0-9_.:-]{1,64}$"}}]),
     },
     "/ws/games/{game_id}": {
         "get": {

@@ -81,7 +81,9 @@
     if (replayReady) return;
     replayReady = true;
     const { body } = await api(`/api/games/${gameId}/events?from=0&limit=5000`);
-    const first = Math.max(1, ...body.events.filter((e) => e.command_id === "setup").map((e) => e.seq));
+    // The set-up: event 1 and those after it of the same command, with no seat (its id is random).
+    const head = body.events[0];
+    const first = Math.max(1, ...body.events.filter((e) => head && e.seat === null && e.command_id === head.command_id).map((e) => e.seq));
     const slider = document.getElementById("replay");
     slider.min = first; slider.max = body.last_seq; slider.value = body.last_seq;
     document.getElementById("replay-max").textContent = body.last_seq;
