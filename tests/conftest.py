@@ -13,11 +13,12 @@ import redis
 from domain import GAMES, Game
 from services import logging as hm_logging
 from services.redis_launcher import EmbeddedRedis
+from tests.support.counter_game import GAME as COUNTER
 from tests.support.minimal_game import GAME as RACE
 
 hm_logging.configure("console", os.environ.get("HARBORMASTER_LOG_LEVEL", "warning"), cache=False)
 
-TEST_GAMES: dict[str, Game[Any, Any, Any, Any]] = {**GAMES, "race": RACE}
+TEST_GAMES: dict[str, Game[Any, Any, Any, Any]] = {**GAMES, "race": RACE, "counter": COUNTER}
 """The real games plus the test-only dice race."""
 
 

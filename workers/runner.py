@@ -12,7 +12,8 @@ from rq import Queue
 from events.bus import CommandBus
 from events.store import EventStore
 from workers.fold import FoldWorker
-from workers.jobs.bots import BOT_QUEUE, BotTrigger
+from workers.jobs.bots import BOT_QUEUE
+from workers.jobs.schedule import BotScheduler
 
 log = structlog.get_logger("runner")
 
@@ -40,7 +41,7 @@ def run_fold_worker(
     plugins: tuple[str, ...] = (),
 ) -> int:
     """A fold worker process's whole life; returns the number of commands it folded."""
-    trigger = BotTrigger(
+    trigger = BotScheduler(
         queue=Queue(BOT_QUEUE, connection=store.redis),
         redis_url=redis_url,
         delay_s=bot_delay_s,

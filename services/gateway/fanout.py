@@ -72,8 +72,16 @@ class Viewer:
         self.items: deque[tuple[int, str]] = deque()
         self.resync = False
         self.closed = False
-        self.pongs = 0
+        self.pending: set[str] = set()
+        """Commands this socket sent whose results are not recorded yet (by ``keys.result_field``)."""
+        self.notes: deque[str] = deque()
+        """Frames that answer the client (pongs, command results), sent after the queued event frames."""
         self.wake = asyncio.Event()
+
+    def note(self, text: str) -> None:
+        """Queue an answer to the client; it goes out after the event frames already queued."""
+        self.notes.append(text)
+        self.wake.set()
 
     def push(self, seq: int, text: str) -> bool:
         """Queue a frame; returns False (and asks for a fresh view) if the viewer is too far behind."""

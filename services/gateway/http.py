@@ -10,9 +10,7 @@ worker: without ``?wait=true`` the request gets 202 and the refusal is recorded 
 from __future__ import annotations
 
 import asyncio
-import uuid
 
-import msgspec
 import structlog
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -20,13 +18,13 @@ from starlette.responses import Response
 
 from domain.engine import RuleViolation
 from events import codec, keys
-from events.envelope import CommandRecord
 from events.errors import GameExists
 from events.store import meta_from_hash, queue_meta_read
 from services.games import create_game as create_game_service
 from services.gateway import auth
+from services.gateway.commands import enqueue, parse_command
 from services.gateway.context import Gateway, gateway_of
-from services.gateway.fanout import GameFeed, spectating_key
+from services.gateway.fanout import spectating_key
 from services.gateway.protocol import (
     Accepted,
     Catalog,
@@ -258,52 +256,26 @@ async def submit_command(request: Request) -> Response:
     if seat is None:
         raise ApiError(403, "wrong_token", "this token is not a seat token of this game")
     body = decode_body(await read_body(request), SubmitCommand)
-    try:
-        command = codec.decode_command(feed.game, bytes(body.command))
-    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise ApiError(422, "invalid_command", f"not a {feed.game.key} command: {exc}") from exc
-    command_id = body.command_id or uuid.uuid4().hex
-    if not COMMAND_ID.match(command_id):
-        raise ApiError(400, "bad_command_id", "a command id is 1 to 64 letters, digits or _.:-")
+    command, command_id = parse_command(feed, bytes(body.command), body.command_id)
     wait = request.query_params.get("wait", "").lower() in ("1", "true", "yes")
     field = keys.result_field("seat", seat, command_id)  # the id is the seat's own: scoped to its sender
     future = feed.expect(field) if wait else None
     try:
-        return await _submit(gateway, feed, seat, codec.encode_command(command), command_id, future)
+        earlier = await enqueue(gateway, feed, seat, command, command_id)
+        if earlier is not None:  # the same command id again: its first result, never applied twice
+            outcome, status = outcome_of(earlier)
+            return json_response(outcome, status)
+        if future is None:
+            return json_response(Accepted(command_id=command_id), 202)
+        try:
+            record = await asyncio.wait_for(asyncio.shield(future), gateway.wait_timeout_s)
+        except TimeoutError:
+            return json_response(Accepted(command_id=command_id), 202)
+        outcome, status = outcome_of(record)
+        return json_response(outcome, status)
     finally:
         if future is not None and not future.done():
             feed.waiters.pop(field, None)
-
-
-async def _submit(
-    gateway: Gateway,
-    feed: GameFeed,
-    seat: int,
-    command: bytes,
-    command_id: str,
-    future: asyncio.Future[CommandRecord] | None,
-) -> Response:
-    existing = await gateway.redis.hget(
-        keys.results(feed.game_id), keys.result_field("seat", seat, command_id)
-    )
-    if existing is not None:  # the same command id again: report its result, never apply it twice
-        outcome, status = outcome_of(codec.decode_record(existing))
-        return json_response(outcome, status)
-    if feed.finished:
-        raise ApiError(409, "game_finished", "the game is over")
-    bus = gateway.services.bus
-    message = bus.message(feed.game_id, seat, command, command_id)
-    partition = keys.partition_for(feed.game_id, bus.partitions)
-    await gateway.redis.xadd(keys.inbox(partition), {"m": codec.encode_inbox(message)})
-    gateway.stats.submitted += 1
-    if future is None:
-        return json_response(Accepted(command_id=command_id), 202)
-    try:
-        record = await asyncio.wait_for(asyncio.shield(future), gateway.wait_timeout_s)
-    except TimeoutError:
-        return json_response(Accepted(command_id=command_id), 202)
-    outcome, status = outcome_of(record)
-    return json_response(outcome, status)
 
 
 async def command_result(request: Request) -> Response:

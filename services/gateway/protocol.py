@@ -221,7 +221,27 @@ class Ping(msgspec.Struct, kw_only=True, tag="ping", tag_field="type"):
     """Client -> gateway: a keep-alive; answered with ``pong``."""
 
 
-ClientFrame = Ping
+class CommandFrame(msgspec.Struct, kw_only=True, tag="command", tag_field="type"):
+    """Client -> gateway, on a seat's socket: a command exactly as listed by ``/legal``, answered with a
+    ``result`` frame carrying the same ``command_id`` (one is made up if none is given)."""
+
+    command: msgspec.Raw
+    command_id: str | None = None
+
+
+class ResultFrame(msgspec.Struct, kw_only=True, omit_defaults=True, tag="result", tag_field="type"):
+    """A command's outcome, as over HTTP: ``applied`` with the ``seq`` of its last event (sent after that
+    event's frame), or ``rejected`` with the rule's (or the gateway's) ``code`` and ``message``."""
+
+    command_id: str
+    status: Literal["applied", "rejected"]
+    seq: int = 0
+    first_seq: int = 0
+    code: str = ""
+    message: str = ""
+
+
+ClientFrame = Ping | CommandFrame
 """What a client may send on the WebSocket (everything else closes it with 4400)."""
 
-ServerFrame = Hello | EventFrame | Resync | Pong
+ServerFrame = Hello | EventFrame | Resync | Pong | ResultFrame

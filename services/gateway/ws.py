@@ -16,8 +16,11 @@ import msgspec
 import structlog
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from events import keys
+from events.envelope import CommandRecord
 from events.errors import UnknownGame
 from services.gateway import auth
+from services.gateway.commands import enqueue, parse_command
 from services.gateway.context import Gateway, gateway_of
 from services.gateway.fanout import GameFeed, Viewer, encode_text
 from services.gateway.protocol import (
@@ -29,8 +32,11 @@ from services.gateway.protocol import (
     CLOSE_UNKNOWN_GAME,
     MAX_WS_MESSAGE,
     ClientFrame,
+    CommandFrame,
     Pong,
+    ResultFrame,
 )
+from services.gateway.requests import ApiError
 
 log = structlog.get_logger("ws")
 
@@ -71,7 +77,7 @@ async def game_socket(websocket: WebSocket) -> None:
     gateway.open_websockets += 1
     gateway.stats.ws_opened += 1
     try:
-        await _serve(websocket, feed, viewer, hello, missed)
+        await _serve(websocket, gateway, feed, viewer, hello, missed)
     finally:
         feed.unsubscribe(viewer)
         gateway.open_websockets -= 1
@@ -98,11 +104,16 @@ async def _admit(gateway: Gateway, websocket: WebSocket) -> tuple[GameFeed, int 
 
 
 async def _serve(
-    websocket: WebSocket, feed: GameFeed, viewer: Viewer, hello: str, missed: list[tuple[int, str]]
+    websocket: WebSocket,
+    gateway: Gateway,
+    feed: GameFeed,
+    viewer: Viewer,
+    hello: str,
+    missed: list[tuple[int, str]],
 ) -> None:
     sender = asyncio.create_task(_send_loop(websocket, feed, viewer, hello, missed))
     try:
-        await _receive_loop(websocket, viewer)
+        await _receive_loop(websocket, gateway, feed, viewer)
     finally:
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -120,9 +131,6 @@ async def _send_loop(
     while not viewer.closed:
         await viewer.wake.wait()
         viewer.wake.clear()
-        while viewer.pongs:
-            viewer.pongs -= 1
-            await websocket.send_text(PONG)
         if viewer.resync:
             viewer.resync = False
             seq, text = feed.resync_frame(viewer.seat)
@@ -135,10 +143,12 @@ async def _send_loop(
             await websocket.send_text(text)
             viewer.last_seq = seq
             stats.frames += 1
+        while viewer.notes:
+            await websocket.send_text(viewer.notes.popleft())
 
 
-async def _receive_loop(websocket: WebSocket, viewer: Viewer) -> None:
-    """Answer pings; close on an oversized or unknown frame, or when the client goes."""
+async def _receive_loop(websocket: WebSocket, gateway: Gateway, feed: GameFeed, viewer: Viewer) -> None:
+    """Answer pings, take commands; close on an oversized or unknown frame, or when the client goes."""
     try:
         while True:
             message = await websocket.receive()
@@ -149,11 +159,72 @@ async def _receive_loop(websocket: WebSocket, viewer: Viewer) -> None:
                 await websocket.close(CLOSE_TOO_BIG, f"frames may be at most {MAX_WS_MESSAGE} bytes")
                 return
             try:
-                _client_decoder.decode(data)
+                frame = _client_decoder.decode(data)
             except (msgspec.DecodeError, msgspec.ValidationError) as exc:
                 await websocket.close(CLOSE_BAD_REQUEST, f"unknown frame: {exc}"[:120])
                 return
-            viewer.pongs += 1  # the sender answers: one task writes to the socket
-            viewer.wake.set()
+            if isinstance(frame, CommandFrame):
+                await _take_command(gateway, feed, viewer, frame)
+            else:
+                viewer.note(PONG)  # the sender answers: one task writes to the socket
     except (WebSocketDisconnect, RuntimeError):
         return
+    finally:
+        _forget_pending(feed, viewer)
+
+
+async def _take_command(gateway: Gateway, feed: GameFeed, viewer: Viewer, frame: CommandFrame) -> None:
+    """Check and enqueue a command in the order the socket sent it; its result frame follows its events."""
+    command_id = frame.command_id or ""
+    try:
+        if viewer.seat is None:
+            raise ApiError(
+                403, "spectator", "a spectator's socket cannot send commands; connect with a seat token"
+            )
+        command, command_id = parse_command(feed, bytes(frame.command), frame.command_id)
+        field = keys.result_field("seat", viewer.seat, command_id)  # the id is the seat's own
+        future = feed.expect(field)
+        earlier = await enqueue(gateway, feed, viewer.seat, command, command_id)
+    except ApiError as refusal:
+        viewer.note(
+            encode_text(
+                ResultFrame(
+                    command_id=command_id, status="rejected", code=refusal.code, message=refusal.message
+                )
+            )
+        )
+        return
+    if earlier is not None:
+        feed.waiters.pop(field, None)
+        viewer.note(result_text(earlier))
+        return
+    viewer.pending.add(field)
+    future.add_done_callback(lambda done: _settled(viewer, field, done))
+
+
+def _settled(viewer: Viewer, field: str, future: asyncio.Future[CommandRecord]) -> None:
+    viewer.pending.discard(field)
+    if not future.cancelled() and not viewer.closed:
+        viewer.note(result_text(future.result()))
+
+
+def _forget_pending(feed: GameFeed, viewer: Viewer) -> None:
+    """A closed socket waits for nothing: its unsettled commands stop holding the feed open."""
+    for field in viewer.pending:
+        future = feed.waiters.pop(field, None)
+        if future is not None:
+            future.cancel()
+    viewer.pending.clear()
+
+
+def result_text(record: CommandRecord) -> str:
+    """A recorded result as a ``result`` frame."""
+    if record.status == "applied":
+        frame = ResultFrame(
+            command_id=record.command_id, status="applied", seq=record.last_seq, first_seq=record.first_seq
+        )
+    else:
+        frame = ResultFrame(
+            command_id=record.command_id, status="rejected", code=record.code, message=record.message
+        )
+    return encode_text(frame)

@@ -18,6 +18,8 @@ from services.config import Settings
 from tests.conftest import TEST_GAMES
 
 RACE_PLUGIN = "tests.support.minimal_game:GAME"
+COUNTER_PLUGIN = "tests.support.counter_game:GAME"
+TEST_PLUGINS = f"{RACE_PLUGIN},{COUNTER_PLUGIN}"
 
 
 def services_for(url: str, partitions: int = 8, snapshot_every: int = 200) -> Services:
@@ -26,7 +28,7 @@ def services_for(url: str, partitions: int = 8, snapshot_every: int = 200) -> Se
         data_dir=Path(".harbormaster-test").resolve(),
         partitions=partitions,
         snapshot_every=snapshot_every,
-        game_plugins=(RACE_PLUGIN,),
+        game_plugins=(RACE_PLUGIN, COUNTER_PLUGIN),
     )
     return build(settings, url, games=TEST_GAMES)
 
@@ -46,7 +48,7 @@ def worker_process(
         **os.environ,
         "REDIS_URL": url,
         "HARBORMASTER_PARTITIONS": str(partitions),
-        "HARBORMASTER_GAME_PLUGINS": RACE_PLUGIN,
+        "HARBORMASTER_GAME_PLUGINS": TEST_PLUGINS,
         "HARBORMASTER_LOG_LEVEL": "warning",
         **(extra_env or {}),
     }

@@ -16,7 +16,6 @@ import importlib
 import time
 from typing import Any
 
-import msgspec
 import redis
 import structlog
 
@@ -96,26 +95,3 @@ def play_bot_turn(
         log.info("bot_moves", game_id=game_id, seats=[m[0] for m in moves])
     client.close()
     return len(moves)
-
-
-class BotTrigger(msgspec.Struct, kw_only=True):
-    """The fold worker's hook: enqueue a bot turn when a bot seat is to act."""
-
-    queue: Any
-    redis_url: str
-    delay_s: float = 0.0
-    partitions: int = 16
-    plugins: tuple[str, ...] = ()
-
-    def __call__(self, game_id: str, loaded: Any) -> None:
-        if not loaded.meta.bots or loaded.game.outcome(loaded.state) is not None:
-            return
-        acting = {str(seat) for seat in loaded.game.to_act(loaded.state)}
-        if acting & set(loaded.meta.bots):
-            self.queue.enqueue_call(
-                func=play_bot_turn,
-                args=(self.redis_url, game_id, self.delay_s, self.partitions, self.plugins),
-                job_id=f"bot-{game_id}-{loaded.seq}",
-                result_ttl=60,
-                failure_ttl=3600,
-            )
