@@ -154,11 +154,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
         for other in report.problems[1:]:
             print(f"  also at seq {other.seq}: {other.reason}", file=sys.stderr)
         return 1
-    checked = (
-        "every decision re-checked"
-        if report.decisions_checked
-        else "seed not revealed yet: chain and replay only"
-    )
+    if report.finished:
+        checked = "finished game, every decision re-checked"
+    else:  # nothing in a live game's export can show what comes after it: say how far it reaches
+        checked = (
+            f"live game, verified up to seq {report.last_seq} "
+            "(chain and replay; decisions are re-checked once the game ends and reveals its seed)"
+        )
     print(f"OK {report.game} {report.game_id}: {report.events} events, {report.commands} commands; {checked}")
     return 0
 
