@@ -49,8 +49,23 @@ def _sail(state: State, index: int, steps: int) -> State:
     return replace(state, boats=boats)
 
 
+def _all_parked(state: State) -> bool:
+    return bool(state.boats) and all(b.berth for b in state.boats)
+
+
+def _to_payouts(state: State) -> State:
+    """S0: "Sobald (nach der dritten Würfelrunde) alle drei Kähne auf Hafen- und/oder Werftfeldern
+    abgestellt worden sind, finden keine weiteren Setz- und Würfelrunden mehr statt. Nun werden die
+    Einnahmen ausgeschüttet." Read as it stands: once every boat is parked, even before roll 3, no
+    further placement, pilot or dice round takes place; unplaced accomplices simply go home."""
+    return replace(state, phase="payout", placer=None, pilot_turn="")
+
+
 def _next_step(state: State) -> State:
-    """Go on to the next entry of the voyage's schedule: a placement round or a dice roll."""
+    """Go on to the next entry of the voyage's schedule: a placement round or a dice roll, unless all
+    three boats are parked already (then the payouts follow)."""
+    if _all_parked(state):
+        return _to_payouts(state)
     step = state.step + 1
     if step >= len(data.SCHEDULE[state.seats]):  # after the last roll comes the plunder/berthing
         return replace(state, step=step, phase="berth")
@@ -225,6 +240,8 @@ def _apply_placement_passed(state: State, e: ev.PlacementPassed) -> State:
 
 
 def _pilot_done(state: State, pilot: str) -> State:
+    if _all_parked(state):  # a pilot docked the last boat: no further pilot or dice round
+        return _to_payouts(state)
     if pilot == "small" and state.big_pilot is not None:
         return replace(state, pilot_turn="big")
     return replace(state, phase="roll", pilot_turn="")

@@ -9,8 +9,9 @@ from starlette.requests import HTTPConnection
 
 from domain.engine import Game
 from services.bootstrap import Services
-from services.config import Settings
+from services.config import Limits, Settings
 from services.gateway.hub import FeedHub
+from services.gateway.limits import ClientLimits
 
 
 class HttpStats:
@@ -21,6 +22,9 @@ class HttpStats:
         self.submitted = 0
         self.ws_opened = 0
         self.ws_refused: dict[int, int] = {}
+        self.client_disconnects = 0
+        self.ws_stalled = 0
+        self.unavailable = 0
 
     def count(self, method: str, route: str, status: int) -> None:
         key = (method, route, status)
@@ -40,6 +44,7 @@ class Gateway:
         allowed_origins: tuple[str, ...],
         max_websockets: int,
         wait_timeout_s: float,
+        limits: Limits | None = None,
     ) -> None:
         self.services = services
         self.redis = redis
@@ -51,6 +56,7 @@ class Gateway:
         self.hub = FeedHub(redis, reader_redis, services.store.games)
         self.stats = HttpStats()
         self.open_websockets = 0
+        self.limits = ClientLimits(limits if limits is not None else services.settings.limits)
 
     @property
     def settings(self) -> Settings:
@@ -59,6 +65,11 @@ class Gateway:
     @property
     def games(self) -> Mapping[str, Game[Any, Any, Any, Any]]:
         return self.services.store.games
+
+
+def client_address(connection: HTTPConnection) -> str:
+    """The peer's address (uvicorn's ``--proxy-headers`` makes it the forwarded one behind a proxy)."""
+    return connection.client.host if connection.client is not None else "unknown"
 
 
 def gateway_of(connection: HTTPConnection) -> Gateway:

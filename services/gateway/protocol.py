@@ -10,8 +10,10 @@ WebSocket close codes (every refusal closes with one of these, after the handsha
 4401     the token is not a seat token of this game
 4403     the ``Origin`` header is not an allowed origin
 4404     no such game
-4429     this gateway holds as many WebSockets as it is configured to
+4429     this gateway, or this client address, holds as many WebSockets as it may (``docs/limits.md``)
+1007     a frame from the client is JSON nested deeper than ``strict.MAX_DEPTH``
 1009     a frame from the client is larger than ``MAX_WS_MESSAGE`` bytes
+1013     Redis is unreachable: try again later
 1001     the gateway is shutting down
 =======  =================================================================
 """
@@ -33,7 +35,16 @@ CLOSE_BAD_ORIGIN = 4403
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_TOO_MANY = 4429
 CLOSE_TOO_BIG = 1009
+CLOSE_BAD_DATA = 1007
+CLOSE_UNAVAILABLE = 1013
 CLOSE_GOING_AWAY = 1001
+MAX_CLOSE_REASON = 123
+"""A close frame's reason may be at most 123 bytes of UTF-8 (RFC 6455 5.5: 125 less the code)."""
+
+
+def close_reason(text: str) -> str:
+    """``text`` cut to ``MAX_CLOSE_REASON`` bytes of UTF-8, never inside a character."""
+    return text.encode()[:MAX_CLOSE_REASON].decode("utf-8", "ignore")
 
 
 class Error(msgspec.Struct, kw_only=True):

@@ -167,7 +167,7 @@ def test_an_export_cut_at_any_line_fails_verify(redis_url, redis_client) -> None
     for keep in (len(lines) - 1, len(lines) - 2, len(lines) // 2, 2):
         report = verify_lines(lines[:keep], TEST_GAMES)
         assert not report.ok, keep
-    half_a_line = lines[:-1] + [lines[-1][: len(lines[-1]) // 2]]
+    half_a_line = [*lines[:-1], lines[-1][: len(lines[-1]) // 2]]
     assert not verify_lines(half_a_line, TEST_GAMES).ok
 
 
