@@ -27,7 +27,7 @@ from services.bootstrap import ClusterNotSupported, Services, build, load_games
 from services.config import Settings
 from services.games import create_game
 from services.gateway.auth import mint_tokens
-from services.redis_launcher import EmbeddedRedis, RedisNotFound, running_url
+from services.redis_launcher import EmbeddedRedis, RedisNotFound, running_url, wait_for_redis
 
 
 class UserError(Exception):
@@ -191,12 +191,9 @@ def cmd_worker(services: Services, url: str, args: argparse.Namespace) -> int:
 
 
 def cmd_rq_worker(services: Services) -> int:
-    from rq import Queue, Worker
+    from workers.runner import run_rq_worker
 
-    from workers.jobs.bots import BOT_QUEUE
-
-    worker = Worker([Queue(BOT_QUEUE, connection=services.redis)], connection=services.redis)
-    worker.work(logging_level=services.settings.log_level.upper())
+    run_rq_worker(services.redis, services.settings.log_level.upper())
     return 0
 
 
@@ -205,7 +202,13 @@ def cmd_gateway(services: Services, url: str, args: argparse.Namespace) -> int:
 
     from services.gateway.app import create_app
 
-    uvicorn.run(create_app(services, redis_url=url), host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(
+        create_app(services, redis_url=url),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_per_message_deflate=services.settings.ws_compression,
+    )
     return 0
 
 
@@ -287,6 +290,10 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+LONG_RUNNING = ("worker", "rq-worker", "gateway")
+"""Processes ``serve`` supervises: started while Redis restarts, they wait for it rather than exit."""
+
+
 def run(argv: Sequence[str]) -> int:
     args = parser().parse_args(argv)
     settings = Settings.from_env()
@@ -296,6 +303,8 @@ def run(argv: Sequence[str]) -> int:
     if args.subcommand == "serve":
         return cmd_serve(settings, args)
     with redis_for(settings) as url:
+        if args.subcommand in LONG_RUNNING:
+            wait_for_redis(url)
         services = build(settings, url)
         if args.subcommand == "worker":
             return cmd_worker(services, url, args)

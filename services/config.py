@@ -49,6 +49,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     log_level: str = "info"
     game_plugins: tuple[str, ...] = ()
     """``HARBORMASTER_GAME_PLUGINS``: extra games as ``module:ATTRIBUTE``, comma-separated (tests use it)."""
+    ws_compression: bool = False
+    """``HARBORMASTER_WS_COMPRESSION=1``: offer permessage-deflate on WebSockets. Off by default: frames are
+    small, and compressing each one per socket cost the gateway more CPU than anything else it does."""
     public_url: str | None = None
     """``HARBORMASTER_PUBLIC_URL``: the gateway's address as users reach it (for ``watch_url``); without
     it ``watch_url`` is a relative URL (never built from the request's ``Host`` header)."""
@@ -67,6 +70,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             log_format=env.get("HARBORMASTER_LOG_FORMAT", "console"),
             log_level=env.get("HARBORMASTER_LOG_LEVEL", "info"),
             game_plugins=tuple(p for p in env.get("HARBORMASTER_GAME_PLUGINS", "").split(",") if p),
+            ws_compression=env.get("HARBORMASTER_WS_COMPRESSION", "") in ("1", "true", "yes"),
             public_url=env.get("HARBORMASTER_PUBLIC_URL", "").rstrip("/") or None,
             limits=Limits.from_env(env),
         )

@@ -27,7 +27,6 @@ from services.bootstrap import Services
 from services.config import Limits
 from services.gateway import http, metrics, openapi, requests, ws
 from services.gateway.context import Gateway, gateway_of
-from services.gateway.fanout import READ_BLOCK_MS
 
 log = structlog.get_logger("gateway")
 
@@ -49,10 +48,7 @@ def redis_url_of(client: Any) -> str | None:
 
 
 def async_client(url: str, socket_timeout: float = 10.0) -> Any:
-    """An asyncio Redis client returning bytes, like the synchronous ones.
-
-    The feeds' reader client needs a socket timeout longer than its ``XREAD BLOCK``.
-    """
+    """An asyncio Redis client returning bytes, like the synchronous ones."""
     return aioredis.Redis.from_url(
         url, decode_responses=False, socket_timeout=socket_timeout, max_connections=MAX_REDIS_CONNECTIONS
     )
@@ -154,7 +150,6 @@ def create_app(
         gateway = Gateway(
             services,
             async_client(url),
-            async_client(url, socket_timeout=READ_BLOCK_MS / 1000 + 30),
             redis_url=url,
             allowed_origins=allowed_origins,
             max_websockets=max_websockets,
@@ -171,8 +166,8 @@ def create_app(
             if stop_worker is not None:
                 stop_worker()
             await gateway.hub.stop()
+            await gateway.wire.close()
             await gateway.redis.aclose()
-            await gateway.reader_redis.aclose()
 
     app = Starlette(
         routes=routes(),

@@ -52,9 +52,11 @@ async def enqueue(
     bus = gateway.services.bus
     message = bus.message(feed.game_id, seat, command, command_id)
     partition = keys.partition_for(feed.game_id, bus.partitions)
-    pipe = gateway.redis.pipeline(transaction=False)
-    pipe.hget(results_key, field)
-    pipe.xadd(keys.inbox(partition), {"m": codec.encode_inbox(message)})
-    existing, _ = await pipe.execute()
+    existing, _ = await gateway.wire.calls(
+        [
+            ("HGET", results_key, field),
+            ("XADD", keys.inbox(partition), "*", "m", codec.encode_inbox(message)),
+        ]
+    )
     gateway.stats.submitted += 1
     return None if existing is None else codec.decode_record(existing)

@@ -259,7 +259,7 @@ async def submit_command(request: Request) -> Response:
     if (wait_s := gateway.limits.address(client_address(request))) > 0:
         raise rate_limited(wait_s, "address")
     feed = await feed_of(gateway, game_id)
-    seat = await auth.seat_for(gateway.redis, game_id, token)
+    seat = await gateway.seat_for(game_id, token)
     if seat is None:
         raise ApiError(403, "wrong_token", "this token is not a seat token of this game")
     if (wait_s := gateway.limits.token(auth.digest(token))) > 0:

@@ -125,7 +125,7 @@ async def viewer_seat(gateway: Gateway, request: Request, game_id: str, required
         if required:
             raise ApiError(401, "missing_token", "send the seat's token as 'Authorization: Bearer <token>'")
         return None
-    seat = await auth.seat_for(gateway.redis, game_id, token)
+    seat = await gateway.seat_for(game_id, token)
     if seat is None:
         raise ApiError(403, "wrong_token", "this token is not a seat token of this game")
     return seat

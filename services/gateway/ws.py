@@ -23,7 +23,7 @@ from uvicorn.protocols.utils import ClientDisconnected
 from events import keys
 from events.envelope import CommandRecord
 from events.errors import UnknownGame
-from services.gateway import auth, strict
+from services.gateway import strict
 from services.gateway.commands import enqueue, parse_command
 from services.gateway.context import Gateway, client_address, gateway_of
 from services.gateway.fanout import GameFeed, Viewer, encode_text
@@ -131,7 +131,7 @@ async def _admit(gateway: Gateway, websocket: WebSocket) -> tuple[GameFeed, int 
     except UnknownGame as exc:
         raise Refusal(CLOSE_UNKNOWN_GAME, f"no game {game_id!r}") from exc
     token = websocket.query_params.get("token")
-    seat = await auth.seat_for(gateway.redis, game_id, token) if token else None
+    seat = await gateway.seat_for(game_id, token) if token else None
     if token and seat is None:
         raise Refusal(CLOSE_BAD_TOKEN, "this token is not a seat token of this game")
     return feed, seat, int(raw_from) if raw_from is not None else None
