@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -353,7 +353,9 @@ def child_env(url: str) -> dict[str, str]:
     return {**os.environ, "REDIS_URL": url}
 
 
-def spawn(args: Sequence[str], url: str) -> subprocess.Popen[bytes]:
+def spawn(
+    args: Sequence[str], url: str, extra_env: Mapping[str, str] | None = None
+) -> subprocess.Popen[bytes]:
     """Start ``harbormaster <args>`` as a child process on the same Redis.
 
     In a session of its own: a Ctrl-C in the terminal reaches only the parent, which then stops its
@@ -363,7 +365,7 @@ def spawn(args: Sequence[str], url: str) -> subprocess.Popen[bytes]:
     """
     return subprocess.Popen(
         [sys.executable, "-m", "services.cli", *args],
-        env=child_env(url),
+        env={**child_env(url), **(extra_env or {})},
         start_new_session=True,
         preexec_fn=_stop_with_parent if sys.platform == "linux" else None,
     )

@@ -8,7 +8,9 @@ stop) and the embedded Redis is shut down cleanly, flushing its append-only file
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 import uuid
 from types import FrameType
 
@@ -42,6 +44,19 @@ def start_demo_games(services: Services, url: str, host: str, port: int) -> list
     return started
 
 
+def _quiet_children() -> dict[str, str]:
+    """Workers and bots log warnings only, unless ``HARBORMASTER_LOG_LEVEL`` asks for more: a bot move
+    a second must not bury the address to open."""
+    return {} if os.environ.get("HARBORMASTER_LOG_LEVEL") else {"HARBORMASTER_LOG_LEVEL": "warning"}
+
+
+def _announce(host: str, port: int) -> None:
+    """The one line a user needs, on stdout, plainly (the logs go to stderr)."""
+    shown = "localhost" if host in ("0.0.0.0", "127.0.0.1", "::") else host
+    sys.stdout.write(f"\nHarbormaster is up: open http://{shown}:{port}/ in a browser (Ctrl-C stops it)\n\n")
+    sys.stdout.flush()
+
+
 class _Terminated(Exception):
     """SIGTERM arrived (a service manager, ``docker stop``, Kubernetes): stop as Ctrl-C does."""
 
@@ -70,11 +85,13 @@ def serve(settings: Settings, host: str, port: int, demo: bool, workers: int, bo
         services = build(settings, url)  # first: a Redis we cannot run on is refused before any child starts
         services.bus.ensure_groups()
         scheduler = make_scheduler(services.redis, url, delay, settings.partitions, settings.game_plugins)
+        _announce(host, port)
+        quiet = _quiet_children()
         children = [
-            Child(name=f"fold-{n}", argv=["worker", "--bot-delay", str(delay)])
+            Child(name=f"fold-{n}", argv=["worker", "--bot-delay", str(delay)], env=quiet)
             for n in range(max(1, workers))
         ]
-        children.append(Child(name="rq", argv=["rq-worker"]))
+        children.append(Child(name="rq", argv=["rq-worker"], env=quiet))
         children.append(Child(name="gateway", argv=["gateway", "--host", host, "--port", str(port)]))
         supervisor = Supervisor(
             url,

@@ -45,6 +45,8 @@ class Child(msgspec.Struct, kw_only=True):
 
     name: str
     argv: list[str]
+    env: dict[str, str] = {}
+    """Environment of this child besides the supervisor's own (``serve`` quietens the workers' logs)."""
     process: subprocess.Popen[bytes] | None = None
     started_at: float = 0.0
     due_at: float = 0.0
@@ -104,7 +106,7 @@ class Supervisor:
             child.process, child.due_at = None, now + delay
             child.restarts += 1
         if now >= child.due_at:
-            child.process, child.started_at = spawn(child.argv, self.url), now
+            child.process, child.started_at = spawn(child.argv, self.url, child.env), now
             log.info("child_started", child=child.name, pid=child.process.pid, restarts=child.restarts)
 
     def _check_redis(self, now: float) -> None:

@@ -66,7 +66,7 @@ async def game_page(request: Request) -> Response:
 
 async def openapi_json(request: Request) -> Response:
     """``GET /openapi.json``."""
-    return JSONResponse(openapi.spec())
+    return JSONResponse(openapi.spec(gateway_of(request).games))
 
 
 async def metrics_endpoint(request: Request) -> Response:

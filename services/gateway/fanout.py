@@ -238,6 +238,7 @@ class GameFeed:
                 seq=envelope.seq,
                 event_type=envelope.type,
                 seat=envelope.seat,
+                command_id=envelope.command_id,
                 event=entry.event if outcome is not None else self.game.redact(entry.event, seat),
                 view=self.game.view(state, seat),
                 to_act=self.to_act(state),

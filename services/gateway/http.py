@@ -22,7 +22,7 @@ from events import codec, keys
 from events.errors import GameExists
 from events.store import meta_from_hash, queue_meta_read
 from services.games import create_game as create_game_service
-from services.gateway import auth
+from services.gateway import auth, names
 from services.gateway.commands import enqueue, parse_command
 from services.gateway.context import Gateway, client_address, gateway_of
 from services.gateway.fanout import spectating_key
@@ -76,6 +76,7 @@ async def create_game(request: Request) -> Response:
     if game is None:
         raise ApiError(422, "unknown_game_type", f"unknown game {spec.game!r}; see /api/catalog")
     bots = _bot_seats(spec)
+    chosen = names.checked(spec.names, spec.seats)
     if spec.game_id is not None and not COMMAND_ID.match(spec.game_id):
         raise ApiError(400, "bad_game_id", "a game id is 1 to 64 letters, digits or _.:-")
     try:
@@ -99,6 +100,7 @@ async def create_game(request: Request) -> Response:
         await gateway.redis.hset(
             spectating_key(game_id), "delay_s", min(spec.spectator_delay_seconds, 86_400)
         )
+    await names.store(gateway.redis, game_id, chosen)
     tokens = auth.new_tokens(s for s in range(spec.seats) if s not in bots)
     await auth.store_tokens(gateway.redis, game_id, tokens)
     grants = [SeatGrant(seat=s, token=tokens.get(s), bot=bots.get(s)) for s in range(spec.seats)]
@@ -159,9 +161,10 @@ async def _summaries(gateway: Gateway, ids: list[str]) -> list[GameSummary]:
     pipe = gateway.redis.pipeline(transaction=False)
     for game_id in ids:
         queue_meta_read(pipe, game_id)
+        pipe.hget(spectating_key(game_id), names.FIELD)
     replies = await pipe.execute()
     out = []
-    for game_id, raw, position in zip(ids, replies[::2], replies[1::2], strict=True):
+    for game_id, raw, position, chosen in zip(ids, replies[::3], replies[1::3], replies[2::3], strict=True):
         if not raw or b"header" not in raw:
             continue
         meta = meta_from_hash(raw, position)
@@ -177,6 +180,7 @@ async def _summaries(gateway: Gateway, ids: list[str]) -> list[GameSummary]:
                 created_ms=meta.header.created_ms,
                 bots=meta.bots,
                 tournament=meta.tournament,
+                names=names.with_defaults(names.decoded(chosen), meta.header.seats, meta.bots),
             )
         )
     return out
@@ -208,6 +212,7 @@ async def get_game(request: Request) -> Response:
             bots=feed.meta.bots,
             tournament=feed.meta.tournament,
             spectator_delay=feed.meta.spectator_delay,
+            names=await names.load(gateway.redis, game_id, feed.meta.header.seats, feed.meta.bots),
         )
     )
 

@@ -68,6 +68,8 @@ class CreateGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     spectator_delay_seconds: float = 0.0
     """For tournament games: spectators see each event this many seconds after it happened."""
     game_id: str | None = None
+    names: list[str] = []
+    """Player names by seat (shown by the web client); a missing or empty one gets a default."""
 
 
 class SeatGrant(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -121,6 +123,7 @@ class GameSummary(msgspec.Struct, kw_only=True):
     created_ms: int
     bots: dict[str, str]
     tournament: bool
+    names: list[str] = []
 
 
 class GameList(msgspec.Struct, kw_only=True):
@@ -147,6 +150,8 @@ class GameState(msgspec.Struct, kw_only=True):
     bots: dict[str, str]
     tournament: bool
     spectator_delay: int
+    names: list[str] = []
+    """A name for every seat (chosen at creation, else "Player N" or the bot's)."""
 
 
 class EventItem(msgspec.Struct, kw_only=True):
@@ -212,6 +217,8 @@ class EventFrame(msgspec.Struct, kw_only=True, tag="event", tag_field="type"):
     to_act: list[int]
     outcome: Any
     status: str
+    command_id: str = ""
+    """The command the event came of: a move's events share it (the web client's replay steps by it)."""
 
 
 class Resync(msgspec.Struct, kw_only=True, tag="resync", tag_field="type"):
