@@ -22,7 +22,7 @@ import structlog
 
 from domain.engine import Game
 from events import codec, keys
-from events.envelope import CommandRecord, Envelope
+from events.envelope import CommandRecord, Envelope, is_setup
 from events.store import GameMeta, now_ms
 from services.gateway.protocol import EventFrame, Hello, Resync
 from services.gateway.socket_writer import DirectWriter, text_frame
@@ -75,7 +75,7 @@ class Viewer:
         self.resync = False
         self.closed = False
         self.pending: set[str] = set()
-        """Command ids this socket sent whose results are not recorded yet."""
+        """Commands this socket sent whose results are not recorded yet (by ``keys.result_field``)."""
         self.notes: deque[str] = deque()
         """Frames that answer the client (pongs, command results), sent after the queued event frames."""
         self.wake = asyncio.Event()
@@ -178,7 +178,7 @@ class GameFeed:
         entry = Entry(envelope, codec.decode_event(self.game, envelope))
         self.state = self.game.evolve(self.state, entry.event)
         self.entries.append(entry)
-        if envelope.command_id == "setup":
+        if is_setup(envelope, self.entries[0].envelope if self.entries else envelope):
             self.setup_seq = envelope.seq
         if envelope.seq % CHECKPOINT_EVERY == 0:
             self.checkpoints[envelope.seq] = self.state
@@ -329,15 +329,16 @@ class GameFeed:
 
     # --- command results ---------------------------------------------------------------------------------
 
-    def expect(self, command_id: str) -> asyncio.Future[CommandRecord]:
-        """A future settled when the command's result is recorded."""
-        future = self.waiters.get(command_id)
+    def expect(self, result_field: str) -> asyncio.Future[CommandRecord]:
+        """A future settled when the command's result is recorded (by its ``keys.result_field``: the same
+        id from two seats is two commands)."""
+        future = self.waiters.get(result_field)
         if future is None or future.done():
             future = asyncio.get_running_loop().create_future()
-            self.waiters[command_id] = future
+            self.waiters[result_field] = future
         return future
 
     def settle(self, record: CommandRecord) -> None:
-        future = self.waiters.pop(record.command_id, None)
+        future = self.waiters.pop(record.result_field, None)
         if future is not None and not future.done():
             future.set_result(record)

@@ -96,7 +96,7 @@ class BotThread:
                 game_id = raw.decode()
                 if store.meta(game_id).bots:
                     moves = bot_moves(store, game_id)
-                    bus.submit_many(bus.message(game_id, s, c, cid) for s, c, cid in moves)
+                    bus.submit_many(bus.message(game_id, s, c, cid, origin="bot") for s, c, cid in moves)
 
     def start(self) -> None:
         self.thread.start()
