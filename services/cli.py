@@ -186,12 +186,16 @@ def cmd_worker(services: Services, url: str, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_rq_worker(services: Services) -> int:
-    from rq import Queue, Worker
+def cmd_rq_worker(services: Services, args: argparse.Namespace) -> int:
+    from rq import Queue, SimpleWorker, Worker
 
     from workers.jobs.bots import BOT_QUEUE
+    from workers.jobs.tournament import TOURNAMENT_QUEUE
 
-    worker = Worker([Queue(BOT_QUEUE, connection=services.redis)], connection=services.redis)
+    queues = [Queue(name, connection=services.redis) for name in (BOT_QUEUE, TOURNAMENT_QUEUE)]
+    # --no-fork: jobs run in the worker process itself (rq's SimpleWorker): no fork per job, which is most
+    # of a bot turn's cost when thousands of bot games are in flight (tournament runs use it).
+    worker = (SimpleWorker if args.no_fork else Worker)(queues, connection=services.redis)
     worker.work(logging_level=services.settings.log_level.upper())
     return 0
 
@@ -251,7 +255,8 @@ def parser() -> argparse.ArgumentParser:
     worker = sub.add_parser("worker", help="a fold worker (commands -> events)")
     worker.add_argument("--bot-delay", type=float, default=0.0)
     worker.add_argument("--batch", type=int, default=256, help="commands read per round")
-    sub.add_parser("rq-worker", help="an rq worker for bot turns")
+    rq_worker = sub.add_parser("rq-worker", help="an rq worker for bot turns and tournament rounds")
+    rq_worker.add_argument("--no-fork", action="store_true", help="run jobs in this process (faster)")
     gateway = sub.add_parser("gateway", help="only the gateway (HTTP, WebSocket, web client) on REDIS_URL")
     gateway.add_argument("--host", default="127.0.0.1")
     gateway.add_argument("--port", type=int, default=8000)
@@ -280,6 +285,9 @@ def parser() -> argparse.ArgumentParser:
     verify.add_argument("file")
     games = sub.add_parser("games", help="list games")
     games.add_argument("--live", action="store_true")
+    from services.tournament_cli import add_parser as add_tournament_parser
+
+    add_tournament_parser(sub)
     return p
 
 
@@ -296,11 +304,15 @@ def run(argv: Sequence[str]) -> int:
         if args.subcommand == "worker":
             return cmd_worker(services, url, args)
         if args.subcommand == "rq-worker":
-            return cmd_rq_worker(services)
+            return cmd_rq_worker(services, args)
         if args.subcommand == "gateway":
             return cmd_gateway(services, url, args)
         if args.subcommand == "new":
             return cmd_new(services, url, args)
+        if args.subcommand == "tournament":
+            from services.tournament_cli import run_verb
+
+            return run_verb(services, url, args)
         handler = {"send": cmd_send, "log": cmd_log, "export": cmd_export, "games": cmd_games}
         return handler[args.subcommand](services, args)
 
@@ -313,7 +325,9 @@ def _explain(exc: Exception) -> tuple[int, str] | None:
         return 2, f"a game with id {exc} exists already"
     if isinstance(exc, RuleViolation):
         return 2, f"refused by the rules: {exc.message} ({exc.code})"
-    if isinstance(exc, UserError | EventsError | RedisNotFound | ClusterNotSupported):
+    if isinstance(
+        exc, UserError | EventsError | RedisNotFound | ClusterNotSupported | msgspec.ValidationError
+    ):
         return 2, str(exc)
     if isinstance(exc, redis.ConnectionError):
         return 3, f"cannot reach Redis: {exc}"

@@ -10,10 +10,11 @@ import structlog
 from rq import Queue
 
 from events.bus import CommandBus
-from events.store import EventStore
+from events.store import EventStore, LoadedGame
 from workers.fold import FoldWorker
 from workers.jobs.bots import BOT_QUEUE
 from workers.jobs.schedule import BotScheduler
+from workers.jobs.tournament import TournamentTrigger
 
 log = structlog.get_logger("runner")
 
@@ -48,7 +49,13 @@ def run_fold_worker(
         partitions=bus.partitions,
         plugins=plugins,
     )
-    worker = FoldWorker(store.redis, store, bus, on_applied=trigger, batch_size=batch_size)
+    tournaments = TournamentTrigger(store.redis, redis_url, bus.partitions, plugins)
+
+    def after_applied(game_id: str, loaded: LoadedGame) -> None:
+        trigger(game_id, loaded)
+        tournaments(game_id, loaded)
+
+    worker = FoldWorker(store.redis, store, bus, on_applied=after_applied, batch_size=batch_size)
     install_stop_signals(worker)
     # Folding a command leaves next to no reference cycles (0-24 unreachable objects per 50,000 commands,
     # measured), but the cyclic collector's pauses were most of the p99 latency (52-68 ms at 28,000/s with
