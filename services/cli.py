@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,7 @@ from services.bootstrap import ClusterNotSupported, Services, build, load_games
 from services.config import Settings
 from services.games import create_game
 from services.gateway.auth import mint_tokens
-from services.redis_launcher import EmbeddedRedis, RedisNotFound, running_url
+from services.redis_launcher import EmbeddedRedis, RedisNotFound, running_url, wait_for_redis
 
 
 class UserError(Exception):
@@ -187,16 +187,9 @@ def cmd_worker(services: Services, url: str, args: argparse.Namespace) -> int:
 
 
 def cmd_rq_worker(services: Services, args: argparse.Namespace) -> int:
-    from rq import Queue, SimpleWorker, Worker
+    from workers.runner import run_rq_worker
 
-    from workers.jobs.bots import BOT_QUEUE
-    from workers.jobs.tournament import TOURNAMENT_QUEUE
-
-    queues = [Queue(name, connection=services.redis) for name in (BOT_QUEUE, TOURNAMENT_QUEUE)]
-    # --no-fork: jobs run in the worker process itself (rq's SimpleWorker): no fork per job, which is most
-    # of a bot turn's cost when thousands of bot games are in flight (tournament runs use it).
-    worker = (SimpleWorker if args.no_fork else Worker)(queues, connection=services.redis)
-    worker.work(logging_level=services.settings.log_level.upper())
+    run_rq_worker(services.redis, services.settings.log_level.upper(), no_fork=args.no_fork)
     return 0
 
 
@@ -205,7 +198,13 @@ def cmd_gateway(services: Services, url: str, args: argparse.Namespace) -> int:
 
     from services.gateway.app import create_app
 
-    uvicorn.run(create_app(services, redis_url=url), host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(
+        create_app(services, redis_url=url),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_per_message_deflate=services.settings.ws_compression,
+    )
     return 0
 
 
@@ -291,6 +290,10 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+LONG_RUNNING = ("worker", "rq-worker", "gateway")
+"""Processes ``serve`` supervises: started while Redis restarts, they wait for it rather than exit."""
+
+
 def run(argv: Sequence[str]) -> int:
     args = parser().parse_args(argv)
     settings = Settings.from_env()
@@ -300,6 +303,8 @@ def run(argv: Sequence[str]) -> int:
     if args.subcommand == "serve":
         return cmd_serve(settings, args)
     with redis_for(settings) as url:
+        if args.subcommand in LONG_RUNNING:
+            wait_for_redis(url)
         services = build(settings, url)
         if args.subcommand == "worker":
             return cmd_worker(services, url, args)
@@ -354,7 +359,9 @@ def child_env(url: str) -> dict[str, str]:
     return {**os.environ, "REDIS_URL": url}
 
 
-def spawn(args: Sequence[str], url: str) -> subprocess.Popen[bytes]:
+def spawn(
+    args: Sequence[str], url: str, extra_env: Mapping[str, str] | None = None
+) -> subprocess.Popen[bytes]:
     """Start ``harbormaster <args>`` as a child process on the same Redis.
 
     In a session of its own: a Ctrl-C in the terminal reaches only the parent, which then stops its
@@ -364,7 +371,7 @@ def spawn(args: Sequence[str], url: str) -> subprocess.Popen[bytes]:
     """
     return subprocess.Popen(
         [sys.executable, "-m", "services.cli", *args],
-        env=child_env(url),
+        env={**child_env(url), **(extra_env or {})},
         start_new_session=True,
         preexec_fn=_stop_with_parent if sys.platform == "linux" else None,
     )

@@ -13,6 +13,7 @@ import msgspec
 
 from events import codec, keys
 from events.envelope import CommandRecord
+from services.gateway import strict
 from services.gateway.context import Gateway
 from services.gateway.fanout import GameFeed
 from services.gateway.requests import COMMAND_ID, ApiError
@@ -24,6 +25,9 @@ def parse_command(feed: GameFeed, raw: bytes, command_id: str | None) -> tuple[b
         command = codec.decode_command(feed.game, raw)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise ApiError(422, "invalid_command", f"not a {feed.game.key} command: {exc}") from exc
+    unknown = strict.unknown_field(raw, feed.game.Command)  # as unknown options are: a typo is no default
+    if unknown is not None:
+        raise ApiError(422, "invalid_command", f"not a {feed.game.key} command: unknown field {unknown!r}")
     command_id = command_id or uuid.uuid4().hex
     if not COMMAND_ID.match(command_id):
         raise ApiError(400, "bad_command_id", "a command id is 1 to 64 letters, digits or _.:-")
@@ -47,9 +51,11 @@ async def enqueue(
     bus = gateway.services.bus
     message = bus.message(feed.game_id, seat, command, command_id)
     partition = keys.partition_for(feed.game_id, bus.partitions)
-    pipe = gateway.redis.pipeline(transaction=False)
-    pipe.hget(results_key, command_id)
-    pipe.xadd(keys.inbox(partition), {"m": codec.encode_inbox(message)})
-    existing, _ = await pipe.execute()
+    existing, _ = await gateway.wire.calls(
+        [
+            ("HGET", results_key, command_id),
+            ("XADD", keys.inbox(partition), "*", "m", codec.encode_inbox(message)),
+        ]
+    )
     gateway.stats.submitted += 1
     return None if existing is None else codec.decode_record(existing)

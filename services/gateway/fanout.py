@@ -1,8 +1,7 @@
 """Fan-out: one reader per watched game per gateway process, one projection per viewer.
 
-A ``GameFeed`` holds a game's decoded events and folded state. Its reader task ``XREAD BLOCK``s the
-game's event stream and command-result stream together (both under the game's hash tag, so this read
-stays within one slot, as a Redis Cluster would need), folds each new event once, projects it once per
+A ``GameFeed`` holds a game's decoded events and folded state. The hub's reader (``hub.py``) reads the
+game's event stream and command-result stream together with every other watched game's, folds each new event once, projects it once per
 kind of viewer (each seat, and spectators) and pushes the encoded frame to every viewer's bounded queue.
 A viewer whose queue is full is not waited for: its queue is dropped and it is sent a fresh view instead
 (``resync``). The same reader settles the futures of ``?wait=true`` requests from the command-result stream.
@@ -40,6 +39,7 @@ TICK_SECONDS = 0.1
 RECENT_STATES = 32
 """Keep the states after the last this many events (fan-out and delayed spectators start from them)."""
 READ_BLOCK_MS = 5000
+"""How long the hub's one read waits for news before it is made again."""
 
 _encoder = msgspec.json.Encoder()
 
@@ -115,7 +115,7 @@ class FeedStats:
 
 
 class GameFeed:
-    """A watched game: its events, folded state and viewers, kept current by one reader task."""
+    """A watched game: its events, folded state and viewers, kept current by the hub's reader."""
 
     def __init__(
         self, game_id: str, game: Game[Any, Any, Any, Any], meta: GameMeta, stats: FeedStats
@@ -133,7 +133,6 @@ class GameFeed:
         self.waiters: dict[str, asyncio.Future[CommandRecord]] = {}
         self.last_used = time.monotonic()
         self.commands_cursor = b"0-0"
-        self.task: asyncio.Task[None] | None = None
         self.closed = False
         self.delay_s = 0.0
         """Spectator delay in seconds (tournament games created with ``spectator_delay_seconds``)."""
@@ -239,6 +238,7 @@ class GameFeed:
                 seq=envelope.seq,
                 event_type=envelope.type,
                 seat=envelope.seat,
+                command_id=envelope.command_id,
                 event=entry.event if outcome is not None else self.game.redact(entry.event, seat),
                 view=self.game.view(state, seat),
                 to_act=self.to_act(state),

@@ -14,10 +14,14 @@ import uvicorn
 
 from events import keys
 from services.bootstrap import Services
+from services.config import Limits
 from services.gateway.app import create_app
 from tests.support.pipeline import services_for
 from workers.fold import FoldWorker
 from workers.jobs.bots import bot_moves
+
+UNLIMITED = Limits(sockets_per_address=0, commands_per_token=0, commands_per_address=0)
+"""Tests play from one address much faster than any person; the limits' own tests set them."""
 
 
 def free_port() -> int:
@@ -32,7 +36,8 @@ class ServerThread:
 
     def __init__(self, services: Services, url: str, **app_options: Any) -> None:
         self.port = free_port()
-        app = create_app(services, redis_url=url, **app_options)
+        app_options.setdefault("limits", UNLIMITED)
+        app = self.app = create_app(services, redis_url=url, **app_options)
         config = uvicorn.Config(
             app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets-sansio"
         )
