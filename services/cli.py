@@ -218,6 +218,7 @@ def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
         demo=args.demo,
         workers=args.workers,
         bot_delay=args.bot_delay,
+        rq_workers=args.rq_workers,
     )
 
 
@@ -247,6 +248,7 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=1, help="fold worker processes")
+    serve.add_argument("--rq-workers", type=int, default=1, help="rq worker processes (bot turns)")
     serve.add_argument("--demo", action="store_true", help="start a live bot game of each kind to watch")
     serve.add_argument(
         "--bot-delay", type=float, default=0.0, help="seconds a server bot waits before moving"

@@ -68,7 +68,9 @@ def _raise_terminated(signum: int, frame: FrameType | None) -> None:
 RECONCILE_EVERY_S = 3.0
 
 
-def serve(settings: Settings, host: str, port: int, demo: bool, workers: int, bot_delay: float) -> int:
+def serve(
+    settings: Settings, host: str, port: int, demo: bool, workers: int, bot_delay: float, rq_workers: int = 1
+) -> int:
     """Run everything until interrupted (Ctrl-C or SIGTERM); returns the exit code.
 
     Either way the gateway and the workers are stopped first, warmly, and the embedded Redis last.
@@ -87,17 +89,18 @@ def serve(settings: Settings, host: str, port: int, demo: bool, workers: int, bo
         scheduler = make_scheduler(services.redis, url, delay, settings.partitions, settings.game_plugins)
         _announce(host, port)
         quiet = _quiet_children()
+        seen: dict[str, int] = {}  # the reconciler's memory: each live game's seq at its last pass
         children = [
             Child(name=f"fold-{n}", argv=["worker", "--bot-delay", str(delay)], env=quiet)
             for n in range(max(1, workers))
         ]
-        children.append(Child(name="rq", argv=["rq-worker"], env=quiet))
+        children += [Child(name=f"rq-{n}", argv=["rq-worker"], env=quiet) for n in range(max(1, rq_workers))]
         children.append(Child(name="gateway", argv=["gateway", "--host", host, "--port", str(port)]))
         supervisor = Supervisor(
             url,
             children,
             redis_server=server,
-            periodic=lambda: reconcile(services.store, scheduler),
+            periodic=lambda: reconcile(services.store, scheduler, seen),
             every_s=RECONCILE_EVERY_S,
         )
         supervisor.tick()
