@@ -168,7 +168,9 @@ def _follow(services: Services, url: str, tid: str, console: Console, commands_b
         while state.status != "finished":
             time.sleep(0.5)
             now = time.monotonic()
-            if now - last_reconcile >= RECONCILE_EVERY_S:
+            # A pass loads every live game of the round: big rounds are reconciled less often.
+            current = state.current()
+            if now - last_reconcile >= RECONCILE_EVERY_S + (len(current.games) / 20 if current else 0):
                 state, last_reconcile = service.reconcile(services, url, tid), now
             else:
                 state = service.load(services, tid)

@@ -229,3 +229,19 @@ def export_lines(services: Services, tid: str) -> Iterator[bytes]:
 
 def game_ids(state: State) -> Sequence[str]:
     return [g for played in state.rounds for g in played.games]
+
+
+def reconcile_running(services: Services, url: str) -> int:
+    """Reconcile every running or paused tournament (``serve`` calls this now and then); returns how many."""
+    from events.tournaments import tournament_key
+
+    ids = list_ids(services, 0, 1000)
+    pipe = services.redis.pipeline(transaction=False)
+    for tid in ids:
+        pipe.hget(tournament_key(tid, "meta"), "status")
+    active = [
+        tid for tid, status in zip(ids, pipe.execute(), strict=True) if status in (b"running", b"paused")
+    ]
+    for tid in active:
+        reconcile(services, url, tid)
+    return len(active)

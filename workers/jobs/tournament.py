@@ -148,11 +148,12 @@ def open_round(
     statuses = game_statuses(store, paired.games)
     for players, game_id in zip(paired.tables, paired.games, strict=True):
         bots = {seat: state.entrants[p].bot or "" for seat, p in enumerate(players) if state.entrants[p].bot}
-        with contextlib.suppress(GameExists):
-            store.create(
-                state.settings.game, game_id, len(players), state.settings.options, secrets.token_bytes(32),
-                bots=bots, tournament=True,
-            )  # fmt: skip
+        if statuses.get(game_id) is None:  # not created yet (or lost in a crash before it was)
+            with contextlib.suppress(GameExists):
+                store.create(
+                    state.settings.game, game_id, len(players), state.settings.options,
+                    secrets.token_bytes(32), bots=bots, tournament=True,
+                )  # fmt: skip
         if statuses.get(game_id) != b"finished":
             scheduler.ensure(game_id, store.load(game_id))
 
