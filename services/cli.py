@@ -225,6 +225,7 @@ def cmd_gateway(services: Services, url: str, args: argparse.Namespace) -> int:
     import uvicorn
 
     from services.gateway.app import create_app
+    from services.gateway.socket_writer import SocketProtocol
 
     uvicorn.run(
         create_app(services, redis_url=url),
@@ -232,6 +233,7 @@ def cmd_gateway(services: Services, url: str, args: argparse.Namespace) -> int:
         port=args.port,
         log_level="warning",
         ws_per_message_deflate=services.settings.ws_compression,
+        ws=SocketProtocol,
     )
     return 0
 

@@ -25,6 +25,7 @@ from events import codec, keys
 from events.envelope import CommandRecord, Envelope, is_setup
 from events.store import GameMeta, now_ms
 from services.gateway.protocol import EventFrame, Hello, Resync
+from services.gateway.socket_writer import DirectWriter, text_frame
 
 log = structlog.get_logger("fanout")
 
@@ -62,7 +63,8 @@ class Entry(msgspec.Struct, frozen=True):
 
 
 class Viewer:
-    """One WebSocket's place in a feed: a bounded queue of ``(seq, text)`` frames."""
+    """One WebSocket's place in a feed: frames written straight to its socket while it keeps up
+    (``socket_writer.py``), else a bounded queue of ``(seq, text)`` frames its sender task drains."""
 
     def __init__(self, seat: int | None, last_seq: int, limit: int = QUEUE_LIMIT) -> None:
         self.seat = seat
@@ -77,15 +79,32 @@ class Viewer:
         self.notes: deque[str] = deque()
         """Frames that answer the client (pongs, command results), sent after the queued event frames."""
         self.wake = asyncio.Event()
+        self.writer: DirectWriter | None = None
+        """Set once the socket's opening frames are out, where the server allows direct writes."""
+        self.sending = True
+        """The sender task is writing: a direct write now could overtake what it writes."""
+        self.direct_frames = 0
+
+    def _write_now(self, frame: bytes) -> bool:
+        writer = self.writer
+        if writer is None or self.sending or self.resync or self.items or self.notes:
+            return False
+        return writer.write(frame)
 
     def note(self, text: str) -> None:
-        """Queue an answer to the client; it goes out after the event frames already queued."""
-        self.notes.append(text)
-        self.wake.set()
+        """Send an answer to the client; it goes out after the event frames already queued."""
+        if not self._write_now(text_frame(text.encode())):
+            self.notes.append(text)
+            self.wake.set()
 
-    def push(self, seq: int, text: str) -> bool:
-        """Queue a frame; returns False (and asks for a fresh view) if the viewer is too far behind."""
+    def push(self, seq: int, text: str, frame: bytes | None = None) -> bool:
+        """Send or queue an event frame (``frame``: ``text`` framed, shared by the viewers of its kind);
+        returns False (and asks for a fresh view) if the viewer is too far behind."""
         self.queued_seq = seq
+        if frame is not None and self._write_now(frame):
+            self.last_seq = seq
+            self.direct_frames += 1
+            return True
         if len(self.items) >= self.limit:
             self.items.clear()
             self.resync = True
@@ -296,11 +315,14 @@ class GameFeed:
             if upto <= after:
                 continue
             frames = self.frames_between(seat, after, upto)
+            framed = [text_frame(text.encode()) for _, text in frames]  # once for every viewer of the kind
             for viewer in viewers:
-                for seq, text in frames:
-                    if seq > viewer.queued_seq and not viewer.push(seq, text):
+                direct = viewer.direct_frames
+                for (seq, text), frame in zip(frames, framed, strict=True):
+                    if seq > viewer.queued_seq and not viewer.push(seq, text, frame):
                         self.stats.resyncs += 1
                         break
+                self.stats.frames += viewer.direct_frames - direct
         for entry in entries:
             self.stats.lag(entry.envelope)
         self.stats.events += len(entries)

@@ -44,6 +44,7 @@ from services.gateway.protocol import (
     close_reason,
 )
 from services.gateway.requests import ApiError, charge_command
+from services.gateway.socket_writer import direct_writer
 
 log = structlog.get_logger("ws")
 
@@ -170,10 +171,13 @@ async def _send_loop(
     for seq, text in missed:
         await _send(websocket, text)
         viewer.last_seq = seq
+    viewer.writer = direct_writer(websocket)
     stats = feed.stats
     while not viewer.closed:
+        viewer.sending = False
         await viewer.wake.wait()
         viewer.wake.clear()
+        viewer.sending = True
         if viewer.resync:
             viewer.resync = False
             seq, text = feed.resync_frame(viewer.seat)
