@@ -1,7 +1,7 @@
 """One chaos run: games, clients and faults against a real ``harbormaster serve``, then the checks.
 
-Bot games of all three kinds, and games where seat 0 is an HTTP player (the other seats bots), each
-watched by a spectator's WebSocket. While they play, the fault injector ``kill -9``s fold workers, rq
+Bot games of all three kinds, games where seat 0 is an HTTP player and games where seat 0 plays over its
+WebSocket (the other seats bots), each watched by a spectator's WebSocket. While they play, the fault injector ``kill -9``s fold workers, rq
 workers, rq work-horses, the gateway and the embedded Redis (``serve`` restarts each). Then, from the
 store: every command a client saw accepted has exactly one result (none lost, none applied twice), no
 command id of any game has two results, every game finished (none stuck), every game's export verifies,
@@ -22,7 +22,7 @@ from services.audit.verify import verify_lines
 from services.bootstrap import build
 from services.config import Settings
 from services.redis_launcher import free_port
-from tests.chaos.clients import Api, Player, Watcher
+from tests.chaos.clients import Api, Player, SocketPlayer, Watcher
 from tests.chaos.faults import FaultInjector
 from tests.chaos.procs import Serve
 
@@ -33,6 +33,7 @@ GAME_KINDS = (("elcapitan", 2), ("manila", 3), ("eic", 2), ("elcapitan", 3), ("m
 class ChaosConfig(msgspec.Struct, kw_only=True):
     bot_games: int = 12
     http_games: int = 3
+    ws_games: int = 3
     duration_s: float = 120.0
     """Faults are injected this long, or until every game has ended."""
     settle_s: float = 180.0
@@ -56,7 +57,8 @@ class ChaosResult(msgspec.Struct, kw_only=True):
     commands: int = 0
     """Command results recorded in all games (bots' and players')."""
     accepted: int = 0
-    """Commands an HTTP player was told were applied, or accepted and pending."""
+    """Commands an HTTP player was told were applied, or accepted and pending; and commands a WebSocket
+    player got an ``applied`` result frame for."""
     applied: int = 0
     rejected_later: int = 0
     """Accepted as pending, then refused by the rules (the game moved on meanwhile): settled, not lost."""
@@ -94,9 +96,9 @@ class ChaosResult(msgspec.Struct, kw_only=True):
             f"games: {self.games}; finished: {self.finished}; stuck: {len(self.stuck)} {self.stuck or ''}",
             f"games verified: {self.verified} of {self.games} {self.verify_failures or ''}",
             f"commands recorded (bots and players): {self.commands}",
-            f"commands accepted by HTTP players: {self.accepted}; applied: {self.applied}; "
+            f"commands accepted by HTTP and WebSocket players: {self.accepted}; applied: {self.applied}; "
             f"rejected later by the rules: {self.rejected_later}; lost: {self.lost}; doubled: {self.doubled}",
-            f"websocket spectators: {self.watchers}; reconnects: {self.reconnects}; events missed: "
+            f"websocket clients (spectators and players): {self.watchers}; reconnects: {self.reconnects}; events missed: "
             f"{self.events_missed}; seen twice: {self.events_doubled}; resyncs: {self.resyncs}",
             f"client errors: {len(self.client_errors)} {self.client_errors[:3] or ''}",
             f"serve exit code: {self.serve_exit}; elapsed: {self.elapsed_s:.0f} s",
@@ -127,9 +129,9 @@ def run_chaos(config: ChaosConfig, folder: Path | None = None) -> ChaosResult:
 
 def _play(serve: Serve, config: ChaosConfig, result: ChaosResult) -> None:
     api = Api(serve.base)
-    games, players = _create_games(api, serve, config)
+    games, players, sockets = _create_games(api, serve, config)
     watchers = [Watcher(serve.base.replace("http", "ws", 1), game_id) for game_id in games]
-    for client in [*watchers, *players]:
+    for client in [*watchers, *players, *sockets]:
         client.thread.start()
     faults = FaultInjector(serve, config.seed, config.gap_s)
     faults.start()
@@ -138,20 +140,24 @@ def _play(serve: Serve, config: ChaosConfig, result: ChaosResult) -> None:
     live = _wait_for_games(api, games, config.settle_s)
     for player in players:
         player.thread.join(timeout=30)
-    for watcher in watchers:
+    for watcher in [*watchers, *sockets]:
         watcher.thread.join(timeout=15)
         watcher.stop.set()
     api.close()
     result.faults_injected, result.faults_survived = faults.injected, faults.survived
     result.games, result.stuck, result.finished = len(games), live, len(games) - len(live)
-    result.client_errors += [f"{p.game_id}: {p.error}" for p in players if p.error]
-    _check_store(serve, games, players, watchers, result)
+    result.client_errors += [f"{p.game_id}: {p.error}" for p in [*players, *sockets] if p.error]
+    _check_store(serve, games, players, sockets, watchers, result)
 
 
-def _create_games(api: Api, serve: Serve, config: ChaosConfig) -> tuple[list[str], list[Player]]:
+def _create_games(
+    api: Api, serve: Serve, config: ChaosConfig
+) -> tuple[list[str], list[Player], list[SocketPlayer]]:
     """Every game is created before the first fault: a seat's token is shown only in the answer."""
-    games, players = [], []
-    for n in range(config.bot_games + config.http_games):
+    games: list[str] = []
+    players: list[Player] = []
+    sockets: list[SocketPlayer] = []
+    for n in range(config.bot_games + config.http_games + config.ws_games):
         game, seats = GAME_KINDS[n % config.kinds]
         human = n >= config.bot_games
         bots = {str(s): ("greedy" if s % 2 else "random") for s in range(seats) if not (human and s == 0)}
@@ -162,8 +168,12 @@ def _create_games(api: Api, serve: Serve, config: ChaosConfig) -> tuple[list[str
         games.append(body["game_id"])
         if human:
             token = next(s["token"] for s in body["seats"] if s["seat"] == 0)
-            players.append(Player(serve.base, body["game_id"], 0, token, seed=config.seed * 1000 + n))
-    return games, players
+            args = (serve.base, body["game_id"], 0, token, config.seed * 1000 + n)
+            if n < config.bot_games + config.http_games:
+                players.append(Player(*args))
+            else:
+                sockets.append(SocketPlayer(*args))
+    return games, players, sockets
 
 
 def _wait_for_games(api: Api, games: list[str], timeout_s: float) -> list[str]:
@@ -178,7 +188,12 @@ def _wait_for_games(api: Api, games: list[str], timeout_s: float) -> list[str]:
 
 
 def _check_store(
-    serve: Serve, games: list[str], players: list[Player], watchers: list[Watcher], result: ChaosResult
+    serve: Serve,
+    games: list[str],
+    players: list[Player],
+    sockets: list[SocketPlayer],
+    watchers: list[Watcher],
+    result: ChaosResult,
 ) -> None:
     url = serve.redis_url
     services = build(Settings(redis_url=url, data_dir=serve.folder / "data"), url)
@@ -206,8 +221,18 @@ def _check_store(
                 result.rejected_later += 1
             else:
                 result.lost += 1  # told "applied", recorded as something else
-    for watcher in watchers:
-        final = store.meta(watcher.url.rsplit("/", 1)[1]).last_seq
+    for socket in sockets:
+        for command_id, told in socket.accepted.items():
+            record = store.result(socket.game_id, command_id)
+            if told == "applied":
+                result.accepted += 1
+                applied = record is not None and record.status == "applied"
+                result.applied += applied
+                result.lost += not applied
+        result.lost += socket.pending is not None  # sent, never answered
+    for watcher in [*watchers, *sockets]:
+        game_id = watcher.game_id if isinstance(watcher, SocketPlayer) else watcher.url.rsplit("/", 1)[1]
+        final = store.meta(game_id).last_seq
         expected = set(range((watcher.start_seq or 0) + 1, final + 1))
         result.watchers += 1
         result.reconnects += max(0, watcher.connects - 1)
