@@ -101,7 +101,7 @@ def cmd_send(services: Services, args: argparse.Namespace) -> int:
     if args.id is not None and (not args.id or args.id.startswith("@")):
         raise UserError("a command id is not empty and does not start with @ (reserved)")
     command_id = services.bus.submit(args.game_id, args.seat, body, args.id)
-    record = _wait_for_result(services, args.game_id, command_id, args.wait)
+    record = _wait_for_result(services, args.game_id, args.seat, command_id, args.wait)
     if record is None:
         print(json.dumps({"command_id": command_id, "status": "submitted"}))
         return 0
@@ -109,10 +109,12 @@ def cmd_send(services: Services, args: argparse.Namespace) -> int:
     return 0 if record.status == "applied" else 1
 
 
-def _wait_for_result(services: Services, game_id: str, command_id: str, wait_s: float) -> Any:
+def _wait_for_result(
+    services: Services, game_id: str, seat: int | None, command_id: str, wait_s: float
+) -> Any:
     deadline = time.monotonic() + wait_s
     while time.monotonic() < deadline:
-        record = services.store.result(game_id, command_id)
+        record = services.store.result(game_id, command_id, seat)
         if record is not None:
             return record
         time.sleep(0.02)
@@ -152,11 +154,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
         for other in report.problems[1:]:
             print(f"  also at seq {other.seq}: {other.reason}", file=sys.stderr)
         return 1
-    checked = (
-        "every decision re-checked"
-        if report.decisions_checked
-        else "seed not revealed yet: chain and replay only"
-    )
+    if report.finished:
+        checked = "finished game, every decision re-checked"
+    else:  # nothing in a live game's export can show what comes after it: say how far it reaches
+        checked = (
+            f"live game, verified up to seq {report.last_seq} "
+            "(chain and replay; decisions are re-checked once the game ends and reveals its seed)"
+        )
     print(f"OK {report.game} {report.game_id}: {report.events} events, {report.commands} commands; {checked}")
     return 0
 
@@ -197,6 +201,7 @@ def cmd_gateway(services: Services, url: str, args: argparse.Namespace) -> int:
     import uvicorn
 
     from services.gateway.app import create_app
+    from services.gateway.socket_writer import SocketProtocol
 
     uvicorn.run(
         create_app(services, redis_url=url),
@@ -204,6 +209,7 @@ def cmd_gateway(services: Services, url: str, args: argparse.Namespace) -> int:
         port=args.port,
         log_level="warning",
         ws_per_message_deflate=services.settings.ws_compression,
+        ws=SocketProtocol,
     )
     return 0
 

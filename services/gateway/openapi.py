@@ -114,8 +114,10 @@ OPERATIONS: dict[str, dict[str, Op]] = {
     },
     "/api/games/{game_id}/commands": {"post": _submit()},
     "/api/games/{game_id}/commands/{command_id}": {
-        "get": _op("A command's recorded outcome (pending until decided).", ("200", p.CommandOutcome), ("404",),
-                   parameters=[GAME_ID, COMMAND_ID]),
+        "get": _op("The recorded outcome (pending until decided) of the token's seat's command: command ids "
+                   "are scoped to their seat. 404 for a name that is not a command id.",
+                   ("200", p.CommandOutcome), ("401", "403", "404"), security=BEARER,
+                   parameters=[GAME_ID, TOKEN_Q, COMMAND_ID]),
     },
     "/ws/games/{game_id}": {
         "get": {

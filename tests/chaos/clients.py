@@ -101,7 +101,7 @@ class Player:
         while outcome["status"] == "pending":  # accepted, result not known yet: ask until it is
             time.sleep(0.05)
             self.resent += 1
-            outcome = self.api.call("GET", f"{path}/{command_id}").json()
+            outcome = self.api.call("GET", f"{path}/{command_id}", headers=auth).json()  # the seat's id
 
 
 class Watcher:

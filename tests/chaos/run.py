@@ -201,7 +201,7 @@ def _check_store(
     for game_id in games:
         records = store.records(game_id)
         result.commands += len(records)
-        ids = [r.command_id for r in records]
+        ids = [r.result_field for r in records]  # a command id is its sender's: (sender, id) is the key
         result.doubled += len(ids) - len(set(ids))
         report = verify_lines(export_lines(store, game_id), store.games)
         finished = store.meta(game_id).status == "finished"
@@ -211,7 +211,7 @@ def _check_store(
             result.verify_failures.append(f"{game_id}: {report.first_problem()}")
     for player in players:
         for command_id, told in player.accepted.items():
-            record = store.result(player.game_id, command_id)
+            record = store.result(player.game_id, command_id, player.seat)
             result.accepted += 1
             if record is None:
                 result.lost += 1
