@@ -177,7 +177,7 @@ class SocketPlayer:
     def _run(self) -> None:
         deadline = time.monotonic() + GIVE_UP_S
         try:
-            while not self.finished and not self.stop.is_set() and time.monotonic() < deadline:
+            while self._playing() and time.monotonic() < deadline:
                 last = self.seqs[-1] if self.seqs else (self.start_seq or 0)
                 try:
                     with connect(f"{self.url}&from={last}", open_timeout=10, max_size=None) as socket:
@@ -186,17 +186,22 @@ class SocketPlayer:
                         self._session(socket)
                 except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError):
                     pass
-                if not self.finished:
+                if self._playing():
                     time.sleep(RETRY_S)
         except Exception as exc:  # reported by the run, never a silent death
             self.error = f"{type(exc).__name__}: {exc}"
         finally:
             self.api.close()
 
+    def _playing(self) -> bool:
+        """Until the game has ended and the last command's result is in (the move that ends a game has its
+        result frame after the last event's)."""
+        return not self.stop.is_set() and (not self.finished or self.pending is not None)
+
     def _session(self, socket: Any) -> None:
         if self.pending is not None:
             socket.send(self.pending[1])  # its result was lost with the last socket: ask again, same id
-        while not self.stop.is_set() and not self.finished:
+        while self._playing():
             with contextlib.suppress(TimeoutError):
                 self._on_frame(json.loads(socket.recv(timeout=0.5)))
             if self.pending is None and self.seat in self.to_act and not self.finished:

@@ -26,6 +26,10 @@ from tests.chaos.clients import Api, Player, SocketPlayer, Watcher
 from tests.chaos.faults import FaultInjector
 from tests.chaos.procs import Serve
 
+STALL_S = 60.0
+"""A live game without a new event for this long is stuck (a bot turn takes milliseconds; a Redis restart
+and the reconciler's pass, seconds)."""
+
 GAME_KINDS = (("elcapitan", 2), ("manila", 3), ("eic", 2), ("elcapitan", 3), ("manila", 4), ("eic", 3))
 """Cycled through for the games of a run: the short run's first three are the quickest to play out."""
 
@@ -36,8 +40,9 @@ class ChaosConfig(msgspec.Struct, kw_only=True):
     ws_games: int = 3
     duration_s: float = 120.0
     """Faults are injected this long, or until every game has ended."""
-    settle_s: float = 180.0
-    """After the faults stop, the games have this long to end; any still live then is stuck."""
+    settle_s: float = 900.0
+    """After the faults stop, the games have at most this long to end (a slow machine needs long); a game
+    that stands still for ``STALL_S`` is stuck, and the wait ends when all live games are."""
     gap_s: tuple[float, float] = (1.0, 3.0)
     seed: int = 1
     workers: int = 2
@@ -52,6 +57,8 @@ class ChaosResult(msgspec.Struct, kw_only=True):
     games: int = 0
     finished: int = 0
     stuck: list[str] = []
+    unfinished: list[str] = []
+    """Live games still moving when ``settle_s`` ran out (not stuck, but not shown to end either)."""
     verified: int = 0
     verify_failures: list[str] = []
     commands: int = 0
@@ -79,6 +86,7 @@ class ChaosResult(msgspec.Struct, kw_only=True):
             self.lost == 0
             and self.doubled == 0
             and not self.stuck
+            and not self.unfinished
             and not self.verify_failures
             and self.verified == self.games
             and self.events_missed == 0
@@ -93,7 +101,8 @@ class ChaosResult(msgspec.Struct, kw_only=True):
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(self.faults_injected.items()))
         return [
             f"faults injected: {injected} ({kinds}); survived: {survived}",
-            f"games: {self.games}; finished: {self.finished}; stuck: {len(self.stuck)} {self.stuck or ''}",
+            f"games: {self.games}; finished: {self.finished}; stuck (no event for {STALL_S:.0f} s): "
+            f"{len(self.stuck)} {self.stuck or ''}; still moving when the time ran out: {len(self.unfinished)}",
             f"games verified: {self.verified} of {self.games} {self.verify_failures or ''}",
             f"commands recorded (bots and players): {self.commands}",
             f"commands accepted by HTTP and WebSocket players: {self.accepted}; applied: {self.applied}; "
@@ -137,7 +146,7 @@ def _play(serve: Serve, config: ChaosConfig, result: ChaosResult) -> None:
     faults.start()
     _wait_for_games(api, games, config.duration_s)
     faults.finish()
-    live = _wait_for_games(api, games, config.settle_s)
+    stuck, moving = _wait_for_games(api, games, config.settle_s)
     for player in players:
         player.thread.join(timeout=30)
     for watcher in [*watchers, *sockets]:
@@ -145,7 +154,8 @@ def _play(serve: Serve, config: ChaosConfig, result: ChaosResult) -> None:
         watcher.stop.set()
     api.close()
     result.faults_injected, result.faults_survived = faults.injected, faults.survived
-    result.games, result.stuck, result.finished = len(games), live, len(games) - len(live)
+    result.games, result.stuck, result.unfinished = len(games), stuck, moving
+    result.finished = len(games) - len(stuck) - len(moving)
     result.client_errors += [f"{p.game_id}: {p.error}" for p in [*players, *sockets] if p.error]
     _check_store(serve, games, players, sockets, watchers, result)
 
@@ -176,15 +186,28 @@ def _create_games(
     return games, players, sockets
 
 
-def _wait_for_games(api: Api, games: list[str], timeout_s: float) -> list[str]:
-    """Wait until every game has ended (or the time is up); returns the ones still live."""
+def _wait_for_games(api: Api, games: list[str], timeout_s: float) -> tuple[list[str], list[str]]:
+    """Wait until every game has ended, every live one has stood still for ``STALL_S``, or the time is
+    up; returns the live games that stood still (stuck) and those still moving."""
     deadline = time.monotonic() + timeout_s
+    moved: dict[str, tuple[int, float]] = {}
     live = list(games)
-    while live and time.monotonic() < deadline:
-        live = [g for g in live if api.call("GET", f"/api/games/{g}").json()["status"] != "finished"]
-        if live:
-            time.sleep(1.0)
-    return live
+    while live:
+        now = time.monotonic()
+        still_live = []
+        for game_id in live:
+            state = api.call("GET", f"/api/games/{game_id}").json()
+            if state["status"] == "finished":
+                continue
+            still_live.append(game_id)
+            if moved.get(game_id, (None, 0.0))[0] != state["seq"]:
+                moved[game_id] = (state["seq"], now)
+        live = still_live
+        stuck = [g for g in live if now - moved[g][1] >= STALL_S]
+        if not live or len(stuck) == len(live) or now >= deadline:
+            return stuck, [g for g in live if g not in stuck]
+        time.sleep(2.0)
+    return [], []
 
 
 def _check_store(
@@ -223,7 +246,7 @@ def _check_store(
                 result.lost += 1  # told "applied", recorded as something else
     for socket in sockets:
         for command_id, told in socket.accepted.items():
-            record = store.result(socket.game_id, command_id)
+            record = store.result(socket.game_id, command_id, socket.seat)
             if told == "applied":
                 result.accepted += 1
                 applied = record is not None and record.status == "applied"
