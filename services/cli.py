@@ -25,6 +25,7 @@ from events.errors import EventsError, GameExists, UnknownGame
 from services import logging as hm_logging
 from services.bootstrap import ClusterNotSupported, Services, build, load_games
 from services.config import Settings
+from services.discovery import NoServer, find_redis
 from services.games import create_game
 from services.gateway.auth import mint_tokens
 from services.redis_launcher import EmbeddedRedis, RedisNotFound, running_url, wait_for_redis
@@ -39,7 +40,8 @@ class UserError(Exception):
 
 @contextmanager
 def redis_for(settings: Settings) -> Iterator[str]:
-    """The Redis URL to use; starts (and afterwards stops) an embedded server when none is running."""
+    """The Redis URL a worker or gateway uses; starts (and afterwards stops) an embedded server when none
+    is running on the data folder."""
     if settings.redis_url:
         yield settings.redis_url
         return
@@ -47,7 +49,29 @@ def redis_for(settings: Settings) -> Iterator[str]:
     if url:
         yield url
         return
-    server = EmbeddedRedis(settings.data_dir)
+    with _embedded(settings.data_dir) as started:
+        yield started
+
+
+@contextmanager
+def redis_for_games(settings: Settings) -> Iterator[str]:
+    """The Redis URL a verb that works on games uses: the one the user means, from any folder (see
+    ``services/discovery.py``); when it has to start one of its own, it says so on stderr."""
+    found = find_redis(settings)
+    if found.url is not None:
+        yield found.url
+        return
+    assert found.start_in is not None
+    print(
+        f"harbormaster: no running server found; using {found.how} (until this command ends)", file=sys.stderr
+    )
+    with _embedded(found.start_in) as started:
+        yield started
+
+
+@contextmanager
+def _embedded(data_dir: Path) -> Iterator[str]:
+    server = EmbeddedRedis(data_dir)
     server.start()
     try:
         yield server.url
@@ -306,20 +330,24 @@ def run(argv: Sequence[str]) -> int:
         return cmd_verify(args)
     if args.subcommand == "serve":
         return cmd_serve(settings, args)
-    with redis_for(settings) as url:
-        if args.subcommand in LONG_RUNNING:
+    if args.subcommand in LONG_RUNNING:
+        with redis_for(settings) as url:
             wait_for_redis(url)
-        services = build(settings, url)
-        if args.subcommand == "worker":
-            return cmd_worker(services, url, args)
-        if args.subcommand == "rq-worker":
-            return cmd_rq_worker(services)
-        if args.subcommand == "gateway":
+            services = build(settings, url)
+            if args.subcommand == "worker":
+                return cmd_worker(services, url, args)
+            if args.subcommand == "rq-worker":
+                return cmd_rq_worker(services)
             return cmd_gateway(services, url, args)
-        if args.subcommand == "new":
-            return cmd_new(services, url, args)
-        handler = {"send": cmd_send, "log": cmd_log, "export": cmd_export, "games": cmd_games}
-        return handler[args.subcommand](services, args)
+    with redis_for_games(settings) as url:
+        services = build(settings, url)
+        try:
+            if args.subcommand == "new":
+                return cmd_new(services, url, args)
+            handler = {"send": cmd_send, "log": cmd_log, "export": cmd_export, "games": cmd_games}
+            return handler[args.subcommand](services, args)
+        except UnknownGame as exc:  # say where it looked: the wrong Redis is the usual reason
+            raise UserError(f"no such game: {exc} (in the Redis at {url})") from exc
 
 
 def _explain(exc: Exception) -> tuple[int, str] | None:
@@ -330,7 +358,7 @@ def _explain(exc: Exception) -> tuple[int, str] | None:
         return 2, f"a game with id {exc} exists already"
     if isinstance(exc, RuleViolation):
         return 2, f"refused by the rules: {exc.message} ({exc.code})"
-    if isinstance(exc, UserError | EventsError | RedisNotFound | ClusterNotSupported):
+    if isinstance(exc, UserError | EventsError | RedisNotFound | ClusterNotSupported | NoServer):
         return 2, str(exc)
     if isinstance(exc, redis.ConnectionError):
         return 3, f"cannot reach Redis: {exc}"
