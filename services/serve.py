@@ -18,10 +18,12 @@ import structlog
 
 from services.bootstrap import Services, build
 from services.config import Settings
+from services.discovery import ServeState, announce, withdraw
 from services.games import create_game
 from services.redis_launcher import EmbeddedRedis, running_url
 from services.supervise import Child, Supervisor
-from workers.jobs.schedule import make_scheduler, reconcile
+from services.tournaments import reconcile_running
+from workers.jobs.schedule import BotScheduler, make_scheduler, reconcile
 
 log = structlog.get_logger("serve")
 
@@ -61,6 +63,13 @@ class _Terminated(Exception):
     """SIGTERM arrived (a service manager, ``docker stop``, Kubernetes): stop as Ctrl-C does."""
 
 
+def _reconcile_all(services: Services, url: str, scheduler: BotScheduler, seen: dict[str, int]) -> None:
+    """Lost bot turns, then tournaments whose round trigger was lost (a crash between a game's end and
+    its round job)."""
+    reconcile(services.store, scheduler, seen)
+    reconcile_running(services, url)
+
+
 def _raise_terminated(signum: int, frame: FrameType | None) -> None:
     raise _Terminated
 
@@ -78,6 +87,7 @@ def serve(
     previous = signal.signal(signal.SIGTERM, _raise_terminated)
     server = None
     supervisor: Supervisor | None = None
+    announced: ServeState | None = None
     try:
         url = settings.redis_url or running_url(settings.data_dir)
         if url is None:
@@ -85,6 +95,8 @@ def serve(
             url = server.start()
         delay = bot_delay or (0.7 if demo else 0.0)
         services = build(settings, url)  # first: a Redis we cannot run on is refused before any child starts
+        # Where the other verbs find this Redis, from any folder (services/discovery.py).
+        announced = announce(url, gateway=f"http://{host}:{port}/")
         services.bus.ensure_groups()
         scheduler = make_scheduler(services.redis, url, delay, settings.partitions, settings.game_plugins)
         _announce(host, port)
@@ -100,7 +112,7 @@ def serve(
             url,
             children,
             redis_server=server,
-            periodic=lambda: reconcile(services.store, scheduler, seen),
+            periodic=lambda: _reconcile_all(services, url, scheduler, seen),
             every_s=RECONCILE_EVERY_S,
         )
         supervisor.tick()
@@ -115,6 +127,8 @@ def serve(
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one must not cut the stop short
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if announced is not None:  # first: no verb should take up a Redis that is about to stop
+            withdraw(announced)
         if supervisor is not None:
             supervisor.stop()
         if server is not None:
