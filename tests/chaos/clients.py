@@ -3,6 +3,7 @@ reconnect with ``from=`` the last sequence number they saw."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import threading
@@ -147,3 +148,88 @@ class Watcher:
             if frame["type"] != "hello" and frame.get("status") == "finished":
                 self.finished = True
                 return
+
+
+class SocketPlayer:
+    """Plays one seat over the seat's WebSocket (command frames, result frames), reconnecting with ``from=``
+    after each drop and sending again, under the same command id, a command whose result it never got.
+    It is also a watcher: every event frame of its seat's projection, exactly once across reconnects."""
+
+    def __init__(self, base: str, game_id: str, seat: int, token: str, seed: int) -> None:
+        self.api = Api(base)
+        self.url = f"{base.replace('http', 'ws', 1)}/ws/games/{game_id}?token={token}"
+        self.game_id, self.seat, self.token = game_id, seat, token
+        self.rng = random.Random(seed)
+        self.accepted: dict[str, str] = {}
+        """Command id -> the status of its result frame (``applied`` or ``rejected``)."""
+        self.pending: tuple[str, str] | None = None
+        """A command sent whose result has not come: (command id, frame)."""
+        self.to_act: list[int] = []
+        self.seqs: list[int] = []
+        self.start_seq: int | None = None
+        self.connects = 0
+        self.resyncs = 0
+        self.finished = False
+        self.error: str | None = None
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name=f"ws-player-{game_id}", daemon=True)
+
+    def _run(self) -> None:
+        deadline = time.monotonic() + GIVE_UP_S
+        try:
+            while self._playing() and time.monotonic() < deadline:
+                last = self.seqs[-1] if self.seqs else (self.start_seq or 0)
+                try:
+                    with connect(f"{self.url}&from={last}", open_timeout=10, max_size=None) as socket:
+                        self.connects += 1
+                        deadline = time.monotonic() + GIVE_UP_S
+                        self._session(socket)
+                except (OSError, ConnectionClosed, InvalidHandshake, TimeoutError):
+                    pass
+                if self._playing():
+                    time.sleep(RETRY_S)
+        except Exception as exc:  # reported by the run, never a silent death
+            self.error = f"{type(exc).__name__}: {exc}"
+        finally:
+            self.api.close()
+
+    def _playing(self) -> bool:
+        """Until the game has ended and the last command's result is in (the move that ends a game has its
+        result frame after the last event's)."""
+        return not self.stop.is_set() and (not self.finished or self.pending is not None)
+
+    def _session(self, socket: Any) -> None:
+        if self.pending is not None:
+            socket.send(self.pending[1])  # its result was lost with the last socket: ask again, same id
+        while self._playing():
+            with contextlib.suppress(TimeoutError):
+                self._on_frame(json.loads(socket.recv(timeout=0.5)))
+            if self.pending is None and self.seat in self.to_act and not self.finished:
+                self._move(socket)
+
+    def _on_frame(self, frame: dict[str, Any]) -> None:
+        kind = frame["type"]
+        if kind == "hello" and self.start_seq is None:
+            self.start_seq = frame["seq"]
+        if kind == "event":
+            self.seqs.append(frame["seq"])
+        if kind == "resync":
+            self.resyncs += 1
+        if kind in ("hello", "event", "resync"):
+            self.to_act = frame["to_act"]
+        if kind != "hello" and frame.get("status") == "finished":
+            self.finished = True
+        if kind == "result" and self.pending is not None and frame["command_id"] == self.pending[0]:
+            self.accepted[frame["command_id"]] = frame["status"]
+            self.pending = None
+
+    def _move(self, socket: Any) -> None:
+        auth = {"Authorization": f"Bearer {self.token}"}
+        legal = self.api.call("GET", f"/api/games/{self.game_id}/legal", headers=auth).json()
+        if not legal:
+            self.to_act = []  # the frames in hand are behind the game: wait for the next one
+            return
+        command_id = f"ws-{self.seat}-{len(self.accepted)}-{self.rng.getrandbits(32):08x}"
+        frame = json.dumps({"type": "command", "command": self.rng.choice(legal), "command_id": command_id})
+        self.pending = (command_id, frame)
+        socket.send(frame)

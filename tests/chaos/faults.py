@@ -15,6 +15,8 @@ import redis
 from tests.chaos.procs import Serve
 
 WEIGHTS = {"fold": 3, "rq": 2, "horse": 3, "gateway": 2, "redis": 1}
+MISSES = 20
+"""How often a kind not injected yet is looked for again before the run gives up on it."""
 RECOVERY_S = 45.0
 """How long a role may take to come back before the fault counts as not survived."""
 
@@ -50,11 +52,14 @@ class FaultInjector:
             if stopped and not pending:
                 return
             kinds, weights = list(self.kinds), list(self.kinds.values())
-            self.inject(pending.pop() if pending else self.rng.choices(kinds, weights=weights)[0])
+            kind = pending.pop() if pending else self.rng.choices(kinds, weights=weights)[0]
+            retry = not stopped and kind not in self.injected and self.not_found < MISSES
+            if not self.inject(kind) and retry:
+                pending.insert(0, kind)  # none running just then (a work-horse between jobs): later
 
     def inject(self, kind: str) -> bool:
         """Kill one process of ``kind`` (work-horses live only while a job runs: look for a second)."""
-        deadline = time.monotonic() + 2.0
+        deadline = time.monotonic() + 5.0
         victims = self.serve.pids(kind)
         while not victims and time.monotonic() < deadline:
             time.sleep(0.005)

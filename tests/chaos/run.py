@@ -1,7 +1,7 @@
 """One chaos run: games, clients and faults against a real ``harbormaster serve``, then the checks.
 
-Bot games of all three kinds, and games where seat 0 is an HTTP player (the other seats bots), each
-watched by a spectator's WebSocket. While they play, the fault injector ``kill -9``s fold workers, rq
+Bot games of all three kinds, games where seat 0 is an HTTP player and games where seat 0 plays over its
+WebSocket (the other seats bots), each watched by a spectator's WebSocket. While they play, the fault injector ``kill -9``s fold workers, rq
 workers, rq work-horses, the gateway and the embedded Redis (``serve`` restarts each). Then, from the
 store: every command a client saw accepted has exactly one result (none lost, none applied twice), no
 command id of any game has two results, every game finished (none stuck), every game's export verifies,
@@ -22,9 +22,13 @@ from services.audit.verify import verify_lines
 from services.bootstrap import build
 from services.config import Settings
 from services.redis_launcher import free_port
-from tests.chaos.clients import Api, Player, Watcher
+from tests.chaos.clients import Api, Player, SocketPlayer, Watcher
 from tests.chaos.faults import FaultInjector
 from tests.chaos.procs import Serve
+
+STALL_S = 60.0
+"""A live game without a new event for this long is stuck (a bot turn takes milliseconds; a Redis restart
+and the reconciler's pass, seconds)."""
 
 GAME_KINDS = (("elcapitan", 2), ("manila", 3), ("eic", 2), ("elcapitan", 3), ("manila", 4), ("eic", 3))
 """Cycled through for the games of a run: the short run's first three are the quickest to play out."""
@@ -33,10 +37,12 @@ GAME_KINDS = (("elcapitan", 2), ("manila", 3), ("eic", 2), ("elcapitan", 3), ("m
 class ChaosConfig(msgspec.Struct, kw_only=True):
     bot_games: int = 12
     http_games: int = 3
+    ws_games: int = 3
     duration_s: float = 120.0
     """Faults are injected this long, or until every game has ended."""
-    settle_s: float = 180.0
-    """After the faults stop, the games have this long to end; any still live then is stuck."""
+    settle_s: float = 900.0
+    """After the faults stop, the games have at most this long to end (a slow machine needs long); a game
+    that stands still for ``STALL_S`` is stuck, and the wait ends when all live games are."""
     gap_s: tuple[float, float] = (1.0, 3.0)
     seed: int = 1
     workers: int = 2
@@ -51,12 +57,15 @@ class ChaosResult(msgspec.Struct, kw_only=True):
     games: int = 0
     finished: int = 0
     stuck: list[str] = []
+    unfinished: list[str] = []
+    """Live games still moving when ``settle_s`` ran out (not stuck, but not shown to end either)."""
     verified: int = 0
     verify_failures: list[str] = []
     commands: int = 0
     """Command results recorded in all games (bots' and players')."""
     accepted: int = 0
-    """Commands an HTTP player was told were applied, or accepted and pending."""
+    """Commands an HTTP player was told were applied, or accepted and pending; and commands a WebSocket
+    player got an ``applied`` result frame for."""
     applied: int = 0
     rejected_later: int = 0
     """Accepted as pending, then refused by the rules (the game moved on meanwhile): settled, not lost."""
@@ -77,6 +86,7 @@ class ChaosResult(msgspec.Struct, kw_only=True):
             self.lost == 0
             and self.doubled == 0
             and not self.stuck
+            and not self.unfinished
             and not self.verify_failures
             and self.verified == self.games
             and self.events_missed == 0
@@ -91,12 +101,13 @@ class ChaosResult(msgspec.Struct, kw_only=True):
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(self.faults_injected.items()))
         return [
             f"faults injected: {injected} ({kinds}); survived: {survived}",
-            f"games: {self.games}; finished: {self.finished}; stuck: {len(self.stuck)} {self.stuck or ''}",
+            f"games: {self.games}; finished: {self.finished}; stuck (no event for {STALL_S:.0f} s): "
+            f"{len(self.stuck)} {self.stuck or ''}; still moving when the time ran out: {len(self.unfinished)}",
             f"games verified: {self.verified} of {self.games} {self.verify_failures or ''}",
             f"commands recorded (bots and players): {self.commands}",
-            f"commands accepted by HTTP players: {self.accepted}; applied: {self.applied}; "
+            f"commands accepted by HTTP and WebSocket players: {self.accepted}; applied: {self.applied}; "
             f"rejected later by the rules: {self.rejected_later}; lost: {self.lost}; doubled: {self.doubled}",
-            f"websocket spectators: {self.watchers}; reconnects: {self.reconnects}; events missed: "
+            f"websocket clients (spectators and players): {self.watchers}; reconnects: {self.reconnects}; events missed: "
             f"{self.events_missed}; seen twice: {self.events_doubled}; resyncs: {self.resyncs}",
             f"client errors: {len(self.client_errors)} {self.client_errors[:3] or ''}",
             f"serve exit code: {self.serve_exit}; elapsed: {self.elapsed_s:.0f} s",
@@ -127,31 +138,36 @@ def run_chaos(config: ChaosConfig, folder: Path | None = None) -> ChaosResult:
 
 def _play(serve: Serve, config: ChaosConfig, result: ChaosResult) -> None:
     api = Api(serve.base)
-    games, players = _create_games(api, serve, config)
+    games, players, sockets = _create_games(api, serve, config)
     watchers = [Watcher(serve.base.replace("http", "ws", 1), game_id) for game_id in games]
-    for client in [*watchers, *players]:
+    for client in [*watchers, *players, *sockets]:
         client.thread.start()
     faults = FaultInjector(serve, config.seed, config.gap_s)
     faults.start()
     _wait_for_games(api, games, config.duration_s)
     faults.finish()
-    live = _wait_for_games(api, games, config.settle_s)
+    stuck, moving = _wait_for_games(api, games, config.settle_s)
     for player in players:
         player.thread.join(timeout=30)
-    for watcher in watchers:
+    for watcher in [*watchers, *sockets]:
         watcher.thread.join(timeout=15)
         watcher.stop.set()
     api.close()
     result.faults_injected, result.faults_survived = faults.injected, faults.survived
-    result.games, result.stuck, result.finished = len(games), live, len(games) - len(live)
-    result.client_errors += [f"{p.game_id}: {p.error}" for p in players if p.error]
-    _check_store(serve, games, players, watchers, result)
+    result.games, result.stuck, result.unfinished = len(games), stuck, moving
+    result.finished = len(games) - len(stuck) - len(moving)
+    result.client_errors += [f"{p.game_id}: {p.error}" for p in [*players, *sockets] if p.error]
+    _check_store(serve, games, players, sockets, watchers, result)
 
 
-def _create_games(api: Api, serve: Serve, config: ChaosConfig) -> tuple[list[str], list[Player]]:
+def _create_games(
+    api: Api, serve: Serve, config: ChaosConfig
+) -> tuple[list[str], list[Player], list[SocketPlayer]]:
     """Every game is created before the first fault: a seat's token is shown only in the answer."""
-    games, players = [], []
-    for n in range(config.bot_games + config.http_games):
+    games: list[str] = []
+    players: list[Player] = []
+    sockets: list[SocketPlayer] = []
+    for n in range(config.bot_games + config.http_games + config.ws_games):
         game, seats = GAME_KINDS[n % config.kinds]
         human = n >= config.bot_games
         bots = {str(s): ("greedy" if s % 2 else "random") for s in range(seats) if not (human and s == 0)}
@@ -162,23 +178,45 @@ def _create_games(api: Api, serve: Serve, config: ChaosConfig) -> tuple[list[str
         games.append(body["game_id"])
         if human:
             token = next(s["token"] for s in body["seats"] if s["seat"] == 0)
-            players.append(Player(serve.base, body["game_id"], 0, token, seed=config.seed * 1000 + n))
-    return games, players
+            args = (serve.base, body["game_id"], 0, token, config.seed * 1000 + n)
+            if n < config.bot_games + config.http_games:
+                players.append(Player(*args))
+            else:
+                sockets.append(SocketPlayer(*args))
+    return games, players, sockets
 
 
-def _wait_for_games(api: Api, games: list[str], timeout_s: float) -> list[str]:
-    """Wait until every game has ended (or the time is up); returns the ones still live."""
+def _wait_for_games(api: Api, games: list[str], timeout_s: float) -> tuple[list[str], list[str]]:
+    """Wait until every game has ended, every live one has stood still for ``STALL_S``, or the time is
+    up; returns the live games that stood still (stuck) and those still moving."""
     deadline = time.monotonic() + timeout_s
+    moved: dict[str, tuple[int, float]] = {}
     live = list(games)
-    while live and time.monotonic() < deadline:
-        live = [g for g in live if api.call("GET", f"/api/games/{g}").json()["status"] != "finished"]
-        if live:
-            time.sleep(1.0)
-    return live
+    while live:
+        now = time.monotonic()
+        still_live = []
+        for game_id in live:
+            state = api.call("GET", f"/api/games/{game_id}").json()
+            if state["status"] == "finished":
+                continue
+            still_live.append(game_id)
+            if moved.get(game_id, (None, 0.0))[0] != state["seq"]:
+                moved[game_id] = (state["seq"], now)
+        live = still_live
+        stuck = [g for g in live if now - moved[g][1] >= STALL_S]
+        if not live or len(stuck) == len(live) or now >= deadline:
+            return stuck, [g for g in live if g not in stuck]
+        time.sleep(2.0)
+    return [], []
 
 
 def _check_store(
-    serve: Serve, games: list[str], players: list[Player], watchers: list[Watcher], result: ChaosResult
+    serve: Serve,
+    games: list[str],
+    players: list[Player],
+    sockets: list[SocketPlayer],
+    watchers: list[Watcher],
+    result: ChaosResult,
 ) -> None:
     url = serve.redis_url
     services = build(Settings(redis_url=url, data_dir=serve.folder / "data"), url)
@@ -206,8 +244,18 @@ def _check_store(
                 result.rejected_later += 1
             else:
                 result.lost += 1  # told "applied", recorded as something else
-    for watcher in watchers:
-        final = store.meta(watcher.url.rsplit("/", 1)[1]).last_seq
+    for socket in sockets:
+        for command_id, told in socket.accepted.items():
+            record = store.result(socket.game_id, command_id, socket.seat)
+            if told == "applied":
+                result.accepted += 1
+                applied = record is not None and record.status == "applied"
+                result.applied += applied
+                result.lost += not applied
+        result.lost += socket.pending is not None  # sent, never answered
+    for watcher in [*watchers, *sockets]:
+        game_id = watcher.game_id if isinstance(watcher, SocketPlayer) else watcher.url.rsplit("/", 1)[1]
+        final = store.meta(game_id).last_seq
         expected = set(range((watcher.start_seq or 0) + 1, final + 1))
         result.watchers += 1
         result.reconnects += max(0, watcher.connects - 1)
