@@ -214,10 +214,10 @@ def cmd_worker(services: Services, url: str, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_rq_worker(services: Services) -> int:
+def cmd_rq_worker(services: Services, args: argparse.Namespace) -> int:
     from workers.runner import run_rq_worker
 
-    run_rq_worker(services.redis, services.settings.log_level.upper())
+    run_rq_worker(services.redis, services.settings.log_level.upper(), no_fork=args.no_fork)
     return 0
 
 
@@ -286,7 +286,8 @@ def parser() -> argparse.ArgumentParser:
     worker = sub.add_parser("worker", help="a fold worker (commands -> events)")
     worker.add_argument("--bot-delay", type=float, default=0.0)
     worker.add_argument("--batch", type=int, default=256, help="commands read per round")
-    sub.add_parser("rq-worker", help="an rq worker for bot turns")
+    rq_worker = sub.add_parser("rq-worker", help="an rq worker for bot turns and tournament rounds")
+    rq_worker.add_argument("--no-fork", action="store_true", help="run jobs in this process (faster)")
     gateway = sub.add_parser("gateway", help="only the gateway (HTTP, WebSocket, web client) on REDIS_URL")
     gateway.add_argument("--host", default="127.0.0.1")
     gateway.add_argument("--port", type=int, default=8000)
@@ -315,6 +316,9 @@ def parser() -> argparse.ArgumentParser:
     verify.add_argument("file")
     games = sub.add_parser("games", help="list games")
     games.add_argument("--live", action="store_true")
+    from services.tournament_cli import add_parser as add_tournament_parser
+
+    add_tournament_parser(sub)
     return p
 
 
@@ -326,8 +330,8 @@ def run(argv: Sequence[str]) -> int:
     args = parser().parse_args(argv)
     settings = Settings.from_env()
     hm_logging.configure(settings.log_format, settings.log_level)
-    if args.subcommand == "verify":
-        return cmd_verify(args)
+    if args.subcommand == "verify" or getattr(args, "verb", None) == "verify":
+        return cmd_verify(args) if args.subcommand == "verify" else tournament_verify(args.file)
     if args.subcommand == "serve":
         return cmd_serve(settings, args)
     if args.subcommand in LONG_RUNNING:
@@ -337,10 +341,14 @@ def run(argv: Sequence[str]) -> int:
             if args.subcommand == "worker":
                 return cmd_worker(services, url, args)
             if args.subcommand == "rq-worker":
-                return cmd_rq_worker(services)
+                return cmd_rq_worker(services, args)
             return cmd_gateway(services, url, args)
     with redis_for_games(settings) as url:
         services = build(settings, url)
+        if args.subcommand == "tournament":
+            from services.tournament_cli import run_verb
+
+            return run_verb(services, url, args)
         try:
             if args.subcommand == "new":
                 return cmd_new(services, url, args)
@@ -348,6 +356,12 @@ def run(argv: Sequence[str]) -> int:
             return handler[args.subcommand](services, args)
         except UnknownGame as exc:  # say where it looked: the wrong Redis is the usual reason
             raise UserError(f"no such game: {exc} (in the Redis at {url})") from exc
+
+
+def tournament_verify(path: str) -> int:
+    from services.tournament_cli import verify_file
+
+    return verify_file(path)
 
 
 def _explain(exc: Exception) -> tuple[int, str] | None:

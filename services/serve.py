@@ -22,7 +22,8 @@ from services.discovery import ServeState, announce, withdraw
 from services.games import create_game
 from services.redis_launcher import EmbeddedRedis, running_url
 from services.supervise import Child, Supervisor
-from workers.jobs.schedule import make_scheduler, reconcile
+from services.tournaments import reconcile_running
+from workers.jobs.schedule import BotScheduler, make_scheduler, reconcile
 
 log = structlog.get_logger("serve")
 
@@ -60,6 +61,13 @@ def _announce(host: str, port: int) -> None:
 
 class _Terminated(Exception):
     """SIGTERM arrived (a service manager, ``docker stop``, Kubernetes): stop as Ctrl-C does."""
+
+
+def _reconcile_all(services: Services, url: str, scheduler: BotScheduler, seen: dict[str, int]) -> None:
+    """Lost bot turns, then tournaments whose round trigger was lost (a crash between a game's end and
+    its round job)."""
+    reconcile(services.store, scheduler, seen)
+    reconcile_running(services, url)
 
 
 def _raise_terminated(signum: int, frame: FrameType | None) -> None:
@@ -104,7 +112,7 @@ def serve(
             url,
             children,
             redis_server=server,
-            periodic=lambda: reconcile(services.store, scheduler, seen),
+            periodic=lambda: _reconcile_all(services, url, scheduler, seen),
             every_s=RECONCILE_EVERY_S,
         )
         supervisor.tick()
