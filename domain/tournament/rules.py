@@ -59,7 +59,7 @@ def create(
     except ValueError as error:
         raise _refuse("settings", str(error)) from error
     for size in (settings.table_size, settings.table_size - 1):
-        if size >= min_seats and len(settings.points.by_size.get(size, ())) != size:
+        if size >= min_seats and len(settings.points.by_size.get(str(size), ())) != size:
             raise _refuse("points", f"points by place for tables of {size} are missing")
     if len(entrants) < min_seats:
         raise _refuse("entrants", f"{len(entrants)} entrants cannot fill one table of {min_seats}")
@@ -208,3 +208,14 @@ def current_standings(state: State, tie_breaks: Sequence[str] | None = None) -> 
         tie_breaks=breaks,
         progress=progress(state) if "progress" in breaks else None,
     )
+
+
+def record_tables(state: State, finished: Sequence[TableFinished]) -> list[TournamentEvent]:
+    """Several tables at once (a round job records all of its round's tables in one decision)."""
+    events: list[TournamentEvent] = []
+    for table in finished:
+        new = record_table(state, table)
+        events.extend(new)
+        for event in new:
+            state = evolve(state, event)
+    return events

@@ -20,6 +20,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 from uvicorn.protocols.utils import ClientDisconnected
 
+from events import keys
 from events.envelope import CommandRecord
 from events.errors import UnknownGame
 from services.gateway import strict
@@ -43,6 +44,7 @@ from services.gateway.protocol import (
     close_reason,
 )
 from services.gateway.requests import ApiError, charge_command
+from services.gateway.socket_writer import direct_writer
 
 log = structlog.get_logger("ws")
 
@@ -172,10 +174,13 @@ async def _send_loop(
     for seq, text in missed:
         await _send(websocket, text, stall_s)
         viewer.last_seq = seq
+    viewer.writer = direct_writer(websocket)
     stats = feed.stats
     while not viewer.closed:
+        viewer.sending = False
         await viewer.wake.wait()
         viewer.wake.clear()
+        viewer.sending = True
         if viewer.resync:
             viewer.resync = False
             seq, text = feed.resync_frame(viewer.seat)
@@ -236,11 +241,12 @@ async def _take_command(
             )
         charge_command(gateway, *client)
         command, command_id = parse_command(feed, bytes(frame.command), frame.command_id)
-        future = feed.expect(command_id)
+        field = keys.result_field("seat", viewer.seat, command_id)  # the id is the seat's own
+        future = feed.expect(field)
         try:
             earlier = await enqueue(gateway, feed, viewer.seat, command, command_id)
         except (RedisConnectionError, RedisTimeoutError) as exc:
-            feed.waiters.pop(command_id, None)
+            feed.waiters.pop(field, None)
             raise ApiError(503, "unavailable", "the game store is unreachable; retry shortly") from exc
     except ApiError as refusal:
         viewer.note(
@@ -252,23 +258,23 @@ async def _take_command(
         )
         return
     if earlier is not None:
-        feed.waiters.pop(command_id, None)
+        feed.waiters.pop(field, None)
         viewer.note(result_text(earlier))
         return
-    viewer.pending.add(command_id)
-    future.add_done_callback(lambda done: _settled(viewer, command_id, done))
+    viewer.pending.add(field)
+    future.add_done_callback(lambda done: _settled(viewer, field, done))
 
 
-def _settled(viewer: Viewer, command_id: str, future: asyncio.Future[CommandRecord]) -> None:
-    viewer.pending.discard(command_id)
+def _settled(viewer: Viewer, field: str, future: asyncio.Future[CommandRecord]) -> None:
+    viewer.pending.discard(field)
     if not future.cancelled() and not viewer.closed:
         viewer.note(result_text(future.result()))
 
 
 def _forget_pending(feed: GameFeed, viewer: Viewer) -> None:
     """A closed socket waits for nothing: its unsettled commands stop holding the feed open."""
-    for command_id in viewer.pending:
-        future = feed.waiters.pop(command_id, None)
+    for field in viewer.pending:
+        future = feed.waiters.pop(field, None)
         if future is not None:
             future.cancel()
     viewer.pending.clear()
