@@ -330,8 +330,8 @@ def run(argv: Sequence[str]) -> int:
     args = parser().parse_args(argv)
     settings = Settings.from_env()
     hm_logging.configure(settings.log_format, settings.log_level)
-    if args.subcommand == "verify":
-        return cmd_verify(args)
+    if args.subcommand == "verify" or getattr(args, "verb", None) == "verify":
+        return cmd_verify(args) if args.subcommand == "verify" else tournament_verify(args.file)
     if args.subcommand == "serve":
         return cmd_serve(settings, args)
     if args.subcommand in LONG_RUNNING:
@@ -356,6 +356,12 @@ def run(argv: Sequence[str]) -> int:
             return handler[args.subcommand](services, args)
         except UnknownGame as exc:  # say where it looked: the wrong Redis is the usual reason
             raise UserError(f"no such game: {exc} (in the Redis at {url})") from exc
+
+
+def tournament_verify(path: str) -> int:
+    from services.tournament_cli import verify_file
+
+    return verify_file(path)
 
 
 def _explain(exc: Exception) -> tuple[int, str] | None:

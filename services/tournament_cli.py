@@ -39,6 +39,8 @@ def add_parser(sub: Any) -> None:
         "--file", help="a JSON file: {game, format, rounds, table_size, entrants|players+bots, ...}"
     )
     _spec_flags(create, required=False)
+    check = verbs.add_parser("verify", help="check a tournament export offline: chain, replay, every pairing")
+    check.add_argument("file")
     for verb in ("start", "pause", "resume", "status", "standings", "export"):
         parser = verbs.add_parser(verb, help=f"{verb} a tournament")
         parser.add_argument("tournament_id")
@@ -89,6 +91,21 @@ def run_verb(services: Services, url: str, args: argparse.Namespace) -> int:
     for line in service.export_lines(services, tid):
         sys.stdout.buffer.write(line + b"\n")
     sys.stdout.buffer.flush()
+    return 0
+
+
+def verify_file(path: str) -> int:
+    """``tournament verify FILE`` (no Redis needed): 0 when the export holds, 1 with each problem."""
+    from services.audit.tournament_verify import verify_tournament_lines
+
+    report = verify_tournament_lines(line for line in Path(path).read_bytes().splitlines() if line.strip())
+    if not report.ok:
+        for problem in report.problems or ["no events"]:
+            sys.stderr.write(f"FAILED {report.tournament_id}: {problem}\n")
+        return 1
+    sys.stdout.write(f"OK {report.tournament_id}: {report.events} events, chain intact, {report.rounds_checked} "
+                     f"pairings re-decided, {report.games} games listed (each verifies with harbormaster "
+                     "export/verify)\n")  # fmt: skip
     return 0
 
 

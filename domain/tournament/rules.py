@@ -126,8 +126,8 @@ def _next_pairing(state: State) -> RoundPairing | None:
     return pair_swiss(list(state.players), scores, past, size=size, min_seats=low, max_seats=high, seed=seed)
 
 
-def _advance(state: State) -> list[TournamentEvent]:
-    """Pair the next round, or finish the tournament."""
+def advance(state: State) -> list[TournamentEvent]:
+    """Pair the next round, or finish the tournament (an auditor re-decides each pairing with it)."""
     pairing = _next_pairing(state)
     if pairing is None:
         rows = current_standings(state)
@@ -140,7 +140,7 @@ def _advance(state: State) -> list[TournamentEvent]:
 def start(state: State) -> list[TournamentEvent]:
     if state.status != "created":
         raise _refuse("already_started", "the tournament has already started")
-    return [TournamentStarted(), *_advance(state)]
+    return [TournamentStarted(), *advance(state)]
 
 
 def pause(state: State) -> list[TournamentEvent]:
@@ -157,7 +157,7 @@ def resume(state: State) -> list[TournamentEvent]:
     if current is not None and current.complete() and not current.closed:
         resumed = evolve(state, TournamentResumed())
         closed = evolve(resumed, RoundClosed(round=current.number))
-        return [TournamentResumed(), RoundClosed(round=current.number), *_advance(closed)]
+        return [TournamentResumed(), RoundClosed(round=current.number), *advance(closed)]
     return [TournamentResumed()]
 
 
@@ -179,7 +179,7 @@ def record_table(state: State, finished: TableFinished) -> list[TournamentEvent]
     if not current.complete() or after.status == "paused":
         return [finished]
     closed = evolve(after, RoundClosed(round=finished.round))
-    return [finished, RoundClosed(round=finished.round), *_advance(closed)]
+    return [finished, RoundClosed(round=finished.round), *advance(closed)]
 
 
 def progress(state: State) -> dict[Player, int]:

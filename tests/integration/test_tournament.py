@@ -93,7 +93,7 @@ def test_a_swiss_tournament_survives_killed_workers(
     assert state.winners
 
 
-def test_the_cli_runs_a_bot_tournament_and_shows_it(redis_url, redis_client) -> None:
+def test_the_cli_runs_a_bot_tournament_and_shows_it(redis_url, redis_client, tmp_path) -> None:
     env = {**os.environ, "REDIS_URL": redis_url, "HARBORMASTER_LOG_LEVEL": "warning", "COLUMNS": "160"}
 
     def cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -112,3 +112,6 @@ def test_the_cli_runs_a_bot_tournament_and_shows_it(redis_url, redis_client) -> 
     assert exported[0].startswith('{"kind":"header"')
     assert sum('"kind":"game"' in line for line in exported) == 2
     assert "greedy-1" in cli("standings", "tcli").stdout
+    export_file = tmp_path / "tcli.jsonl"
+    export_file.write_text("\n".join(exported) + "\n")
+    assert cli("verify", str(export_file)).stdout.startswith("OK tcli: ")
