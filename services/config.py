@@ -3,11 +3,41 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 import msgspec
 
 from events.bus import DEFAULT_PARTITIONS
+
+
+class Limits(msgspec.Struct, frozen=True, kw_only=True):
+    """What one client may do at a gateway (per process; see ``docs/limits.md``). 0 turns a limit off."""
+
+    sockets_per_address: int = 64
+    """``HARBORMASTER_WS_PER_ADDRESS``: open WebSockets one address may hold (more: close 4429)."""
+    commands_per_token: float = 20.0
+    """``HARBORMASTER_COMMANDS_PER_TOKEN``: commands a second one seat token may send, sustained."""
+    commands_per_address: float = 100.0
+    """``HARBORMASTER_COMMANDS_PER_ADDRESS``: commands (and games created) a second from one address."""
+    burst: float = 5.0
+    """``HARBORMASTER_RATE_BURST``: a bucket holds this many seconds' worth (bursts up to rate x burst)."""
+    stall_seconds: float = 30.0
+    """``HARBORMASTER_WS_STALL_SECONDS``: a WebSocket whose client has not read a waiting frame for this
+    long is dropped (it may reconnect with ``from=`` and lose nothing)."""
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> Limits:
+        default = cls()
+        return cls(
+            sockets_per_address=int(env.get("HARBORMASTER_WS_PER_ADDRESS", default.sockets_per_address)),
+            commands_per_token=float(env.get("HARBORMASTER_COMMANDS_PER_TOKEN", default.commands_per_token)),
+            commands_per_address=float(
+                env.get("HARBORMASTER_COMMANDS_PER_ADDRESS", default.commands_per_address)
+            ),
+            burst=float(env.get("HARBORMASTER_RATE_BURST", default.burst)),
+            stall_seconds=float(env.get("HARBORMASTER_WS_STALL_SECONDS", default.stall_seconds)),
+        )
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
@@ -23,6 +53,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     log_level: str = "info"
     game_plugins: tuple[str, ...] = ()
     """``HARBORMASTER_GAME_PLUGINS``: extra games as ``module:ATTRIBUTE``, comma-separated (tests use it)."""
+    ws_compression: bool = False
+    """``HARBORMASTER_WS_COMPRESSION=1``: offer permessage-deflate on WebSockets. Off by default: frames are
+    small, and compressing each one per socket cost the gateway more CPU than anything else it does."""
+    public_url: str | None = None
+    """``HARBORMASTER_PUBLIC_URL``: the gateway's address as users reach it (for ``watch_url``); without
+    it ``watch_url`` is a relative URL (never built from the request's ``Host`` header)."""
+    limits: Limits = Limits()
+    """Per-client limits of the gateway (``docs/limits.md``)."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -36,4 +74,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             log_format=env.get("HARBORMASTER_LOG_FORMAT", "console"),
             log_level=env.get("HARBORMASTER_LOG_LEVEL", "info"),
             game_plugins=tuple(p for p in env.get("HARBORMASTER_GAME_PLUGINS", "").split(",") if p),
+            ws_compression=env.get("HARBORMASTER_WS_COMPRESSION", "") in ("1", "true", "yes"),
+            public_url=env.get("HARBORMASTER_PUBLIC_URL", "").rstrip("/") or None,
+            limits=Limits.from_env(env),
         )

@@ -7,11 +7,9 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from rq import Queue
-
 from events.store import GameMeta
 from services.bootstrap import Services
-from workers.jobs.bots import BOT_QUEUE, play_bot_turn
+from workers.jobs.schedule import make_scheduler
 
 
 def create_game(
@@ -41,9 +39,9 @@ def create_game(
 
 
 def kick_bots(services: Services, game_id: str, redis_url: str, delay_s: float = 0.0) -> None:
-    """Enqueue a bot turn now (the fold worker enqueues the later ones after each applied command)."""
-    Queue(BOT_QUEUE, connection=services.redis).enqueue_call(
-        func=play_bot_turn,
-        args=(redis_url, game_id, delay_s, services.bus.partitions, services.settings.game_plugins),
-        result_ttl=60,
+    """Enqueue the bot turn due now, if any (the fold worker enqueues the later ones after each applied
+    command, and ``serve``'s reconciler any that was lost)."""
+    scheduler = make_scheduler(
+        services.redis, redis_url, delay_s, services.bus.partitions, services.settings.game_plugins
     )
+    scheduler.ensure(game_id, services.store.load(game_id))

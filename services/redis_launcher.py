@@ -194,3 +194,22 @@ def running_url(data_dir: Path) -> str | None:
     except redis.RedisError:
         return None
     return None
+
+
+def wait_for_redis(url: str, timeout: float = 120.0) -> None:
+    """Wait until the Redis at ``url`` serves data (a process started while Redis restarts waits for it
+    instead of exiting); after ``timeout`` the last error is raised."""
+    deadline, wait_s = time.monotonic() + timeout, 0.1
+    while True:
+        client = redis.Redis.from_url(url, socket_connect_timeout=1)
+        try:
+            client.dbsize()
+            return
+        except (redis.ConnectionError, redis.TimeoutError):
+            if time.monotonic() + wait_s > deadline:
+                raise
+            log.info("waiting_for_redis", url=url, retry_in_s=wait_s)
+            time.sleep(wait_s)
+            wait_s = min(2.0, wait_s * 2)
+        finally:
+            client.close()

@@ -1,24 +1,29 @@
 """``harbormaster serve``: embedded Redis if needed, fold workers, an rq worker and the gateway.
 
-Worker processes are children; on exit they get SIGTERM (a warm stop) and the embedded Redis is shut
-down cleanly, flushing its append-only file.
+The gateway and the workers are child processes under a supervisor (``services/supervise.py``) that
+restarts any that dies, and the embedded Redis on its data folder; it also runs the bot reconciler
+(``workers/jobs/schedule.py``) at start and every few seconds. On exit the children get SIGTERM (a warm
+stop) and the embedded Redis is shut down cleanly, flushing its append-only file.
 """
 
 from __future__ import annotations
 
+import os
 import signal
-import subprocess
+import sys
 import uuid
 from types import FrameType
 
 import structlog
-import uvicorn
 
 from services.bootstrap import Services, build
-from services.cli import spawn
 from services.config import Settings
+from services.discovery import ServeState, announce, withdraw
 from services.games import create_game
 from services.redis_launcher import EmbeddedRedis, running_url
+from services.supervise import Child, Supervisor
+from services.tournaments import reconcile_running
+from workers.jobs.schedule import BotScheduler, make_scheduler, reconcile
 
 log = structlog.get_logger("serve")
 
@@ -41,34 +46,48 @@ def start_demo_games(services: Services, url: str, host: str, port: int) -> list
     return started
 
 
-def _stop(children: list[subprocess.Popen[bytes]]) -> None:
-    for child in children:
-        child.terminate()
-    for child in children:
-        try:
-            child.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            child.kill()
+def _quiet_children() -> dict[str, str]:
+    """Workers and bots log warnings only, unless ``HARBORMASTER_LOG_LEVEL`` asks for more: a bot move
+    a second must not bury the address to open."""
+    return {} if os.environ.get("HARBORMASTER_LOG_LEVEL") else {"HARBORMASTER_LOG_LEVEL": "warning"}
+
+
+def _announce(host: str, port: int) -> None:
+    """The one line a user needs, on stdout, plainly (the logs go to stderr)."""
+    shown = "localhost" if host in ("0.0.0.0", "127.0.0.1", "::") else host
+    sys.stdout.write(f"\nHarbormaster is up: open http://{shown}:{port}/ in a browser (Ctrl-C stops it)\n\n")
+    sys.stdout.flush()
 
 
 class _Terminated(Exception):
     """SIGTERM arrived (a service manager, ``docker stop``, Kubernetes): stop as Ctrl-C does."""
 
 
+def _reconcile_all(services: Services, url: str, scheduler: BotScheduler, seen: dict[str, int]) -> None:
+    """Lost bot turns, then tournaments whose round trigger was lost (a crash between a game's end and
+    its round job)."""
+    reconcile(services.store, scheduler, seen)
+    reconcile_running(services, url)
+
+
 def _raise_terminated(signum: int, frame: FrameType | None) -> None:
     raise _Terminated
 
 
-def serve(settings: Settings, host: str, port: int, demo: bool, workers: int, bot_delay: float) -> int:
+RECONCILE_EVERY_S = 3.0
+
+
+def serve(
+    settings: Settings, host: str, port: int, demo: bool, workers: int, bot_delay: float, rq_workers: int = 1
+) -> int:
     """Run everything until interrupted (Ctrl-C or SIGTERM); returns the exit code.
 
-    Either way the workers are stopped first, warmly, and the embedded Redis last. SIGTERM needs a handler
-    of ours: uvicorn handles it while it serves, but once its own shutdown is done it raises the signal
-    again, and Python's default for SIGTERM ends the process on the spot, with no ``finally`` run.
+    Either way the gateway and the workers are stopped first, warmly, and the embedded Redis last.
     """
     previous = signal.signal(signal.SIGTERM, _raise_terminated)
     server = None
-    children: list[subprocess.Popen[bytes]] = []
+    supervisor: Supervisor | None = None
+    announced: ServeState | None = None
     try:
         url = settings.redis_url or running_url(settings.data_dir)
         if url is None:
@@ -76,20 +95,42 @@ def serve(settings: Settings, host: str, port: int, demo: bool, workers: int, bo
             url = server.start()
         delay = bot_delay or (0.7 if demo else 0.0)
         services = build(settings, url)  # first: a Redis we cannot run on is refused before any child starts
-        children = [spawn(["worker", "--bot-delay", str(delay)], url) for _ in range(max(1, workers))]
-        children.append(spawn(["rq-worker"], url))
+        # Where the other verbs find this Redis, from any folder (services/discovery.py).
+        announced = announce(url, gateway=f"http://{host}:{port}/")
         services.bus.ensure_groups()
+        scheduler = make_scheduler(services.redis, url, delay, settings.partitions, settings.game_plugins)
+        _announce(host, port)
+        quiet = _quiet_children()
+        seen: dict[str, int] = {}  # the reconciler's memory: each live game's seq at its last pass
+        children = [
+            Child(name=f"fold-{n}", argv=["worker", "--bot-delay", str(delay)], env=quiet)
+            for n in range(max(1, workers))
+        ]
+        children += [Child(name=f"rq-{n}", argv=["rq-worker"], env=quiet) for n in range(max(1, rq_workers))]
+        children.append(Child(name="gateway", argv=["gateway", "--host", host, "--port", str(port)]))
+        supervisor = Supervisor(
+            url,
+            children,
+            redis_server=server,
+            periodic=lambda: _reconcile_all(services, url, scheduler, seen),
+            every_s=RECONCILE_EVERY_S,
+        )
+        supervisor.tick()
         if demo:
             start_demo_games(services, url, host, port)
-        from services.gateway.app import create_app
-
         log.info("gateway_starting", url=f"http://{host}:{port}/", redis=url)
-        uvicorn.run(create_app(services, redis_url=url), host=host, port=port, log_level="warning")
+        supervisor.run_forever()
     except _Terminated:
         log.info("serve_stopping", signal="SIGTERM")
+    except KeyboardInterrupt:
+        log.info("serve_stopping", signal="SIGINT")
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one must not cut the stop short
-        _stop(children)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if announced is not None:  # first: no verb should take up a Redis that is about to stop
+            withdraw(announced)
+        if supervisor is not None:
+            supervisor.stop()
         if server is not None:
             server.stop()
         signal.signal(signal.SIGTERM, previous)

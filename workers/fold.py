@@ -28,7 +28,7 @@ import redis
 import structlog
 
 from events.bus import CommandBus, InboxEntry
-from events.errors import PoisonMessage
+from events.errors import PoisonMessage, UnknownGame
 from events.keys import partition_for
 from events.store import (
     AppendResult,
@@ -108,6 +108,8 @@ class FoldWorker:
         self._collected_at = time.monotonic()
         self._stopping = False
         self._next_heartbeat = 0.0
+        self._duplicates: set[str] = set()
+        """Games with a duplicate command in the batch being landed."""
 
     # --- the loop ---------------------------------------------------------------------------------------
 
@@ -298,6 +300,7 @@ class FoldWorker:
         self.reader.untrimmed.update(entry.partition for entry, _ in poison)
         for decision in applied:
             self._after_applied(decision)
+        self._after_duplicates()
         return retry
 
     def _not_applied(
@@ -314,6 +317,7 @@ class FoldWorker:
         self.cache.drop(game_id)
         if result.status == "dup":
             done.setdefault(decision.entry.partition, []).append(decision.entry.entry_id)
+            self._duplicates.add(game_id)
         elif result.status in ("conflict", "skipped"):
             retry.append(decision.entry)
         else:
@@ -327,6 +331,18 @@ class FoldWorker:
             self.store.mark_finished(game_id)
         if self.on_applied is not None and decision.record.status == "applied":
             self.on_applied(game_id, decision.after)
+
+    def _after_duplicates(self) -> None:
+        """A command sent twice may be the trace of a turn whose follow-up was lost (a bot job that sent
+        its move and died before the move's own trigger ran): the hook sees the game as it is now."""
+        duplicates, self._duplicates = self._duplicates, set()
+        if self.on_applied is None:
+            return
+        for game_id in sorted(duplicates):
+            try:
+                self.on_applied(game_id, self.store.load(game_id))
+            except UnknownGame:
+                continue
 
     def _log_folded(self, decision: Decision) -> None:
         game_id = decision.message.game_id

@@ -1,31 +1,57 @@
-"""Running a fold worker as a process: signals and the bot hook wired in."""
+"""Running a fold worker as a process: signals and the bot hook wired in, and a Redis outage outlived.
+
+When Redis goes away (restarted by ``serve``, a failover, a network cut) the worker does not exit: it drops
+what it had in hand (the commands stay pending in the inbox, and their appends are idempotent), waits with
+a growing back-off, and starts folding again with a fresh worker on the same process.
+"""
 
 from __future__ import annotations
 
 import gc
 import signal
+import time
 from types import FrameType
 
+import redis
 import structlog
 from rq import Queue
 
 from events.bus import CommandBus
-from events.store import EventStore
+from events.store import EventStore, LoadedGame
 from workers.fold import FoldWorker
-from workers.jobs.bots import BOT_QUEUE, BotTrigger
+from workers.jobs.bots import BOT_QUEUE
+from workers.jobs.schedule import BotScheduler
+from workers.jobs.tournament import TOURNAMENT_QUEUE, TournamentTrigger
 
 log = structlog.get_logger("runner")
 
 
-def install_stop_signals(worker: FoldWorker) -> None:
+REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError, OSError)
+"""What a Redis outage raises (``BusyLoadingError`` while it loads its data is a ``ConnectionError``)."""
+
+RECONNECT_FIRST_S = 0.2
+RECONNECT_MOST_S = 5.0
+
+
+class WorkerLife:
+    """The process's current fold worker, and whether a stop was asked for (across reconnects)."""
+
+    def __init__(self) -> None:
+        self.worker: FoldWorker | None = None
+        self.stopping = False
+
+
+def install_stop_signals(life: WorkerLife) -> None:
     """First SIGTERM/SIGINT: warm stop (finish the batch in flight). Second: leave at once."""
 
     def handle(signum: int, frame: FrameType | None) -> None:
-        if worker.stopping:
+        if life.stopping:
             log.warning("hard_stop", signal=signum)
             raise SystemExit(1)
         log.info("warm_stop", signal=signum)
-        worker.request_stop()
+        life.stopping = True
+        if life.worker is not None:
+            life.worker.request_stop()
 
     signal.signal(signal.SIGTERM, handle)
     signal.signal(signal.SIGINT, handle)
@@ -40,19 +66,67 @@ def run_fold_worker(
     plugins: tuple[str, ...] = (),
 ) -> int:
     """A fold worker process's whole life; returns the number of commands it folded."""
-    trigger = BotTrigger(
+    trigger = BotScheduler(
         queue=Queue(BOT_QUEUE, connection=store.redis),
         redis_url=redis_url,
         delay_s=bot_delay_s,
         partitions=bus.partitions,
         plugins=plugins,
     )
-    worker = FoldWorker(store.redis, store, bus, on_applied=trigger, batch_size=batch_size)
-    install_stop_signals(worker)
+    tournaments = TournamentTrigger(store.redis, redis_url, bus.partitions, plugins)
+
+    def after_applied(game_id: str, loaded: LoadedGame) -> None:
+        trigger(game_id, loaded)
+        tournaments(game_id, loaded)
+
+    life = WorkerLife()
+    install_stop_signals(life)
     # Folding a command leaves next to no reference cycles (0-24 unreachable objects per 50,000 commands,
     # measured), but the cyclic collector's pauses were most of the p99 latency (52-68 ms at 28,000/s with
     # it, 17-20 ms without). So start-up objects are frozen out of its scans and it is turned off; the
     # worker collects by hand now and then (FoldWorker._collect_cycles).
     gc.freeze()
     gc.disable()
-    return worker.run()
+    folded, wait_s = 0, RECONNECT_FIRST_S
+    while not life.stopping:
+        started = time.monotonic()
+        try:
+            life.worker = FoldWorker(store.redis, store, bus, on_applied=after_applied, batch_size=batch_size)
+            if life.stopping:
+                break
+            folded += life.worker.run()
+        except REDIS_DOWN as exc:
+            if life.stopping:
+                break
+            if time.monotonic() - started > 30:
+                wait_s = RECONNECT_FIRST_S
+            log.warning("redis_unreachable", error=str(exc) or type(exc).__name__, retry_in_s=wait_s)
+            store.redis.connection_pool.disconnect()
+            time.sleep(wait_s)
+            wait_s = min(RECONNECT_MOST_S, wait_s * 2)
+    return folded
+
+
+def run_rq_worker(client: redis.Redis, logging_level: str, no_fork: bool = False) -> None:
+    """An rq worker for bot turns and tournament rounds that outlives a Redis outage: rq retries its own
+    reads of the queue, but an outage elsewhere in its loop (a heartbeat, a registry clean-up) ends
+    ``work``; start it again.
+
+    ``no_fork``: jobs run in the worker process itself (rq's ``SimpleWorker``): no fork per job, which is
+    most of a bot turn's cost when many bot games are in flight (tournament runs use it)."""
+    from rq import SimpleWorker, Worker
+
+    wait_s = RECONNECT_FIRST_S
+    while True:
+        started = time.monotonic()
+        try:
+            queues = [Queue(name, connection=client) for name in (BOT_QUEUE, TOURNAMENT_QUEUE)]
+            (SimpleWorker if no_fork else Worker)(queues, connection=client).work(logging_level=logging_level)
+            return
+        except REDIS_DOWN as exc:
+            if time.monotonic() - started > 30:
+                wait_s = RECONNECT_FIRST_S
+            log.warning("redis_unreachable", error=str(exc) or type(exc).__name__, retry_in_s=wait_s)
+            client.connection_pool.disconnect()
+            time.sleep(wait_s)
+            wait_s = min(RECONNECT_MOST_S, wait_s * 2)

@@ -131,7 +131,10 @@ class MarketCardsDrawn(Event, frozen=True, kw_only=True):
 
 
 class ShipSent(Event, frozen=True, kw_only=True):
-    """Phase C: a ship placed face down in a zone (``ship`` None when redacted)."""
+    """Phase C: a ship placed face down in a zone (``ship`` None when redacted).
+
+    ``destination`` is the neutral's destination card (2 players), empty for a seated player's send.
+    """
 
     player: int
     ship: str | None

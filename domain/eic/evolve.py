@@ -22,7 +22,9 @@ from domain.eic.state import (
     gain_ship,
     origin,
     portrait,
+    reveal_ships,
     sale,
+    send_ship,
     set_item,
     update_ship,
     with_player,
@@ -243,12 +245,10 @@ def _apply_market_cards_drawn(state: State, event: ev.MarketCardsDrawn) -> State
 
 
 def _apply_ship_sent(state: State, event: ev.ShipSent) -> State:
-    ship_id = event.ship or ""
-    state = update_ship(state, ship_id, zone=event.zone, face_down=True)
+    state = send_ship(state, event.player, event.ship, event.zone)
     state = _pay(state, event.player, -event.cost)
-    zones = set_item(state.zones, event.zone - 1, (*state.zones[event.zone - 1], ship_id))
     drawn = (*state.destinations_drawn, event.destination) if event.destination else state.destinations_drawn
-    return _done(replace(state, zones=zones, destinations_drawn=drawn), event.player)
+    return _done(replace(state, destinations_drawn=drawn), event.player)
 
 
 def _apply_far_east_supplied(state: State, event: ev.FarEastSupplied) -> State:
@@ -262,8 +262,7 @@ def _apply_far_east_supplied(state: State, event: ev.FarEastSupplied) -> State:
 
 
 def _apply_ships_revealed(state: State, event: ev.ShipsRevealed) -> State:
-    for ship_id in event.order:
-        state = update_ship(state, ship_id, face_down=False)
+    state = reveal_ships(state, event.zone, event.order)
     i = event.zone - 1
     return replace(
         state,

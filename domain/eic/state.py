@@ -22,6 +22,8 @@ class Ship(msgspec.Struct, frozen=True, kw_only=True):
     cargo: Goods = NO_GOODS
     zone: int = 0
     face_down: bool = False
+    gained: int = 0
+    """The epoch in which the ship was gained (0: a start Galleon); the neutral discards its oldest."""
 
 
 class Player(msgspec.Struct, frozen=True, kw_only=True):
@@ -258,11 +260,17 @@ def drop_ship(state: State, ship_id: str) -> State:
 
 
 def gain_ship(state: State, owner: int, kind: str, discard: str) -> State:
-    """A new tile at the next dock, after giving up ``discard`` if named."""
-    if discard:
-        state = drop_ship(state, discard)
+    """A new tile on the dock ``discard`` frees (rulebook, Schiff: "eine deiner Anlegestellen freimachen"),
+    or on the first free dock from the left: after the ships at home, before those away."""
     player = state.players[owner]
-    ships = (*player.ships, Ship(id=f"{owner}:{kind}", kind=kind))
+    dock = sum(1 for s in player.ships if s.zone == 0)
+    if discard:
+        index = find_ship(player, discard)
+        dock = index if player.ships[index].zone == 0 else dock
+        state = drop_ship(state, discard)
+        player = state.players[owner]
+    new = Ship(id=f"{owner}:{kind}", kind=kind, gained=state.epoch)
+    ships = (*player.ships[:dock], new, *player.ships[dock:])
     return with_player(state, owner, ships=ships, used_tiles=(*player.used_tiles, kind))
 
 
@@ -285,3 +293,40 @@ def dock_ship(state: State, ship_id: str) -> State:
     returning = tuple(s for s in away if s.id == ship_id)
     rest = tuple(s for s in away if s.id != ship_id)
     return with_player(state, owner, ships=(*home, *returning, *rest))
+
+
+def send_ship(state: State, player: int, ship_id: str | None, zone: int) -> State:
+    """A ship goes face down onto a zone's stack.
+
+    ``ship_id`` is None when another seated player's ship is folded from a redacted ``ShipSent``: the
+    viewer knows the zone but not the ship, so a stand-in (the first ship still at home) goes there;
+    ``reveal_ships`` puts the real ship in its place when the zone is revealed.
+    """
+    if ship_id is None:
+        ship_id = next(s.id for s in state.players[player].ships if s.zone == 0)
+    state = update_ship(state, ship_id, zone=zone, face_down=True)
+    return replace(state, zones=set_item(state.zones, zone - 1, (*state.zones[zone - 1], ship_id)))
+
+
+def reveal_ships(state: State, zone: int, order: tuple[str, ...]) -> State:
+    """A zone's ships turn face up. In a viewer's fold with stand-ins (``send_ship``) a revealed ship may
+    lie face down in another zone: it swaps places with a stand-in of its owner in this zone."""
+    for ship_id in order:
+        player = state.players[ship_owner(ship_id)]
+        ship = player.ships[find_ship(player, ship_id)]
+        if ship.zone != zone:
+            stand_in = next(
+                s.id for s in player.ships if s.zone == zone and s.face_down and s.id not in order
+            )
+            state = _swap_places(state, ship_id, stand_in)
+        state = update_ship(state, ship_id, face_down=False)
+    return state
+
+
+def _swap_places(state: State, a: str, b: str) -> State:
+    """Ships ``a`` and ``b`` (face down, one owner) exchange zones and places in the zone stacks."""
+    player = state.players[ship_owner(a)]
+    zone_a, zone_b = (player.ships[find_ship(player, i)].zone for i in (a, b))
+    state = update_ship(update_ship(state, a, zone=zone_b), b, zone=zone_a)
+    swapped = {a: b, b: a}
+    return replace(state, zones=tuple(tuple(swapped.get(i, i) for i in z) for z in state.zones))

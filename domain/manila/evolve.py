@@ -9,7 +9,7 @@ from msgspec.structs import replace
 
 from domain.manila import data
 from domain.manila import events as ev
-from domain.manila.state import Boat, Player, State, sort_goods
+from domain.manila.state import HIDDEN_SHARE, Boat, Player, State, sort_goods
 
 
 def _set(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -49,8 +49,23 @@ def _sail(state: State, index: int, steps: int) -> State:
     return replace(state, boats=boats)
 
 
+def _all_parked(state: State) -> bool:
+    return bool(state.boats) and all(b.berth for b in state.boats)
+
+
+def _to_payouts(state: State) -> State:
+    """S0: "Sobald (nach der dritten Würfelrunde) alle drei Kähne auf Hafen- und/oder Werftfeldern
+    abgestellt worden sind, finden keine weiteren Setz- und Würfelrunden mehr statt. Nun werden die
+    Einnahmen ausgeschüttet." Read as it stands: once every boat is parked, even before roll 3, no
+    further placement, pilot or dice round takes place; unplaced accomplices simply go home."""
+    return replace(state, phase="payout", placer=None, pilot_turn="")
+
+
 def _next_step(state: State) -> State:
-    """Go on to the next entry of the voyage's schedule: a placement round or a dice roll."""
+    """Go on to the next entry of the voyage's schedule: a placement round or a dice roll, unless all
+    three boats are parked already (then the payouts follow)."""
+    if _all_parked(state):
+        return _to_payouts(state)
     step = state.step + 1
     if step >= len(data.SCHEDULE[state.seats]):  # after the last roll comes the plunder/berthing
         return replace(state, step=step, phase="berth")
@@ -84,7 +99,11 @@ def _apply_game_started(state: State | None, e: ev.GameStarted) -> State:
 
 
 def _apply_shares_dealt(state: State, e: ev.SharesDealt) -> State:
-    players = tuple(Player(cash=data.START_CASH, shares=sort_goods(h or ())) for h in e.hands)
+    # A redacted hand (None) is two shares of goods this viewer may not know: the count is public.
+    hidden = (HIDDEN_SHARE,) * data.START_SHARES
+    players = tuple(
+        Player(cash=data.START_CASH, shares=sort_goods(hidden if h is None else h)) for h in e.hands
+    )
     return replace(state, players=players, supply=e.supply)
 
 
@@ -134,26 +153,33 @@ def _apply_harbour_master_chosen(state: State, e: ev.HarbourMasterChosen) -> Sta
     return replace(state, harbour_master=e.seat, phase="buy_share", bidder=None)
 
 
+def _move_share(
+    source: tuple[str, ...], target: tuple[str, ...], good: str | None
+) -> tuple[tuple[str, ...], ...]:
+    """One share from ``source`` to ``target``. Unnamed (redacted, ``None``), the viewer cannot tell which
+    share moved, so what is left in ``source`` is hidden too; the counts stay exact."""
+    if good is not None and good in source:
+        rest = list(source)
+        rest.remove(good)
+        return sort_goods(rest), sort_goods([*target, good])
+    left = (HIDDEN_SHARE,) * max(len(source) - 1, 0)
+    return left, sort_goods([*target, HIDDEN_SHARE])
+
+
 def _apply_loan_taken(state: State, e: ev.LoanTaken) -> State:
+    """The 12 pesos are public even when the pledged good is not (a redacted ``good`` of None)."""
     p = state.players[e.seat]
-    good = e.good if e.good in p.shares else (p.shares[0] if p.shares else None)
-    if good is None:
-        return state
-    shares = list(p.shares)
-    shares.remove(good)
-    player = replace(p, shares=tuple(shares), mortgaged=sort_goods([*p.mortgaged, good]))
+    shares, mortgaged = _move_share(p.shares, p.mortgaged, e.good)
+    player = replace(p, shares=shares, mortgaged=mortgaged)
     state = replace(state, players=_set(state.players, e.seat, player))
     return _cash(state, e.seat, data.LOAN_AMOUNT, data.LOAN_AMOUNT)
 
 
 def _apply_loan_repaid(state: State, e: ev.LoanRepaid) -> State:
+    """The 15 pesos are public even when the freed good is not."""
     p = state.players[e.seat]
-    good = e.good if e.good in p.mortgaged else (p.mortgaged[0] if p.mortgaged else None)
-    if good is None:
-        return state
-    mortgaged = list(p.mortgaged)
-    mortgaged.remove(good)
-    player = replace(p, mortgaged=tuple(mortgaged), shares=sort_goods([*p.shares, good]))
+    mortgaged, shares = _move_share(p.mortgaged, p.shares, e.good)
+    player = replace(p, mortgaged=mortgaged, shares=shares)
     state = replace(state, players=_set(state.players, e.seat, player))
     return _cash(state, e.seat, -data.REPAY_AMOUNT, -data.REPAY_AMOUNT)
 
@@ -214,6 +240,8 @@ def _apply_placement_passed(state: State, e: ev.PlacementPassed) -> State:
 
 
 def _pilot_done(state: State, pilot: str) -> State:
+    if _all_parked(state):  # a pilot docked the last boat: no further pilot or dice round
+        return _to_payouts(state)
     if pilot == "small" and state.big_pilot is not None:
         return replace(state, pilot_turn="big")
     return replace(state, phase="roll", pilot_turn="")
@@ -322,7 +350,12 @@ def _apply_market_rose(state: State, e: ev.MarketRose) -> State:
 
 
 def _apply_game_ended(state: State, e: ev.GameEnded) -> State:
-    return replace(state, phase="over", result=e.outcome, bidder=None, placer=None)
+    """Every hand is revealed: a viewer's fold learns the goods it could not see."""
+    players = tuple(
+        replace(p, shares=hand, mortgaged=pledged)
+        for p, hand, pledged in zip(state.players, e.hands, e.mortgaged, strict=False)
+    )
+    return replace(state, phase="over", result=e.outcome, bidder=None, placer=None, players=players)
 
 
 _APPLY: dict[type, Callable[[Any, Any], State]] = {

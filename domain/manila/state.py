@@ -7,9 +7,14 @@ import msgspec
 from domain.engine import Outcome
 from domain.manila import data
 
+HIDDEN_SHARE = ""
+"""A share whose good this fold cannot know: a viewer folding redacted events (DESIGN.md "Hidden
+information") learns that a share was dealt or pledged, not which good it is."""
+
 
 class Player(msgspec.Struct, frozen=True, kw_only=True):
-    """One merchant: cash, free shares and pledged (face-down) shares, goods in ``data.GOODS`` order."""
+    """One merchant: cash, free shares and pledged (face-down) shares, goods in ``data.GOODS`` order
+    (``HIDDEN_SHARE`` last, only in a fold of redacted events)."""
 
     cash: int
     shares: tuple[str, ...]
@@ -118,5 +123,9 @@ def wealth(state: State, player: Player) -> int:
 
 
 def sort_goods(goods: tuple[str, ...] | list[str]) -> tuple[str, ...]:
-    """Goods in ``data.GOODS`` order, so that equal hands encode equally."""
-    return tuple(sorted(goods, key=data.GOODS.index))
+    """Goods in ``data.GOODS`` order, hidden ones last, so that equal hands encode equally."""
+    return tuple(sorted(goods, key=_good_rank))
+
+
+def _good_rank(good: str) -> int:
+    return data.GOODS.index(good) if good in data.GOODS else len(data.GOODS)

@@ -14,17 +14,19 @@ from typing import Any
 
 import redis.asyncio as aioredis
 import structlog
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.bootstrap import Services
-from services.gateway import http, metrics, openapi, requests, ws
+from services.config import Limits
+from services.gateway import http, metrics, openapi, requests, tournaments, ws
 from services.gateway.context import Gateway, gateway_of
-from services.gateway.fanout import READ_BLOCK_MS
 
 log = structlog.get_logger("gateway")
 
@@ -46,10 +48,7 @@ def redis_url_of(client: Any) -> str | None:
 
 
 def async_client(url: str, socket_timeout: float = 10.0) -> Any:
-    """An asyncio Redis client returning bytes, like the synchronous ones.
-
-    The feeds' reader client needs a socket timeout longer than its ``XREAD BLOCK``.
-    """
+    """An asyncio Redis client returning bytes, like the synchronous ones."""
     return aioredis.Redis.from_url(
         url, decode_responses=False, socket_timeout=socket_timeout, max_connections=MAX_REDIS_CONNECTIONS
     )
@@ -67,7 +66,7 @@ async def game_page(request: Request) -> Response:
 
 async def openapi_json(request: Request) -> Response:
     """``GET /openapi.json``."""
-    return JSONResponse(openapi.spec())
+    return JSONResponse(openapi.spec(gateway_of(request).games))
 
 
 async def metrics_endpoint(request: Request) -> Response:
@@ -86,6 +85,12 @@ def routes() -> list[BaseRoute]:
         Route("/api/games/{game_id}/commands", http.submit_command, methods=["POST"]),
         Route("/api/games/{game_id}/commands/{command_id}", http.command_result, methods=["GET"]),
         WebSocketRoute("/ws/games/{game_id}", ws.game_socket),
+        Route("/api/tournaments", tournaments.list_tournaments, methods=["GET"]),
+        Route("/api/tournaments", tournaments.create_tournament, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}", tournaments.get_tournament, methods=["GET"]),
+        Route("/api/tournaments/{tournament_id}/start", tournaments.start_tournament, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/pause", tournaments.pause_tournament, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/resume", tournaments.resume_tournament, methods=["POST"]),
         Route("/healthz", http.healthz, methods=["GET"]),
         Route("/metrics", metrics_endpoint, methods=["GET"]),
         Route("/openapi.json", openapi_json, methods=["GET"]),
@@ -131,12 +136,13 @@ def create_app(
     allowed_origins: tuple[str, ...] | None = None,
     max_websockets: int = DEFAULT_MAX_WEBSOCKETS,
     wait_timeout_s: float = 10.0,
+    limits: Limits | None = None,
 ) -> Starlette:
     """The gateway application on ``services``' Redis.
 
     ``worker``: also run a fold worker in a thread of this process (for a one-process demo or tests).
     ``allowed_origins``: WebSocket origins besides the gateway's own host (``HARBORMASTER_ALLOWED_ORIGINS``,
-    comma-separated; ``*`` allows any).
+    comma-separated; ``*`` allows any). ``limits``: per-client limits (default: the services' settings).
     """
     url = redis_url or redis_url_of(services.redis)
     if url is None:
@@ -150,11 +156,11 @@ def create_app(
         gateway = Gateway(
             services,
             async_client(url),
-            async_client(url, socket_timeout=READ_BLOCK_MS / 1000 + 30),
             redis_url=url,
             allowed_origins=allowed_origins,
             max_websockets=max_websockets,
             wait_timeout_s=wait_timeout_s,
+            limits=limits,
         )
         app.state.gateway = gateway
         gateway.hub.start()
@@ -166,8 +172,8 @@ def create_app(
             if stop_worker is not None:
                 stop_worker()
             await gateway.hub.stop()
+            await gateway.wire.close()
             await gateway.redis.aclose()
-            await gateway.reader_redis.aclose()
 
     app = Starlette(
         routes=routes(),
@@ -176,6 +182,9 @@ def create_app(
             requests.ApiError: requests.api_error_handler,
             404: _not_found,
             405: _not_allowed,
+            RedisConnectionError: _unavailable,
+            RedisTimeoutError: _unavailable,
+            ClientDisconnect: _client_gone,
         },
     )
     app.add_middleware(CountRequests)
@@ -187,7 +196,38 @@ async def _not_found(request: Request, exc: Exception) -> Response:
 
 
 async def _not_allowed(request: Request, exc: Exception) -> Response:
-    return requests.error_response(405, "method_not_allowed", f"{request.method} is not allowed here")
+    """405 with ``Allow``: the methods of every route on this path (a path may have one route per method)."""
+    allowed: set[str] = set()
+    for route in request.app.routes:
+        if isinstance(route, Route) and route.path_regex.match(request.url.path):
+            allowed |= route.methods or set()
+    if not allowed:  # only the static files' mount has no Route of its own
+        allowed = {"GET", "HEAD"}
+    message = f"{request.method} is not allowed here"
+    return requests.error_response(405, "method_not_allowed", message, {"Allow": ", ".join(sorted(allowed))})
+
+
+RETRY_AFTER_S = 2
+"""What a client is told to wait while Redis is unreachable (``serve`` restarts it within seconds)."""
+
+
+async def _unavailable(request: Request, exc: Exception) -> Response:
+    """Redis is down or not answering: 503 JSON with ``Retry-After``, not a 500 and a reset connection."""
+    gateway: Gateway | None = getattr(request.app.state, "gateway", None)
+    if gateway is not None:
+        gateway.stats.unavailable += 1
+    log.warning("redis_unavailable", path=request.url.path, error=str(exc) or type(exc).__name__)
+    message = "the game store is unreachable; retry shortly"
+    return requests.error_response(503, "unavailable", message, {"Retry-After": str(RETRY_AFTER_S)})
+
+
+async def _client_gone(request: Request, exc: Exception) -> Response:
+    """The client hung up mid-body: one quiet line, no traceback (nobody is left to answer)."""
+    gateway: Gateway | None = getattr(request.app.state, "gateway", None)
+    if gateway is not None:
+        gateway.stats.client_disconnects += 1
+    log.info("client_disconnected", method=request.method, path=request.url.path)
+    return Response(status_code=400)
 
 
 def _start_worker(services: Services) -> Any:

@@ -9,8 +9,14 @@ from starlette.requests import HTTPConnection
 
 from domain.engine import Game
 from services.bootstrap import Services
-from services.config import Settings
+from services.config import Limits, Settings
+from services.gateway import auth
 from services.gateway.hub import FeedHub
+from services.gateway.limits import ClientLimits
+from services.gateway.wire import Wire
+
+SEAT_CACHE_LIMIT = 100_000
+"""Seat tokens a gateway remembers (forgotten all at once beyond this; wrong tokens are never kept)."""
 
 
 class HttpStats:
@@ -21,6 +27,9 @@ class HttpStats:
         self.submitted = 0
         self.ws_opened = 0
         self.ws_refused: dict[int, int] = {}
+        self.client_disconnects = 0
+        self.ws_stalled = 0
+        self.unavailable = 0
 
     def count(self, method: str, route: str, status: int) -> None:
         key = (method, route, status)
@@ -34,23 +43,41 @@ class Gateway:
         self,
         services: Services,
         redis: Any,
-        reader_redis: Any,
         *,
-        redis_url: str | None,
+        redis_url: str,
         allowed_origins: tuple[str, ...],
         max_websockets: int,
         wait_timeout_s: float,
+        limits: Limits | None = None,
     ) -> None:
         self.services = services
         self.redis = redis
-        self.reader_redis = reader_redis
         self.redis_url = redis_url
         self.allowed_origins = allowed_origins
         self.max_websockets = max_websockets
         self.wait_timeout_s = wait_timeout_s
-        self.hub = FeedHub(redis, reader_redis, services.store.games)
+        self.wire = Wire(redis_url)
+        """The connection for submitting commands (see ``wire.py``)."""
+        self.hub = FeedHub(redis, redis_url, services.store.games)
         self.stats = HttpStats()
         self.open_websockets = 0
+        self.limits = ClientLimits(limits if limits is not None else services.settings.limits)
+        self._seats: dict[tuple[str, str], int] = {}
+
+    async def seat_for(self, game_id: str, token: str | None) -> int | None:
+        """The seat a token belongs to in this game (``None`` for none or a wrong one), remembered: a seat's
+        token never changes, and looking it up was one Redis round trip per HTTP move."""
+        if not token:
+            return None
+        known = self._seats.get((game_id, token))
+        if known is not None:
+            return known
+        seat = await auth.seat_for(self.redis, game_id, token)
+        if seat is not None:
+            if len(self._seats) >= SEAT_CACHE_LIMIT:
+                self._seats.clear()
+            self._seats[(game_id, token)] = seat
+        return seat
 
     @property
     def settings(self) -> Settings:
@@ -59,6 +86,11 @@ class Gateway:
     @property
     def games(self) -> Mapping[str, Game[Any, Any, Any, Any]]:
         return self.services.store.games
+
+
+def client_address(connection: HTTPConnection) -> str:
+    """The peer's address (uvicorn's ``--proxy-headers`` makes it the forwarded one behind a proxy)."""
+    return connection.client.host if connection.client is not None else "unknown"
 
 
 def gateway_of(connection: HTTPConnection) -> Gateway:

@@ -2,7 +2,8 @@
 
 Status codes: 400 malformed body or parameter, 401 missing token, 403 wrong token, 404 unknown game or
 page, 409 a command the rules refused (``?wait=true``) or a game that is over, 413 body too large,
-422 a body that is JSON but not a valid command or game request. A rule refusal is found by the fold
+422 a body that is JSON but not a valid command or game request, 429 over a rate limit (with
+``Retry-After``), 503 Redis unreachable (with ``Retry-After``; see ``app.py``). A rule refusal is found by the fold
 worker: without ``?wait=true`` the request gets 202 and the refusal is recorded at
 ``/api/games/{id}/commands/{command_id}``.
 """
@@ -10,9 +11,7 @@ worker: without ``?wait=true`` the request gets 202 and the refusal is recorded 
 from __future__ import annotations
 
 import asyncio
-import uuid
 
-import msgspec
 import structlog
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -20,13 +19,13 @@ from starlette.responses import Response
 
 from domain.engine import RuleViolation
 from events import codec, keys
-from events.envelope import CommandRecord
 from events.errors import GameExists
 from events.store import meta_from_hash, queue_meta_read
 from services.games import create_game as create_game_service
-from services.gateway import auth
-from services.gateway.context import Gateway, gateway_of
-from services.gateway.fanout import GameFeed, spectating_key
+from services.gateway import auth, names
+from services.gateway.commands import enqueue, parse_command
+from services.gateway.context import Gateway, client_address, gateway_of
+from services.gateway.fanout import spectating_key
 from services.gateway.protocol import (
     Accepted,
     Catalog,
@@ -51,6 +50,7 @@ from services.gateway.requests import (
     int_param,
     json_response,
     outcome_of,
+    rate_limited,
     read_body,
     viewer_seat,
 )
@@ -68,11 +68,15 @@ async def create_game(request: Request) -> Response:
     if not auth.admin_ok(gateway.settings.admin_token, admin):
         code = 401 if admin is None else 403
         raise ApiError(code, "admin_token_required", "creating games needs the admin token")
+    wait_s = gateway.limits.address(client_address(request))
+    if wait_s > 0:
+        raise rate_limited(wait_s, "address")
     spec = decode_body(await read_body(request), CreateGame)
     game = gateway.games.get(spec.game)
     if game is None:
         raise ApiError(422, "unknown_game_type", f"unknown game {spec.game!r}; see /api/catalog")
     bots = _bot_seats(spec)
+    chosen = names.checked(spec.names, spec.seats)
     if spec.game_id is not None and not COMMAND_ID.match(spec.game_id):
         raise ApiError(400, "bad_game_id", "a game id is 1 to 64 letters, digits or _.:-")
     try:
@@ -96,11 +100,12 @@ async def create_game(request: Request) -> Response:
         await gateway.redis.hset(
             spectating_key(game_id), "delay_s", min(spec.spectator_delay_seconds, 86_400)
         )
+    await names.store(gateway.redis, game_id, chosen)
     tokens = auth.new_tokens(s for s in range(spec.seats) if s not in bots)
     await auth.store_tokens(gateway.redis, game_id, tokens)
     grants = [SeatGrant(seat=s, token=tokens.get(s), bot=bots.get(s)) for s in range(spec.seats)]
     log.info("game_created", game_id=game_id, game=spec.game, seats=spec.seats, bots=len(bots))
-    watch = str(request.url_for("game_page", game_id=game_id))
+    watch = f"{gateway.settings.public_url or ''}{request.app.url_path_for('game_page', game_id=game_id)}"
     return json_response(GameCreated(game_id=game_id, game=spec.game, seats=grants, watch_url=watch), 201)
 
 
@@ -156,9 +161,10 @@ async def _summaries(gateway: Gateway, ids: list[str]) -> list[GameSummary]:
     pipe = gateway.redis.pipeline(transaction=False)
     for game_id in ids:
         queue_meta_read(pipe, game_id)
+        pipe.hget(spectating_key(game_id), names.FIELD)
     replies = await pipe.execute()
     out = []
-    for game_id, raw, position in zip(ids, replies[::2], replies[1::2], strict=True):
+    for game_id, raw, position, chosen in zip(ids, replies[::3], replies[1::3], replies[2::3], strict=True):
         if not raw or b"header" not in raw:
             continue
         meta = meta_from_hash(raw, position)
@@ -174,6 +180,7 @@ async def _summaries(gateway: Gateway, ids: list[str]) -> list[GameSummary]:
                 created_ms=meta.header.created_ms,
                 bots=meta.bots,
                 tournament=meta.tournament,
+                names=names.with_defaults(names.decoded(chosen), meta.header.seats, meta.bots),
             )
         )
     return out
@@ -205,6 +212,7 @@ async def get_game(request: Request) -> Response:
             bots=feed.meta.bots,
             tournament=feed.meta.tournament,
             spectator_delay=feed.meta.spectator_delay,
+            names=await names.load(gateway.redis, game_id, feed.meta.header.seats, feed.meta.bots),
         )
     )
 
@@ -253,64 +261,49 @@ async def submit_command(request: Request) -> Response:
     token = auth.bearer(request.headers.get("authorization"))
     if token is None:
         raise ApiError(401, "missing_token", "send the seat's token as 'Authorization: Bearer <token>'")
+    if (wait_s := gateway.limits.address(client_address(request))) > 0:
+        raise rate_limited(wait_s, "address")
     feed = await feed_of(gateway, game_id)
-    seat = await auth.seat_for(gateway.redis, game_id, token)
+    seat = await gateway.seat_for(game_id, token)
     if seat is None:
         raise ApiError(403, "wrong_token", "this token is not a seat token of this game")
+    if (wait_s := gateway.limits.token(auth.digest(token))) > 0:
+        raise rate_limited(wait_s, "seat token")
     body = decode_body(await read_body(request), SubmitCommand)
-    try:
-        command = codec.decode_command(feed.game, bytes(body.command))
-    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise ApiError(422, "invalid_command", f"not a {feed.game.key} command: {exc}") from exc
-    command_id = body.command_id or uuid.uuid4().hex
-    if not COMMAND_ID.match(command_id):
-        raise ApiError(400, "bad_command_id", "a command id is 1 to 64 letters, digits or _.:-")
+    command, command_id = parse_command(feed, bytes(body.command), body.command_id)
     wait = request.query_params.get("wait", "").lower() in ("1", "true", "yes")
-    future = feed.expect(command_id) if wait else None
+    field = keys.result_field("seat", seat, command_id)  # the id is the seat's own: scoped to its sender
+    future = feed.expect(field) if wait else None
     try:
-        return await _submit(gateway, feed, seat, codec.encode_command(command), command_id, future)
+        earlier = await enqueue(gateway, feed, seat, command, command_id)
+        if earlier is not None:  # the same command id again: its first result, never applied twice
+            outcome, status = outcome_of(earlier)
+            return json_response(outcome, status)
+        if future is None:
+            return json_response(Accepted(command_id=command_id), 202)
+        try:
+            record = await asyncio.wait_for(asyncio.shield(future), gateway.wait_timeout_s)
+        except TimeoutError:
+            return json_response(Accepted(command_id=command_id), 202)
+        outcome, status = outcome_of(record)
+        return json_response(outcome, status)
     finally:
         if future is not None and not future.done():
-            feed.waiters.pop(command_id, None)
-
-
-async def _submit(
-    gateway: Gateway,
-    feed: GameFeed,
-    seat: int,
-    command: bytes,
-    command_id: str,
-    future: asyncio.Future[CommandRecord] | None,
-) -> Response:
-    existing = await gateway.redis.hget(keys.results(feed.game_id), command_id)
-    if existing is not None:  # the same command id again: report its result, never apply it twice
-        outcome, status = outcome_of(codec.decode_record(existing))
-        return json_response(outcome, status)
-    if feed.finished:
-        raise ApiError(409, "game_finished", "the game is over")
-    bus = gateway.services.bus
-    message = bus.message(feed.game_id, seat, command, command_id)
-    partition = keys.partition_for(feed.game_id, bus.partitions)
-    await gateway.redis.xadd(keys.inbox(partition), {"m": codec.encode_inbox(message)})
-    gateway.stats.submitted += 1
-    if future is None:
-        return json_response(Accepted(command_id=command_id), 202)
-    try:
-        record = await asyncio.wait_for(asyncio.shield(future), gateway.wait_timeout_s)
-    except TimeoutError:
-        return json_response(Accepted(command_id=command_id), 202)
-    outcome, status = outcome_of(record)
-    return json_response(outcome, status)
+            feed.waiters.pop(field, None)
 
 
 async def command_result(request: Request) -> Response:
-    """``GET /api/games/{id}/commands/{command_id}``: applied, rejected, or still pending."""
+    """``GET /api/games/{id}/commands/{command_id}``: the token's seat's command, applied, rejected, or still
+    pending. Command ids are scoped to their seat, so the seat (the token) says whose id it is."""
     gateway = gateway_of(request)
     game_id, command_id = request.path_params["game_id"], request.path_params["command_id"]
-    raw = await gateway.redis.hget(keys.results(game_id), command_id)
+    if not COMMAND_ID.match(command_id):  # e.g. the results hash's own "@position": not a command id
+        raise ApiError(404, "unknown_command", "a command id is 1 to 64 letters, digits or _.:-")
+    if not await gateway.redis.exists(keys.meta(game_id)):
+        raise ApiError(404, "unknown_game", f"no game {game_id!r}")
+    seat = await viewer_seat(gateway, request, game_id, required=True)
+    raw = await gateway.redis.hget(keys.results(game_id), keys.result_field("seat", seat, command_id))
     if raw is None:
-        if not await gateway.redis.exists(keys.meta(game_id)):
-            raise ApiError(404, "unknown_game", f"no game {game_id!r}")
         return json_response(CommandOutcome(command_id=command_id, status="pending"))
     outcome, _ = outcome_of(codec.decode_record(raw))
     return json_response(outcome)

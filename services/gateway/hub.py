@@ -1,6 +1,9 @@
-"""The hub of a gateway process: its ``GameFeed`` per watched game, their reader tasks, idle sweeping.
+"""The hub of a gateway process: its ``GameFeed`` per watched game, the one reader of them all, idle sweeping.
 
-See ``fanout.py`` for what a feed does with what its reader reads.
+One task reads every watched game: a single ``XREAD BLOCK`` over all their event and command-result streams
+on a wire of its own (``wire.py``), so a gateway watching a thousand games makes one blocking read, not a
+thousand. When a game starts being watched, the blocked read is woken with ``CLIENT UNBLOCK`` so that the
+next read includes it. See ``fanout.py`` for what a feed does with what the reader reads.
 """
 
 from __future__ import annotations
@@ -22,36 +25,52 @@ from services.gateway.fanout import (
     GameFeed,
     spectating_key,
 )
+from services.gateway.wire import Wire
 
 log = structlog.get_logger("fanout")
+
+READ_COUNT = 1000
+"""The most entries one read takes from one stream (a game far behind catches up over several reads)."""
+READ_GRACE_S = 10.0
+"""How much longer than its ``BLOCK`` a read may take before the connection is deemed lost."""
 
 
 class FeedHub:
     """The feeds of one gateway process, created on first use and dropped when idle."""
 
-    def __init__(self, redis: Any, reader_redis: Any, games: Mapping[str, Game[Any, Any, Any, Any]]) -> None:
+    def __init__(self, redis: Any, redis_url: str, games: Mapping[str, Game[Any, Any, Any, Any]]) -> None:
         self.redis = redis
-        self.reader_redis = reader_redis
         self.games = games
         self.feeds: dict[str, GameFeed] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.stats = FeedStats()
-        self._janitor: asyncio.Task[None] | None = None
+        self._reader_wire = Wire(redis_url)
+        self._control_wire = Wire(redis_url)
+        self._watched = 0
+        """Bumped whenever a feed is added: the reader's read must include it."""
+        self._read_covers = 0
+        """The ``_watched`` count the read in flight was built from."""
+        self._reading = False
+        self._some_feed = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
         self._tickers: set[asyncio.Task[None]] = set()
 
     def start(self) -> None:
-        self._janitor = asyncio.create_task(self._sweep())
+        self._tasks = [
+            asyncio.create_task(self._sweep()),
+            asyncio.create_task(self._read_all(), name="feeds"),
+        ]
 
     async def stop(self) -> None:
-        tasks = [f.task for f in self.feeds.values() if f.task is not None] + list(self._tickers)
-        if self._janitor is not None:
-            tasks.append(self._janitor)
+        tasks = self._tasks + list(self._tickers)
         for feed in self.feeds.values():
             feed.closed = True
         for task in tasks:
             task.cancel()
-        if tasks:  # a reader inside XREAD BLOCK may take a moment to notice; never wait forever
+        if tasks:
             await asyncio.wait(tasks, timeout=2)
+        await self._reader_wire.close()
+        await self._control_wire.close()
         self.feeds.clear()
 
     @property
@@ -59,7 +78,7 @@ class FeedHub:
         return sum(len(f.viewers) for f in self.feeds.values())
 
     async def feed(self, game_id: str) -> GameFeed:
-        """The game's feed, loaded and reading. Raises ``UnknownGame``."""
+        """The game's feed, loaded and read. Raises ``UnknownGame``."""
         feed = self.feeds.get(game_id)
         if feed is not None:
             feed.touch()
@@ -70,9 +89,11 @@ class FeedHub:
             if feed is None:
                 feed = await self._load(game_id)
                 self.feeds[game_id] = feed
-                feed.task = asyncio.create_task(self._read(feed), name=f"feed-{game_id}")
                 if feed.delay_s > 0:
                     self._tickers.add(asyncio.create_task(self._tick(feed)))
+                self._watched += 1
+                self._some_feed.set()
+                await self._wake_reader()
         self.locks.pop(game_id, None)
         return feed
 
@@ -100,44 +121,92 @@ class FeedHub:
                 return feed
             after = feed.seq
 
-    async def _read(self, feed: GameFeed) -> None:
-        streams_e, streams_c = keys.events(feed.game_id), keys.commands(feed.game_id)
-        while not feed.closed:
+    async def _wake_reader(self) -> None:
+        """Make the reader start a read that includes every feed added so far.
+
+        ``CLIENT UNBLOCK`` only wakes a read Redis is blocked in; a read sent but not yet blocked (or
+        built before the new feed) is tried again a moment later, until the reader has moved on.
+        """
+        wanted = self._watched
+        for _ in range(200):
+            if not self._reading or self._read_covers >= wanted:
+                return
             try:
-                reply = await self.reader_redis.xread(
-                    {streams_e: f"{feed.seq}-0", streams_c: feed.commands_cursor}, block=READ_BLOCK_MS
+                if await self._control_wire.call("CLIENT", "UNBLOCK", self._reader_wire.client_id):
+                    return
+            except Exception as exc:
+                log.warning("feed_wake_failed", error=str(exc))
+                return
+            await asyncio.sleep(0.001)
+
+    async def _read_all(self) -> None:
+        while True:
+            feeds = [feed for feed in self.feeds.values() if not feed.closed]
+            if not feeds:
+                self._some_feed.clear()
+                await self._some_feed.wait()
+                continue
+            self._read_covers = self._watched
+            by_key: dict[bytes, tuple[GameFeed, bool]] = {}
+            for feed in feeds:
+                by_key[keys.events(feed.game_id).encode()] = (feed, True)
+                by_key[keys.commands(feed.game_id).encode()] = (feed, False)
+            cursors = [c for feed in feeds for c in (f"{feed.seq}-0".encode(), feed.commands_cursor)]
+            self._reading = True
+            try:
+                reply = await asyncio.wait_for(
+                    self._reader_wire.call(
+                        "XREAD", "COUNT", READ_COUNT, "BLOCK", READ_BLOCK_MS, "STREAMS", *by_key, *cursors
+                    ),
+                    READ_BLOCK_MS / 1000 + READ_GRACE_S,
                 )
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:
-                if feed.closed:
-                    return
-                log.warning("feed_read_failed", game_id=feed.game_id, error=str(exc))
+            except Exception as exc:  # Redis gone or silent: a new connection for the next read
+                await self._reader_wire.close()
+                log.warning("feed_read_failed", feeds=len(feeds), error=str(exc))
                 await asyncio.sleep(0.5)
                 continue
-            self._apply(feed, reply or [])
+            finally:
+                self._reading = False
+            # A map under RESP3 (Redis 7 with ``protocol=3``), a list of pairs under RESP2.
+            for stream, items in reply.items() if isinstance(reply, dict) else reply or []:
+                feed, events = by_key[stream]
+                if not feed.closed:
+                    self._apply_safely(feed, events, items)
 
-    def _apply(self, feed: GameFeed, reply: list[Any]) -> None:
-        """Fold events first, then settle command results (the append wrote both atomically): an applied
-        command's record rides on its last event, a rejection's is in the command log."""
-        by_stream = {stream: items for stream, items in reply}
-        new = []
-        applied = []
-        for _, fields in by_stream.get(keys.events(feed.game_id).encode(), []):
-            entry = feed.add(codec.decode_envelope(fields[b"e"]))
-            if entry is not None:
-                new.append(entry)
-            if b"r" in fields:
-                applied.append(codec.decode_record(fields[b"r"]))
-        if new:
-            feed.publish(new)
-            feed.changed.set()
-            feed.changed = asyncio.Event()
-        for record in applied:
-            feed.settle(record)
-        for entry_id, fields in by_stream.get(keys.commands(feed.game_id).encode(), []):
+    def _apply_safely(self, feed: GameFeed, events: bool, items: list[Any]) -> None:
+        """One game's bad entry must not stop the reader of every game."""
+        try:
+            self._apply(feed, events, items)
+        except Exception:
+            log.exception("feed_apply_failed", game_id=feed.game_id)
+            feed.closed = True
+            self.feeds.pop(feed.game_id, None)
+
+    def _apply(self, feed: GameFeed, events: bool, items: list[Any]) -> None:
+        """Fold new events (and settle the results riding on them), or settle rejections from the command
+        log. Within one read Redis answers streams in the order asked: a game's events come before its
+        command results, as the append wrote them."""
+        if events:
+            new, applied = [], []
+            for _, flat in items:
+                fields = _fields(flat)
+                entry = feed.add(codec.decode_envelope(fields[b"e"]))
+                if entry is not None:
+                    new.append(entry)
+                if b"r" in fields:
+                    applied.append(codec.decode_record(fields[b"r"]))
+            if new:
+                feed.publish(new)
+                feed.changed.set()
+                feed.changed = asyncio.Event()
+            for record in applied:
+                feed.settle(record)
+            return
+        for entry_id, flat in items:
             feed.commands_cursor = entry_id
-            feed.settle(codec.decode_record(fields[b"r"]))
+            feed.settle(codec.decode_record(_fields(flat)[b"r"]))
 
     async def _tick(self, feed: GameFeed) -> None:
         """Release events to spectators of a game delayed in seconds, as their time comes."""
@@ -153,5 +222,8 @@ class FeedHub:
                 if feed.idle():
                     self.feeds.pop(game_id, None)
                     feed.closed = True
-                    if feed.task is not None:
-                        feed.task.cancel()
+
+
+def _fields(flat: list[bytes]) -> dict[bytes, bytes]:
+    """A stream entry's ``[field, value, …]`` as a dict."""
+    return dict(zip(flat[::2], flat[1::2], strict=True))

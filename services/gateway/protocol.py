@@ -10,8 +10,10 @@ WebSocket close codes (every refusal closes with one of these, after the handsha
 4401     the token is not a seat token of this game
 4403     the ``Origin`` header is not an allowed origin
 4404     no such game
-4429     this gateway holds as many WebSockets as it is configured to
+4429     this gateway, or this client address, holds as many WebSockets as it may (``docs/limits.md``)
+1007     a frame from the client is JSON nested deeper than ``strict.MAX_DEPTH``
 1009     a frame from the client is larger than ``MAX_WS_MESSAGE`` bytes
+1013     Redis is unreachable: try again later
 1001     the gateway is shutting down
 =======  =================================================================
 """
@@ -33,7 +35,16 @@ CLOSE_BAD_ORIGIN = 4403
 CLOSE_UNKNOWN_GAME = 4404
 CLOSE_TOO_MANY = 4429
 CLOSE_TOO_BIG = 1009
+CLOSE_BAD_DATA = 1007
+CLOSE_UNAVAILABLE = 1013
 CLOSE_GOING_AWAY = 1001
+MAX_CLOSE_REASON = 123
+"""A close frame's reason may be at most 123 bytes of UTF-8 (RFC 6455 5.5: 125 less the code)."""
+
+
+def close_reason(text: str) -> str:
+    """``text`` cut to ``MAX_CLOSE_REASON`` bytes of UTF-8, never inside a character."""
+    return text.encode()[:MAX_CLOSE_REASON].decode("utf-8", "ignore")
 
 
 class Error(msgspec.Struct, kw_only=True):
@@ -57,6 +68,8 @@ class CreateGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     spectator_delay_seconds: float = 0.0
     """For tournament games: spectators see each event this many seconds after it happened."""
     game_id: str | None = None
+    names: list[str] = []
+    """Player names by seat (shown by the web client); a missing or empty one gets a default."""
 
 
 class SeatGrant(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -110,6 +123,7 @@ class GameSummary(msgspec.Struct, kw_only=True):
     created_ms: int
     bots: dict[str, str]
     tournament: bool
+    names: list[str] = []
 
 
 class GameList(msgspec.Struct, kw_only=True):
@@ -136,6 +150,8 @@ class GameState(msgspec.Struct, kw_only=True):
     bots: dict[str, str]
     tournament: bool
     spectator_delay: int
+    names: list[str] = []
+    """A name for every seat (chosen at creation, else "Player N" or the bot's)."""
 
 
 class EventItem(msgspec.Struct, kw_only=True):
@@ -201,6 +217,8 @@ class EventFrame(msgspec.Struct, kw_only=True, tag="event", tag_field="type"):
     to_act: list[int]
     outcome: Any
     status: str
+    command_id: str = ""
+    """The command the event came of: a move's events share it (the web client's replay steps by it)."""
 
 
 class Resync(msgspec.Struct, kw_only=True, tag="resync", tag_field="type"):
@@ -221,7 +239,27 @@ class Ping(msgspec.Struct, kw_only=True, tag="ping", tag_field="type"):
     """Client -> gateway: a keep-alive; answered with ``pong``."""
 
 
-ClientFrame = Ping
+class CommandFrame(msgspec.Struct, kw_only=True, tag="command", tag_field="type"):
+    """Client -> gateway, on a seat's socket: a command exactly as listed by ``/legal``, answered with a
+    ``result`` frame carrying the same ``command_id`` (one is made up if none is given)."""
+
+    command: msgspec.Raw
+    command_id: str | None = None
+
+
+class ResultFrame(msgspec.Struct, kw_only=True, omit_defaults=True, tag="result", tag_field="type"):
+    """A command's outcome, as over HTTP: ``applied`` with the ``seq`` of its last event (sent after that
+    event's frame), or ``rejected`` with the rule's (or the gateway's) ``code`` and ``message``."""
+
+    command_id: str
+    status: Literal["applied", "rejected"]
+    seq: int = 0
+    first_seq: int = 0
+    code: str = ""
+    message: str = ""
+
+
+ClientFrame = Ping | CommandFrame
 """What a client may send on the WebSocket (everything else closes it with 4400)."""
 
-ServerFrame = Hello | EventFrame | Resync | Pong
+ServerFrame = Hello | EventFrame | Resync | Pong | ResultFrame

@@ -12,40 +12,58 @@ from starlette.responses import Response
 
 from events.envelope import CommandRecord
 from events.errors import UnknownGame
-from services.gateway import auth
+from services.gateway import auth, strict
 from services.gateway.context import Gateway
 from services.gateway.fanout import GameFeed
+from services.gateway.limits import retry_after
 from services.gateway.protocol import MAX_BODY, CommandOutcome, Error
 
 T = TypeVar("T")
 
-COMMAND_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+COMMAND_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}\Z")
 _encoder = msgspec.json.Encoder()
 
 
 class ApiError(Exception):
     """A refusal, turned into ``{"error": code, "message": text}`` with its status."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers
 
 
-def json_response(value: Any, status: int = 200) -> Response:
+def json_response(value: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
     """A JSON response encoded by msgspec (Structs, views and events included)."""
-    return Response(_encoder.encode(value), status_code=status, media_type="application/json")
+    return Response(
+        _encoder.encode(value), status_code=status, media_type="application/json", headers=headers
+    )
 
 
-def error_response(status: int, code: str, message: str) -> Response:
-    return json_response(Error(error=code, message=message), status)
+def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> Response:
+    return json_response(Error(error=code, message=message), status, headers)
 
 
 async def api_error_handler(request: Request, exc: Exception) -> Response:
     """Starlette exception handler for ``ApiError``."""
     assert isinstance(exc, ApiError)
-    return error_response(exc.status, exc.code, exc.message)
+    return error_response(exc.status, exc.code, exc.message, exc.headers)
+
+
+def charge_command(gateway: Gateway, address: str, token: str | None) -> None:
+    """Count one command against the address's and the token's rates; ``ApiError`` 429 when over."""
+    if (wait_s := gateway.limits.address(address)) > 0:
+        raise rate_limited(wait_s, "address")
+    if token is not None and (wait_s := gateway.limits.token(auth.digest(token))) > 0:
+        raise rate_limited(wait_s, "seat token")
+
+
+def rate_limited(wait_s: float, who: str) -> ApiError:
+    """The 429 refusal of a client over its command rate."""
+    message = f"too many requests from this {who}; retry in {wait_s:.1f} s"
+    return ApiError(429, "rate_limited", message, {"Retry-After": retry_after(wait_s)})
 
 
 # --- helpers --------------------------------------------------------------------------------------------
@@ -66,23 +84,28 @@ async def read_body(request: Request) -> bytes:
 
 
 def decode_body(data: bytes, kind: type[T]) -> T:
-    """A JSON body as ``kind``: 400 if it is not JSON, 422 if it is JSON of the wrong shape."""
+    """A JSON body as ``kind``: 400 if it is not JSON (or nested too deep), 422 if it is JSON of the
+    wrong shape."""
+    if strict.too_deep(data):
+        raise ApiError(400, "too_deep", f"JSON may be nested at most {strict.MAX_DEPTH} deep")
     try:
         return msgspec.json.decode(data, type=kind)
     except msgspec.ValidationError as exc:
         raise ApiError(422, "invalid_body", str(exc)) from exc
-    except msgspec.DecodeError as exc:
+    except (msgspec.DecodeError, RecursionError) as exc:
         raise ApiError(400, "malformed_body", str(exc)) from exc
+
+
+INT_PARAM = re.compile(r"^-?[0-9]{1,19}\Z")
 
 
 def int_param(request: Request, name: str, default: int, low: int = 0, high: int = 1 << 62) -> int:
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return default
-    try:
-        value = int(raw)
-    except ValueError as exc:
-        raise ApiError(400, "bad_parameter", f"{name} must be an integer, not {raw!r}") from exc
+    if not INT_PARAM.match(raw):  # int() takes "²", "1_000" and 4,300 digits; the API takes plain numbers
+        raise ApiError(400, "bad_parameter", f"{name} must be an integer, not {raw[:40]!r}")
+    value = int(raw)
     if not low <= value <= high:
         raise ApiError(400, "bad_parameter", f"{name} must be between {low} and {high}")
     return value
@@ -102,7 +125,7 @@ async def viewer_seat(gateway: Gateway, request: Request, game_id: str, required
         if required:
             raise ApiError(401, "missing_token", "send the seat's token as 'Authorization: Bearer <token>'")
         return None
-    seat = await auth.seat_for(gateway.redis, game_id, token)
+    seat = await gateway.seat_for(game_id, token)
     if seat is None:
         raise ApiError(403, "wrong_token", "this token is not a seat token of this game")
     return seat

@@ -1,118 +1,118 @@
-"""The web client in headless Chromium: lobby, a live bot game, a move as a seat, a replay, screenshots.
-
-Screenshots of each game's board are written to ``docs/screenshots/`` when
-``HARBORMASTER_UPDATE_SCREENSHOTS=1`` (they are checked in), else to the test's temporary folder.
-"""
+"""The web client in headless Chromium: the lobby's form, a spectator of a live bot game, replay by
+move, the final table, and pages that fit a phone and a wall screen."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from domain import GAMES
-from tests.gateway.client import bearer, create, play_random, post_command
+from tests.gateway.client import create, play_random
 from tests.gateway.harness import ServerThread
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-SEATS = {"elcapitan": 3, "manila": 4, "eic": 3}
 
 
 def seq_of(page: Any) -> int:
     return int(page.locator("body").get_attribute("data-seq") or 0)
 
 
-def test_lobby_lists_live_and_finished_games(page: Any, live_stack: ServerThread, api: httpx.Client) -> None:
-    live = create(api, "race", 2)
-    done = create(api, "race", 1, options={"goal": 1})
-    post_command(api, done["game_id"], done["seats"][0]["token"], {"command": {"type": "Roll"}})
+def test_the_lobby_creates_a_game_with_names_options_and_bots(page: Any, live_stack: ServerThread) -> None:
     page.goto(live_stack.base + "/")
-    page.locator(f'#live tr[data-game="{live["game_id"]}"]').wait_for()
-    page.locator(f'#finished tr[data-game="{done["game_id"]}"]').wait_for()
-    if os.environ.get("HARBORMASTER_UPDATE_SCREENSHOTS") == "1":
-        page.screenshot(path=str(SHOTS / "lobby.png"), full_page=True)
-    page.select_option("#game-kind", "race")
-    page.fill("#seat-count", "2")
+    page.select_option("#game-kind", "manila")
+    assert page.locator("#seat-count option").all_inner_texts() == ["3", "4", "5"]
+    page.select_option("#seat-count", "3")
+    page.locator('#options input[data-option="variant_boarding"]').check()
+    names = page.locator('#seats input[name="name"]')
+    names.nth(0).fill("Anna")
+    names.nth(1).fill("Bruno")
+    page.locator('#seats select[name="kind"]').nth(1).select_option("human")
     page.click("#create button[type=submit]")
-    page.locator("#created a.seat-link").first.wait_for()
-    assert page.locator("#created a.seat-link").count() == 2
-    page.locator("#created a").first.click()
+    links = page.locator("#created a.seat-link")
+    links.first.wait_for()
+    assert links.count() == 2  # Anna and Bruno; the third seat is a bot
+    href = links.first.get_attribute("href") or ""
+    token = href.split("#token=")[1]
+    assert token not in page.locator("body").inner_text()
+    links.first.click()
     page.wait_for_url("**/games/*")
-    page.locator("#status").wait_for()
+    page.locator("#player-list").wait_for()
+    text = page.locator("body").inner_text()
+    assert "Anna" in text and "Bruno" in text and "Greedy bot 3" in text
+    assert token not in text and token not in page.content()
+    game_id = href.split("/games/")[1].split("#")[0]
+    assert page.evaluate(f"localStorage.getItem('hm-token-{game_id}')") == token
+    assert page.locator("#status").inner_text() == "live"
 
 
-def test_a_live_bot_game_updates_on_its_own(page: Any, live_stack: ServerThread, api: httpx.Client) -> None:
-    kind = sorted(GAMES)[0] if GAMES else "race"
-    seats = SEATS.get(kind, 2)
-    game = create(api, kind, seats, bots={str(s): "random" for s in range(seats)})
-    page.goto(f"{live_stack.base}/games/{game['game_id']}")
-    page.locator("#status").wait_for()
-    first = seq_of(page)
-    page.wait_for_function(f"Number(document.body.dataset.seq) >= {first + 3}", timeout=20_000)
-    assert page.locator("#log div").count() >= 3
-    assert page.locator("#conn").inner_text() == "live"
-
-
-def test_a_seat_holder_plays_a_move(page: Any, live_stack: ServerThread, api: httpx.Client) -> None:
-    kind = "elcapitan" if "elcapitan" in GAMES else "race"
-    game = create(api, kind, 3)
-    gid = game["game_id"]
-    state = api.get(f"/api/games/{gid}").json()
-    seat = state["to_act"][0]
-    token = next(s["token"] for s in game["seats"] if s["seat"] == seat)
-    page.goto(f"{live_stack.base}/games/{gid}#token={token}")
-    page.locator("#legal button.cmd").first.wait_for()
-    before = seq_of(page)
-    page.locator("#legal button.cmd").first.click()
-    page.locator("#notice .notice.ok").wait_for()
-    page.wait_for_function(f"Number(document.body.dataset.seq) > {before}")
-    assert api.get(f"/api/games/{gid}").json()["seq"] > before
-    assert api.get(f"/api/games/{gid}/legal", headers=bearer(token)).status_code == 200
-
-
-def test_a_finished_game_is_replayed_with_the_slider(
+def test_a_spectator_watches_a_live_bot_game_and_the_board_changes(
     page: Any, live_stack: ServerThread, api: httpx.Client
 ) -> None:
-    kind = "elcapitan" if "elcapitan" in GAMES else "race"
-    game = create(api, kind, 3)
-    gid = game["game_id"]
-    play_random(api, gid, {s["seat"]: s["token"] for s in game["seats"]}, seed=11)
-    last = api.get(f"/api/games/{gid}").json()["seq"]
-    page.goto(f"{live_stack.base}/games/{gid}")
-    page.locator("#replay-panel:not([hidden])").wait_for()
-    assert page.locator("#outcome").count() == 1
-    target = last // 2
-    page.locator("#replay").fill(str(target))
-    page.wait_for_function(f"Number(document.body.dataset.seq) === {target}")
-    assert page.locator("#seq").inner_text() == str(target)
-    assert page.locator("#outcome").count() == 0
-    if os.environ.get("HARBORMASTER_UPDATE_SCREENSHOTS") == "1":
-        page.screenshot(path=str(SHOTS / f"replay-{kind}.png"), full_page=True)
-    page.click("#replay-live")
-    page.wait_for_function(f"Number(document.body.dataset.seq) === {last}")
+    game = create(
+        api, "manila", 3, names=["Anna", "Bruno", "Carla"], bots={"0": "greedy", "1": "random", "2": "greedy"}
+    )
+    page.goto(f"{live_stack.base}/games/{game['game_id']}")
+    page.locator("#board svg.board-manila").wait_for()
+    first, drawn = seq_of(page), page.locator("#board").inner_html()
+    page.wait_for_function(f"Number(document.body.dataset.seq) >= {first + 6}", timeout=30_000)
+    assert page.locator("#board").inner_html() != drawn
+    log = page.locator("#log").inner_text()
+    assert any(name in log for name in ("Anna", "Bruno", "Carla")) and "seat" not in log
+    assert page.locator("#seat-info").inner_text() == "You are watching."
+    assert page.locator("#decide button").count() == 0
 
 
-@pytest.mark.parametrize("kind", sorted(GAMES))
-def test_screenshot_of_each_board(
-    kind: str, page: Any, live_stack: ServerThread, api: httpx.Client, tmp_path: Path
+def test_a_finished_game_replays_by_move_with_buttons_slider_and_arrow_keys(
+    page: Any, live_stack: ServerThread, api: httpx.Client
 ) -> None:
-    game = create(api, kind, SEATS.get(kind, 3))
+    game = create(api, "manila", 3, names=["Anna", "Bruno", "Carla"])
     gid = game["game_id"]
-    tokens = {s["seat"]: s["token"] for s in game["seats"]}
-    with contextlib.suppress(AssertionError):  # 40 moves in, the board is well under way
-        play_random(api, gid, tokens, seed=5, limit=40)
-    page.goto(f"{live_stack.base}/games/{gid}#token={tokens[0]}")
-    board = page.locator(f"#board .board-{kind}")
-    board.wait_for()
-    folder = SHOTS if os.environ.get("HARBORMASTER_UPDATE_SCREENSHOTS") == "1" else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / f"{kind}.png"
-    page.screenshot(path=str(target), full_page=True)
-    assert target.stat().st_size > 10_000
-    assert "renderer failed" not in page.locator("#board").inner_text()
+    play_random(api, gid, {s["seat"]: s["token"] for s in game["seats"]}, seed=3)
+    events = api.get(f"/api/games/{gid}/events", params={"limit": 5000}).json()["events"]
+    ends: dict[str, int] = {}
+    for item in events:
+        ends[item["command_id"]] = item["seq"]
+    move_ends = sorted(ends.values())  # the set-up, then one entry per move
+    page.goto(f"{live_stack.base}/games/{gid}")
+    page.locator("#outcome").wait_for()
+    assert page.locator("#status").inner_text() == "finished"
+    assert page.locator("#final-table tr[data-seat]").count() == 3
+    assert "shares (" in page.locator("#final-table").inner_text()  # hidden shares shown at the end
+    last = len(move_ends) - 1
+    assert int(page.locator("body").get_attribute("data-move") or -1) == last
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function(f"document.body.dataset.move === '{last - 1}'")
+    assert seq_of(page) == move_ends[last - 1]
+    assert page.locator("#status").inner_text().startswith("replay")
+    assert page.locator("#outcome").count() == 0
+    assert page.locator("#log .move.future").count() >= 1
+    page.click("#replay-prev")
+    page.wait_for_function(f"document.body.dataset.move === '{last - 2}'")
+    page.locator("#replay").fill("5")
+    page.wait_for_function("document.body.dataset.move === '5'")
+    assert seq_of(page) == move_ends[5]
+    assert page.locator("#log .move.current").get_attribute("data-move") == "5"
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.body.dataset.move === '6'")
+    page.click("#replay-now")
+    page.wait_for_function(f"document.body.dataset.move === '{last}'")
+    assert page.locator("#status").inner_text() == "finished"
+
+
+@pytest.mark.parametrize("width", [390, 1920])
+def test_the_pages_fit_a_phone_and_a_wall_screen(
+    width: int, browser: Any, live_stack: ServerThread, api: httpx.Client
+) -> None:
+    game = create(api, "manila", 4, names=["Anna", "Bruno", "Carla", "Dario"])
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        page = context.new_page()
+        for path in ("/", f"/games/{game['game_id']}#token={game['seats'][0]['token']}"):
+            page.goto(live_stack.base + path)
+            page.locator("#conn").wait_for()
+            page.wait_for_function("document.body.dataset.seq !== undefined || location.pathname === '/'")
+            page.locator("#create, #board svg").first.wait_for()
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, path
+    finally:
+        context.close()

@@ -14,9 +14,10 @@ import pytest
 
 from domain import GAMES, Game, RuleViolation
 from domain.engine import Rng, play_out, rng_for
+from tests.support.counter_game import GAME as COUNTER_GAME
 from tests.support.minimal_game import GAME as MINIMAL_GAME
 
-ALL_GAMES: list[Game[Any, Any, Any, Any]] = [*GAMES.values(), MINIMAL_GAME]
+ALL_GAMES: list[Game[Any, Any, Any, Any]] = [*GAMES.values(), MINIMAL_GAME, COUNTER_GAME]
 
 
 def _cases() -> list[Any]:

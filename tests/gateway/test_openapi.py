@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import typing
+
 import httpx
 import msgspec
 import pytest
@@ -9,7 +11,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 
 from services.gateway import protocol
 from services.gateway.app import routes
-from tests.gateway.client import create
+from tests.conftest import TEST_GAMES
+from tests.gateway.client import bearer, create
 
 pytestmark = pytest.mark.redis
 
@@ -50,3 +53,53 @@ def test_responses_decode_as_their_documented_schemas(api: httpx.Client) -> None
     msgspec.json.decode(api.get("/healthz").content, type=protocol.Health)
     msgspec.json.decode(api.get("/api/games/x").content, type=protocol.Error)
     create(api, "race", 1)
+
+
+def test_every_hosted_game_has_its_commands_described_and_its_legal_commands_fit(api: httpx.Client) -> None:
+    spec = api.get("/openapi.json").json()
+    schemas = spec["components"]["schemas"]
+    for entry in api.get("/api/catalog").json()["games"]:
+        key = entry["key"]
+        union = schemas[f"{key}.Command"]
+        game = TEST_GAMES[key]
+        tags = {str(t.__struct_config__.tag) for t in typing.get_args(game.Command) or (game.Command,)}
+        assert set(union["discriminator"]["mapping"]) == tags
+        created = create(api, key, entry["min_seats"])
+        seat = created["seats"][0]
+        legal = api.get(f"/api/games/{created['game_id']}/legal", headers=bearer(seat["token"])).json()
+        for command in legal:
+            ref = union["discriminator"]["mapping"][command["type"]].rsplit("/", 1)[1]
+            described = schemas[ref]
+            assert set(command) <= set(described["properties"]), (key, command)
+            assert set(described.get("required", [])) <= set(command), (key, command)
+    submit = schemas["SubmitCommand"]["properties"]["command"]["oneOf"]
+    assert {s["$ref"].rsplit("/", 1)[1] for s in submit} == {f"{g}.Command" for g in TEST_GAMES}
+
+
+def test_documented_parameter_bounds_are_the_enforced_ones(api: httpx.Client) -> None:
+    spec = api.get("/openapi.json").json()
+    game = create(api, "race", 2)
+    checked = 0
+    for path, ops in spec["paths"].items():
+        if "get" not in ops or path.startswith("/ws/"):
+            continue
+        url = path.replace("{game_id}", game["game_id"]).replace("{command_id}", "c1")
+        for param in ops["get"].get("parameters", []):
+            schema = param["schema"]
+            if param["in"] != "query" or schema.get("type") != "integer":
+                continue
+            low, high = schema["minimum"], schema.get("maximum")
+            assert api.get(url, params={param["name"]: low}).status_code == 200, (path, param)
+            assert api.get(url, params={param["name"]: low - 1}).status_code == 400, (path, param)
+            if high is not None:
+                assert api.get(url, params={param["name"]: high + 1}).status_code == 400, (path, param)
+            checked += 1
+    assert checked >= 5
+
+
+def test_rate_limit_and_outage_answers_are_documented(api: httpx.Client) -> None:
+    spec = api.get("/openapi.json").json()
+    submit = spec["paths"]["/api/games/{game_id}/commands"]["post"]["responses"]
+    assert {"200", "202", "409", "429", "503"} <= set(submit)
+    assert submit["200"]["content"]["application/json"]["schema"]["$ref"].endswith("/CommandOutcome")
+    assert "Retry-After" in submit["429"]["headers"] and "Retry-After" in submit["503"]["headers"]

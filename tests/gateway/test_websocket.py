@@ -140,8 +140,9 @@ def test_a_slow_viewer_is_sent_a_fresh_view_and_never_slows_the_others(
     services.store.create("race", "slow", 2, {}, b"s" * 32)
 
     async def scenario() -> tuple[bool, int, list[int], int]:
-        client, reader = async_client(redis_url), async_client(redis_url, socket_timeout=60)
-        hub = FeedHub(client, reader, services.store.games)
+        client = async_client(redis_url)
+        hub = FeedHub(client, redis_url, services.store.games)
+        hub.start()
         feed = await hub.feed("slow")
         slow, _, _ = feed.subscribe(None, None)
         fast, _, _ = feed.subscribe(0, None)
@@ -162,7 +163,6 @@ def test_a_slow_viewer_is_sent_a_fresh_view_and_never_slows_the_others(
         worker.stop()
         await hub.stop()
         await client.aclose()
-        await reader.aclose()
         seq, _ = feed.resync_frame(None)
         return slow.resync, len(slow.items), received, seq
 

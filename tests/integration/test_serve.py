@@ -66,7 +66,7 @@ def _children(pid: int) -> dict[int, str]:
 def test_when_serve_is_killed_its_workers_stop_on_their_own(tmp_path) -> None:
     serve = _start_serve(tmp_path, free_port())
     workers = {pid for pid, cmd in _children(serve.pid).items() if "services.cli" in cmd}
-    assert len(workers) == 2  # a fold worker and an rq worker
+    assert len(workers) == 3  # a fold worker, an rq worker and the gateway
     serve.kill()  # no chance to stop anything itself
     serve.wait(timeout=10)
     deadline = time.monotonic() + 30
@@ -94,6 +94,31 @@ STOPS = {
     # what a service manager, ``docker stop`` or Kubernetes does: SIGTERM to serve alone
     "sigterm": lambda serve: serve.send_signal(signal.SIGTERM),
 }
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="finds the children in /proc")
+def test_serve_restarts_whatever_is_killed_and_the_games_go_on(tmp_path) -> None:
+    """kill -9 of every child at once, and of the embedded Redis: all come back, the demo games move on."""
+    port = free_port()
+    serve = _start_serve(tmp_path, port)
+    try:
+        victims = _children(serve.pid)
+        assert sum("redis-server" in cmd for cmd in victims.values()) == 1
+        for pid in victims:
+            os.kill(pid, signal.SIGKILL)
+        before = None
+        deadline = time.monotonic() + 90
+        while not (before and (now := _demo_seqs(port)) and all(now[g] > before[g] for g in before)):
+            before = before or _demo_seqs(port)
+            assert serve.poll() is None and time.monotonic() < deadline, "serve did not recover"
+            time.sleep(0.5)
+        again = _children(serve.pid)
+        assert len(again) == len(victims) and not set(again) & set(victims)  # all new processes
+    finally:
+        serve.send_signal(signal.SIGTERM)
+        output, _ = serve.communicate(timeout=60)
+    text = output.decode()
+    assert "embedded_redis_restarted" in text and text.count("child_exited") >= 3, text[-3000:]
 
 
 @pytest.mark.parametrize("how", sorted(STOPS))

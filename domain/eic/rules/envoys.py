@@ -9,7 +9,7 @@ from domain.eic import data
 from domain.eic import events as ev
 from domain.eic.commands import PlaceEnvoy, RecallEnvoy
 from domain.eic.rules.common import refuse, require, require_step
-from domain.eic.state import Player, State, docks
+from domain.eic.state import Player, Ship, State, docks
 from domain.engine import Rng
 
 
@@ -121,9 +121,13 @@ def placements(state: State, p: int) -> list[PlaceEnvoy]:
 
 
 def is_legal_placement(state: State, p: int, command: PlaceEnvoy) -> bool:
-    """Whether ``command`` is one of ``placements`` (checked without listing them all)."""
-    position = _representatives(state.players[p]).get(command.envoy)
-    return position is not None and command in _options_on(state, p, command.envoy, position, command.space)
+    """Whether ``command`` is one of ``placements`` up to the envoy's index: any unplaced envoy may be
+    named, since envoys on the same spot are interchangeable (``placements`` lists one of them)."""
+    player = state.players[p]
+    if command.envoy not in unplaced(player):
+        return False
+    position = player.envoys[command.envoy]
+    return command in _options_on(state, p, command.envoy, position, command.space)
 
 
 def recalls(state: State, p: int) -> list[RecallEnvoy]:
@@ -191,6 +195,20 @@ def decide_recall_envoy(state: State, seat: int, command: RecallEnvoy) -> list[e
 # --- the neutral player (2 players) ----------------------------------------------------------------------
 
 
+def oldest_ship(player: Player, fast: bool) -> str:
+    """The neutral's ship to discard when no dock is free: "das älteste Schiff (das schnellste Schiff
+    oder das mit der größten Tonnage, abhängig davon, ob der neutrale Spieler ein schnelles Schiff oder
+    ein Schiff mit großer Tonnage bekommt)". Reading: the one gained earliest; among equally old ones the
+    fastest when the new ship is the fast one, the largest when it is the large one; then the leftmost."""
+
+    def age(entry: tuple[int, Ship]) -> tuple[int, int, int]:
+        dock, ship = entry
+        printed = data.SHIP_TYPES[ship.kind]
+        return ship.gained, -(printed.speed if fast else printed.tonnage), dock
+
+    return min(enumerate(player.ships), key=age)[1].id
+
+
 def neutral_envoys(state: State, rng: Rng) -> ev.NeutralEnvoysPlaced:
     """Draw an envoy card and apply it top to bottom, then place the three envoys (rulebook, 2 players)."""
     n = state.neutral
@@ -206,8 +224,8 @@ def neutral_envoys(state: State, rng: Rng) -> ev.NeutralEnvoysPlaced:
             kind = table[state.epoch]
             if kind not in player.used_tiles and not ship:
                 ship = kind
-                # no free dock: the oldest ship goes (decision: the first in harbour order)
-                discard = player.ships[0].id if len(player.ships) >= docks(player) + int(extension) else ""
+                full = len(player.ships) >= docks(player) + int(extension)
+                discard = oldest_ship(player, fast=effect == "ship_fastest") if full else ""
         elif effect == "harbour_ext":
             extension = player.extensions < len(data.WAREHOUSE)
         else:

@@ -92,7 +92,7 @@ def test_ship_ability_pays_the_printed_cost_current_or_earlier_epoch_with_a_dock
     assert all(d for _, d in ships), "two Galleons fill both docks: one must be discarded"
     after, _ = act(state, seat, PlaceEnvoy(envoy=0, space="SHP_SHIP", ship="SH1", discard=f"{seat}:G1"))
     assert after.players[seat].treasury == state.players[seat].treasury - 5
-    assert [s.kind for s in after.players[seat].ships] == ["G2", "SH1"]
+    assert [s.kind for s in after.players[seat].ships] == ["SH1", "G2"]  # on the dock G1 freed
     roomy = player(state, seat, extensions=1)
     assert ("SH2", "") in {(c.ship, c.discard) for c in placements(roomy, seat) if c.space == "INV_SHIP"}
 
@@ -171,3 +171,22 @@ def test_expertise_cost_is_paid_at_once_to_the_supply():
     assert events[0].cost == 3
     assert after.players[seat].treasury == state.players[seat].treasury - 3
     assert sum(p.treasury for p in after.players) == sum(p.treasury for p in state.players) - 3
+
+
+def test_any_unplaced_envoy_may_be_named_they_are_interchangeable():
+    """Issue 16: ``PlaceEnvoy(envoy=2, …)`` on a fresh turn was refused with a wrong cause; the three
+    unplaced envoys stand on the same spot, so each of them may be named."""
+    state = start(4)
+    seat = state.actor
+    for envoy in (0, 1, 2):
+        after, events = act(state, seat, PlaceEnvoy(envoy=envoy, space="MER_TRADE_SILK"))
+        assert events[0].envoy == envoy
+        assert after.players[seat].envoys[envoy] == "S:MER_TRADE_SILK"
+        assert after.players[seat].envoys.count("any") == 2
+    placed, _ = act(state, seat, PlaceEnvoy(envoy=2, space="MER_TRADE_SILK"))
+    placed = replace(placed, actor=seat, step="envoy")
+    with pytest.raises(RuleViolation) as err:
+        act(placed, seat, PlaceEnvoy(envoy=2, space="MER_TRADE_COFFEE"))
+    assert "already placed" in str(err.value)
+    after, _ = act(placed, seat, PlaceEnvoy(envoy=1, space="MER_TRADE_COFFEE"))
+    assert after.players[seat].envoys == ("any", "S:MER_TRADE_COFFEE", "S:MER_TRADE_SILK")

@@ -62,7 +62,8 @@ def _other_card(state, market, card):
 
 def _scramble(state, seat):
     """The same table with different secrets that ``seat`` may not see: unrevealed cards (unless the
-    seat has an envoy on that Influence space) and other players' face-down ship tiles."""
+    seat has an envoy on that Influence space) and which of another seated player's unseen ships (face
+    down, or in hand in phase C) lies where: they swap places in turn (the neutral's ships are public)."""
     occupants = state.occupants or ((),) * len(data.SPACE_IDS)
     fe_space, eu_space = data.SPACE_IDS.index("GOV_INFLUENCE_FE"), data.SPACE_IDS.index("INV_INFLUENCE_EU")
     if state.fe_card and not state.fe_revealed and seat not in occupants[fe_space]:
@@ -70,19 +71,20 @@ def _scramble(state, seat):
     if state.eu_card and not state.eu_revealed and seat not in occupants[eu_space]:
         state = replace(state, eu_card=_other_card(state, "europe", state.eu_card))
     players = list(state.players)
-    zones = list(state.zones)
-    for p, player in enumerate(players):
+    zones = state.zones
+    for p, player in enumerate(players[: state.seats]):
         if p == seat:
             continue
-        ships = []
-        for s in player.ships:
-            if s.face_down:
-                new_id = f"{p}:X{s.kind}"
-                zones = [tuple(new_id if i == s.id else i for i in z) for z in zones]
-                s = replace(s, id=new_id, kind="SH8" if s.kind != "SH8" else "SH7")
-            ships.append(s)
+        ships = list(player.ships)
+        unseen = [i for i, s in enumerate(ships) if s.face_down or (state.phase == "C" and s.zone == 0)]
+        moved = {}
+        for k, i in enumerate(unseen):
+            place = player.ships[unseen[(k + 1) % len(unseen)]]
+            moved[place.id] = ships[i].id
+            ships[i] = replace(ships[i], zone=place.zone, face_down=place.face_down, cargo=place.cargo)
+        zones = tuple(tuple(moved.get(i, i) for i in z) for z in zones)
         players[p] = replace(player, ships=tuple(ships))
-    return replace(state, players=tuple(players), zones=tuple(zones))
+    return replace(state, players=tuple(players), zones=zones)
 
 
 @settings(max_examples=30, deadline=None)
@@ -96,10 +98,12 @@ def test_views_and_redacted_events_never_show_anothers_secrets(seed, setup):
             assert enc(GAME.view(state, seat)) == enc(GAME.view(other, seat))
         for event in events:
             seen = GAME.redact(event, None)
-            if isinstance(event, ev.ShipSent):
+            if isinstance(event, ev.ShipSent) and event.player < seats:
                 assert seen.ship is None
                 for seat in range(seats):
                     assert (GAME.redact(event, seat).ship is None) == (seat != event.player)
+            if isinstance(event, ev.ShipSent) and event.player >= seats:
+                assert seen.ship == event.ship  # the neutral sends its leftmost ship: public
             if isinstance(event, ev.MarketCardChosen):
                 assert seen.card is None
             if isinstance(event, ev.MarketCardsDrawn):

@@ -46,7 +46,8 @@ def test_neutral_draws_an_envoy_card_applies_it_and_rewards_players_from_the_sup
     )
     after = GAME.evolve(state, placed)
     assert after.players[0].treasury == state.players[0].treasury + 2  # SHP_SHIP and CAP_EXPERTISE
-    assert [s.kind for s in after.players[N].ships] == ["G2", "SH1"]  # oldest ship discarded, fastest added
+    # the Galleons are equally old and equally fast: the leftmost goes, the fastest takes its dock
+    assert [s.kind for s in after.players[N].ships] == ["SH1", "G2"]
     assert after.neutral_done
 
 
@@ -171,3 +172,56 @@ def test_neutral_ship_returns_to_the_first_free_dock_from_the_left():
     state = replace(state, phase="D", zone=1, queue=(f"{N}:G2",), far_east=(4, 0, 0, 2))
     after = GAME.evolve(state, neutral_loads(state))
     assert [s.id for s in after.players[N].ships] == [f"{N}:G2", f"{N}:G1"]  # G2 now leftmost
+
+
+def _neutral_gets(state, card):
+    """The neutral draws ``card`` (the others are used) and applies it."""
+    others = tuple(c for c in data.NEUTRAL_ENVOY_CARDS if c != card)
+    state = replace(state, used_neutral_envoy_cards=others)
+    placed = neutral_envoys(state, _rng(b"oldest"))
+    assert placed.card == card
+    return GAME.evolve(state, placed), placed
+
+
+def test_no_free_dock_the_neutral_discards_its_oldest_ship_and_the_new_one_takes_its_dock():
+    """ "Das neue Schiff legt ihr an die erste freie Anlegestelle im Hafen des neutralen Spielers. Ist
+    keine Anlegestelle frei, legt ihr das älteste Schiff ab (das schnellste Schiff oder das mit der
+    größten Tonnage, abhängig davon, ob der neutrale Spieler ein schnelles Schiff oder ein Schiff mit
+    großer Tonnage bekommt)." Ships re-dock in loading order, so the oldest is not always leftmost."""
+    state = replace(start(2), epoch=3)
+    sh1, sh3 = ship(N, "SH1", gained=1), ship(N, "SH3", gained=2)
+    used = ("G1", "G2", "SH1", "SH3")
+    # the oldest (SH1, epoch 1) lies right: the fast SH5 of epoch 3 takes its dock, SH3 stays leftmost
+    right = player(state, N, ships=(sh3, sh1), used_tiles=used)
+    after, placed = _neutral_gets(right, "NE-1")
+    assert placed.ship == "SH5" and placed.discard == f"{N}:SH1"
+    assert [s.kind for s in after.players[N].ships] == ["SH3", "SH5"]
+    assert after.players[N].ships[1].gained == 3
+    # the oldest lies left: the new ship is then the leftmost, and sails first in phase C
+    left = player(state, N, ships=(sh1, sh3), used_tiles=used)
+    after, placed = _neutral_gets(left, "NE-1")
+    assert [s.kind for s in after.players[N].ships] == ["SH5", "SH3"]
+    sailing = replace(after, phase="C", cards_drawn=True)
+    assert neutral_sends(sailing, _rng(b"sail")).ship == f"{N}:SH5"
+
+
+def test_among_equally_old_ships_the_neutral_discards_the_fastest_or_the_largest():
+    """Reading of "(das schnellste Schiff oder das mit der größten Tonnage …)": it breaks a tie of age:
+    a new fast ship replaces the fastest of the oldest, a new large ship the largest of them."""
+    state = replace(start(2), epoch=2)
+    harbour = (ship(N, "SH2", gained=1), ship(N, "SH1", gained=1))  # SH2: speed 1, 5 t; SH1: speed 2, 3 t
+    state = player(state, N, ships=harbour, used_tiles=("G1", "G2", "SH1", "SH2"))
+    fast, placed = _neutral_gets(state, "NE-1")
+    assert placed.ship == "SH3" and placed.discard == f"{N}:SH1"
+    assert [s.kind for s in fast.players[N].ships] == ["SH2", "SH3"]
+    large, placed = _neutral_gets(state, "NE-2")
+    assert placed.ship == "SH4" and placed.discard == f"{N}:SH2"
+    assert [s.kind for s in large.players[N].ships] == ["SH4", "SH1"]
+
+
+def test_a_free_dock_is_taken_first_and_no_ship_is_discarded():
+    """ "Das neue Schiff legt ihr an die erste freie Anlegestelle im Hafen des neutralen Spielers." """
+    state = player(replace(start(2), epoch=2), N, extensions=1)
+    after, placed = _neutral_gets(state, "NE-2")
+    assert placed.ship == "SH4" and placed.discard == ""
+    assert [s.kind for s in after.players[N].ships] == ["G1", "G2", "SH4"]

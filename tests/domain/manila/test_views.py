@@ -3,7 +3,7 @@ goods of pledged shares are redacted; the end-of-game event reveals everything."
 
 from __future__ import annotations
 
-from domain.engine import play_out
+from domain.engine import Rng, play_out
 from domain.manila import GAME
 from domain.manila import commands as cmd
 from domain.manila import events as ev
@@ -45,3 +45,37 @@ def test_game_end_reveals_every_hand():
     assert end.hands == tuple(p.shares for p in played.state.players)
     spectator = GAME.view(played.state, None)
     assert all(v.shares == p.shares for v, p in zip(spectator.players, played.state.players, strict=True))
+
+
+def _folded_by(viewer: int | None, events: list[ev.ManilaEvent]):
+    """What ``viewer`` arrives at by folding only the redacted events it received."""
+    state = None
+    for event in events:
+        redacted = GAME.redact(event, viewer)
+        if redacted is not None:
+            state = GAME.evolve(state, redacted)
+    return state
+
+
+def test_a_pledge_others_cannot_name_still_pays_the_borrower_12_in_their_fold():
+    """S0 "Kredit aufnehmen": the share lies face down, but the 12 pesos are paid out in front of everyone."""
+    events = GAME.setup(4, {}, b"pledge")
+    state = GAME.fold(events)
+    good = state.players[0].shares[0]
+    pledge = GAME.decide(state, 0, cmd.TakeLoan(good=good), Rng(b"\x07" * 32))
+    state = GAME.fold(pledge, state)
+    for viewer in (None, 1, 2, 3):
+        folded = _folded_by(viewer, [*events, *pledge])
+        assert GAME.redact(pledge[0], viewer).good is None
+        assert folded.players[0].cash == 42 and GAME.view(folded, viewer) == GAME.view(state, viewer)
+    repay = GAME.decide(state, 0, cmd.RepayLoan(good=good), Rng(b"\x07" * 32))
+    after = GAME.fold(repay, state)
+    folded = _folded_by(None, [*events, *pledge, *repay])
+    assert folded.players[0].cash == 27 and GAME.view(folded, None) == GAME.view(after, None)
+
+
+def test_a_viewers_fold_of_a_whole_game_learns_every_hand_at_the_end():
+    played = play_out(GAME, 3, {}, b"reveal", [random_bot] * 3)
+    for viewer in (None, 0, 1, 2):
+        folded = _folded_by(viewer, played.events)
+        assert folded.players == played.state.players

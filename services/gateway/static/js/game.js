@@ -1,131 +1,272 @@
-// A game's page: the board drawn by the game's renderer, live over the WebSocket; a seat holder plays
-// by choosing among the legal commands; a finished game can be replayed event by event with a slider.
-"use strict";
-(function () {
-  const { el, api } = HM;
-  const gameId = decodeURIComponent(location.pathname.split("/").pop());
-  const fragment = new URLSearchParams(location.hash.slice(1));
-  let token = fragment.get("token") || sessionStorage.getItem("hm-token-" + gameId) || "";
-  let game = null, seq = 0, status = "live", viewer = null, socket = null, replaying = false, retry = 500;
+// A game's page: the shell around the game's board module (boards/<game>.js). Live over the WebSocket;
+// a seat holder plays by clicking highlighted targets on the board; every game can be replayed by move.
+import { el, People } from "./dom.js";
+import { api, attachSocket, bearer, onResult, sendCommand } from "./net.js";
+import { Decision } from "./shell/decide.js";
+import { GameLog } from "./shell/log.js";
+import { finalTable, playersPanel } from "./shell/players.js";
 
-  function authHeaders() { return token ? { Authorization: "Bearer " + token } : {}; }
-  function setConn(text) { document.getElementById("conn").textContent = text; }
-  function notice(text, kind) { document.getElementById("notice").replaceChildren(text ? el("div", { class: "notice " + kind }, text) : ""); }
+const $ = (id) => document.getElementById(id);
+const gameId = decodeURIComponent(location.pathname.split("/").pop());
+const storageKey = "hm-token-" + gameId;
+const fragment = new URLSearchParams(location.hash.slice(1));
+let token = fragment.get("token") || localStorage.getItem(storageKey) || "";
 
-  function render(view, toAct, outcome, atSeq, shown) {
-    const draw = HM.Boards[game.game] || HM.Boards.generic;
-    let board;
-    try { board = draw(view, { viewer, toAct }); } catch (e) { board = el("div", {}, el("p", {}, "(board renderer failed: " + e + ")"), HM.Boards.generic(view)); }
-    document.getElementById("board").replaceChildren(board);
-    document.getElementById("tree").replaceChildren(HM.tree(view, "view"));
-    const result = outcome ? el("div", { class: "notice ok", id: "outcome" }, "Game over — winners: ", outcome.winners.map((s) => [HM.seat(s), " seat " + s + " "]), " scores ", outcome.scores.join(" / ")) : null;
-    document.getElementById("summary").replaceChildren(
-      el("h2", {}, game.title, " ", el("span", { class: "badge " + status, id: "status" }, shown || status)),
-      el("div", {}, `event `, el("b", { id: "seq" }, atSeq), ` · to act: `, toAct.length ? toAct.map((s) => [HM.seat(s), " "]) : "nobody",
-        viewer === null ? " · watching as a spectator" : [" · you are ", HM.seat(viewer), " seat " + viewer]), result || "");
-    document.body.dataset.seq = atSeq;
-    document.body.dataset.status = status;
+const S = { info: null, board: null, people: null, viewer: null, live: null, replayAt: null, decision: null, legalFor: -1 };
+let log = null;
+let socket = null;
+let retry = 500;
+const viewCache = new Map();
+
+const context = () => ({ people: S.people, viewer: S.viewer, bots: S.info.bots, final: S.live && S.live.status === "finished" });
+
+function notice(text, kind) {
+  $("notice").replaceChildren(text ? el("div", { class: "notice " + kind }, text) : "");
+}
+
+function setConn(text) {
+  $("conn").textContent = text;
+}
+
+/** What is shown: the live state, or the replayed one. */
+function shown() {
+  if (S.replayAt === null) return S.live;
+  return viewCache.get(log.moves[S.replayAt].last) || S.live;
+}
+
+function render() {
+  const state = shown();
+  if (!state) return;
+  const replaying = S.replayAt !== null;
+  const finished = S.live.status === "finished";
+  const ctx = { ...context(), toAct: state.to_act, events: log.until(state.seq), chosen: S.decision && !replaying ? S.decision.chosenKeys() : [] };
+  let board;
+  try {
+    board = S.board.draw(state.view, ctx);
+  } catch (e) {
+    board = el("p", { class: "notice error" }, "The board could not be drawn: " + e);
+    console.error(e);
   }
+  $("board").replaceChildren(board);
+  highlight(replaying);
+  const badge = replaying ? `replay · move ${S.replayAt} of ${log.moves.length - 1}` : finished ? "finished" : "live";
+  $("status").textContent = badge;
+  $("status").className = "badge " + (replaying ? "replay" : finished ? "finished" : "live");
+  $("players").replaceChildren(playersPanel(state.view, { ...ctx, outcome: state.outcome }, S.board));
+  $("final").replaceChildren(state.outcome ? finalTable(state.view, state.outcome, ctx, S.board) : "");
+  $("turn").replaceChildren(turnLine(state, replaying));
+  document.body.dataset.seq = state.seq;
+  document.body.dataset.status = S.live.status;
+  document.body.dataset.move = replaying ? S.replayAt : log.moves.length - 1;
+  renderReplay();
+}
 
-  function logEvent(frame) {
-    const log = document.getElementById("log");
-    const text = frame.event ? HM.describe(frame.event) : "(hidden)";
-    log.prepend(el("div", { "data-seq": frame.seq }, `#${frame.seq} `, frame.seat !== null ? ["seat " + frame.seat, " "] : "", text));
+function turnLine(state, replaying) {
+  if (state.outcome) return el("span", {}, "The game is over.");
+  const acting = state.to_act.map((s) => S.people.who(s));
+  const joined = acting.flatMap((node, i) => (i ? [", ", node] : [node]));
+  const prompt = S.board.prompt ? S.board.prompt(state.view, context()) : "";
+  if (!replaying && S.viewer !== null && state.to_act.includes(S.viewer)) return el("span", { class: "yours" }, "Your turn", prompt ? ": " + prompt : "");
+  return el("span", {}, acting.length ? joined : "nobody", acting.length === 1 ? " is to act" : " are to act", prompt ? ` (${prompt})` : "");
+}
+
+/** Mark the decision's next targets on the board; a click on one chooses it. */
+function highlight(replaying) {
+  const box = $("decide");
+  const decision = S.decision;
+  if (replaying || !decision) {
+    box.replaceChildren(S.viewer !== null && S.live.status === "live" && !replaying ? el("p", { class: "waiting" }, "Waiting for the others…") : "");
+    return;
   }
-
-  async function refreshLegal(toAct) {
-    const box = document.getElementById("legal");
-    if (viewer === null || status !== "live" || replaying || !toAct.includes(viewer)) { box.replaceChildren(viewer !== null && status === "live" ? el("p", {}, "Waiting for the others…") : ""); return; }
-    const { status: code, body } = await api(`/api/games/${gameId}/legal`, { headers: authHeaders() });
-    if (code !== 200) { box.replaceChildren(el("p", {}, body ? body.message : "cannot list your moves")); return; }
-    box.replaceChildren(el("p", {}, `Your move (${body.length} choices):`), ...body.slice(0, 300).map((command) =>
-      el("button", { class: "cmd", onclick: () => play(command) }, HM.describe(command))));
+  const targets = decision.targets();
+  for (const node of $("board").querySelectorAll("[data-target]")) {
+    const key = node.getAttribute("data-target");
+    node.classList.toggle("legal", targets.has(key));
+    node.classList.toggle("chosen", decision.chosenKeys().includes(key));
   }
+  box.replaceChildren(decision.controls(S.board.prompt ? S.board.prompt(S.live.view, context()) : "Your move"));
+}
 
-  async function play(command) {
-    document.querySelectorAll("#legal button").forEach((b) => (b.disabled = true));
-    const { status: code, body } = await api(`/api/games/${gameId}/commands?wait=true`, {
-      method: "POST", headers: { ...authHeaders(), "Content-Type": "application/json" }, body: JSON.stringify({ command }) });
-    if (code === 200) notice(`Played ${HM.describe(command)} (event ${body.seq}).`, "ok");
-    else notice(`${body.error || body.code}: ${body.message}`, "error");
+async function refreshLegal() {
+  const live = S.live;
+  const mine = S.viewer !== null && live.status === "live" && live.to_act.includes(S.viewer);
+  if (!mine) {
+    S.decision = null;
+    S.legalFor = -1;
+    return;
   }
-
-  function onFrame(frame) {
-    if (frame.type === "pong") return;
-    if (frame.type === "hello") viewer = frame.viewer;
-    if (frame.type === "event" && frame.seq <= seq) return;
-    seq = frame.seq;
-    status = frame.status;
-    if (frame.type === "event") logEvent(frame);
-    if (!replaying) { render(frame.view, frame.to_act, frame.outcome, frame.seq); refreshLegal(frame.to_act); }
-    if (status === "finished") setupReplay();
+  if (S.legalFor === live.seq) return;
+  S.legalFor = live.seq;
+  const { status, body } = await api(`/api/games/${gameId}/legal`, { headers: bearer(token) });
+  if (S.live.seq !== live.seq) return; // a newer state came meanwhile; its own fetch follows
+  if (status !== 200) {
+    notice(body ? body.message : "cannot list your moves", "error");
+    return;
   }
+  const paths = body.map((command) => ({ command, steps: S.board.path(command, live.view, context()) }));
+  S.decision = new Decision(paths, play, render);
+  render();
+}
 
-  function connect() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const params = new URLSearchParams();
-    if (token) params.set("token", token);
-    if (seq) params.set("from", String(seq));
-    socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}?${params}`);
-    socket.onopen = () => { setConn(status === "finished" ? "game over" : "live"); retry = 500; };
-    socket.onmessage = (message) => onFrame(JSON.parse(message.data));
-    socket.onclose = (event) => {
-      if (event.code >= 4400 && event.code < 4500) { setConn(`refused (${event.code}): ${event.reason}`); return; }
-      if (status === "finished") { setConn("game over"); return; }
-      setConn("reconnecting…"); setTimeout(connect, retry); retry = Math.min(retry * 2, 8000);
-    };
+async function play(command) {
+  const result = await sendCommand(gameId, token, command);
+  if (!result.ok) {
+    notice(result.message, "error");
+    S.legalFor = -1;
+    await refreshLegal();
+  } else notice("", "");
+}
+
+function onFrame(frame) {
+  if (frame.type === "pong") return;
+  if (frame.type === "result") return onResult(frame);
+  if (frame.type === "hello") S.viewer = frame.viewer;
+  if (frame.type === "event") {
+    if (S.live && frame.seq <= S.live.seq) return;
+    log.add({ seq: frame.seq, seat: frame.seat, command_id: frame.command_id || `live-${frame.seq}`, event: frame.event });
   }
+  const wasLive = S.live && S.live.status === "live";
+  S.live = { seq: frame.seq, view: frame.view, to_act: frame.to_act, outcome: frame.outcome, status: frame.status };
+  viewCache.set(frame.seq, S.live);
+  if (frame.status === "finished" && wasLive !== false) return finish();
+  S.decision = S.decision && S.legalFor === frame.seq ? S.decision : null;
+  render();
+  refreshLegal();
+}
 
-  let replayReady = false, replayTimer = null;
-  async function setupReplay() {
-    if (replayReady) return;
-    replayReady = true;
-    const { body } = await api(`/api/games/${gameId}/events?from=0&limit=5000`);
-    const first = Math.max(1, ...body.events.filter((e) => e.command_id === "setup").map((e) => e.seq));
-    const slider = document.getElementById("replay");
-    slider.min = first; slider.max = body.last_seq; slider.value = body.last_seq;
-    document.getElementById("replay-max").textContent = body.last_seq;
-    document.getElementById("replay-seq").textContent = body.last_seq;
-    document.getElementById("replay-panel").hidden = false;
-    slider.addEventListener("input", () => { clearTimeout(replayTimer); replayTimer = setTimeout(() => showAt(Number(slider.value)), 60); });
-    document.getElementById("replay-live").addEventListener("click", () => { slider.value = slider.max; showAt(Number(slider.max)); });
+/** At the end everything hidden is shown: the log again, unredacted, and replay from the start. */
+async function finish() {
+  S.decision = null;
+  setConn("game over");
+  await loadEvents();
+  render();
+}
+
+async function loadEvents() {
+  const all = [];
+  let from = 0;
+  for (;;) {
+    const { status, body } = await api(`/api/games/${gameId}/events?from=${from}&limit=5000`, { headers: bearer(token) });
+    if (status !== 200) break;
+    all.push(...body.events);
+    if (!body.events.length || body.events[body.events.length - 1].seq >= body.last_seq) break;
+    from = body.events[body.events.length - 1].seq;
   }
+  log.reset(all);
+  return all.length ? all[all.length - 1].seq : 0;
+}
 
-  async function showAt(at) {
-    replaying = at < seq;
-    const { status: code, body } = await api(`/api/games/${gameId}?at=${at}`, { headers: authHeaders() });
-    if (code !== 200) return;
-    document.getElementById("replay-seq").textContent = at;
-    render(body.view, body.to_act, body.outcome, at, replaying ? `replay ${at} / ${seq}` : status);
+function connect(from) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const params = new URLSearchParams();
+  if (token) params.set("token", token);
+  if (from) params.set("from", String(from));
+  socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}?${params}`);
+  if (token) attachSocket(socket);
+  socket.onopen = () => {
+    setConn(S.live && S.live.status === "finished" ? "game over" : "connected");
+    retry = 500;
+  };
+  socket.onmessage = (message) => onFrame(JSON.parse(message.data));
+  socket.onclose = (event) => {
+    if (event.code >= 4400 && event.code < 4500) return setConn(`refused: ${event.reason}`);
+    if (S.live && S.live.status === "finished") return setConn("game over");
+    setConn("reconnecting…");
+    setTimeout(() => connect(S.live ? S.live.seq : from), retry);
+    retry = Math.min(retry * 2, 8000);
+  };
+}
+
+// --- replay by move -------------------------------------------------------------------------------------
+
+async function replayTo(index) {
+  const last = log.moves.length - 1;
+  index = Math.max(0, Math.min(last, index));
+  if (index === last) {
+    S.replayAt = null;
+    log.follow(null);
+    return render();
   }
-
-  async function start() {
-    const { status: code, body } = await api(`/api/games/${gameId}`, { headers: authHeaders() });
-    if (code === 403) { notice("That token is not a seat of this game; watching as a spectator.", "error"); token = ""; return start(); }
-    if (code !== 200) { setConn(body ? body.message : "unavailable"); return; }
-    game = body; viewer = body.viewer; status = body.status;
-    if (token) sessionStorage.setItem("hm-token-" + gameId, token);
-    document.getElementById("title").textContent = `${body.title} · ${gameId}`;
-    document.title = `Harbormaster — ${body.title}`;
-    document.getElementById("token").value = token;
-    document.getElementById("seat-info").replaceChildren(viewer === null ? "Spectating. Paste a seat token to play." : el("span", {}, "Playing ", HM.seat(viewer), " seat " + viewer));
-    await loadLog();
-    connect();
+  const seq = log.moves[index].last;
+  if (!viewCache.has(seq)) {
+    const { status, body } = await api(`/api/games/${gameId}?at=${seq}`, { headers: bearer(token) });
+    if (status !== 200) return;
+    viewCache.set(seq, { seq, view: body.view, to_act: body.to_act, outcome: body.outcome, status: body.status });
   }
+  S.replayAt = index;
+  log.follow(index);
+  render();
+}
 
-  async function loadLog() {
-    const headers = authHeaders();
-    const { status: code, body } = await api(`/api/games/${gameId}/events?from=${Math.max(0, game.last_seq - 40)}`, { headers });
-    if (code !== 200) return;
-    for (const item of body.events) logEvent({ seq: item.seq, seat: item.seat, event: item.event });
-    seq = body.last_seq;  // the socket starts here: the log then has no gap and no repeat
-  }
+function renderReplay() {
+  const last = Math.max(0, log.moves.length - 1);
+  const at = S.replayAt === null ? last : S.replayAt;
+  const slider = $("replay");
+  slider.max = last;
+  slider.value = at;
+  $("replay-pos").textContent = S.replayAt === null ? `move ${last} of ${last} (now)` : `move ${at} of ${last}`;
+  $("replay-prev").disabled = at === 0;
+  $("replay-next").disabled = at === last;
+}
 
-  document.getElementById("token-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    token = document.getElementById("token").value.trim();
-    location.hash = token ? "token=" + token : "";
-    location.reload();
+function current() {
+  return S.replayAt === null ? log.moves.length - 1 : S.replayAt;
+}
+
+function setupReplay() {
+  $("replay-prev").addEventListener("click", () => replayTo(current() - 1));
+  $("replay-next").addEventListener("click", () => replayTo(current() + 1));
+  $("replay-now").addEventListener("click", () => replayTo(log.moves.length - 1));
+  let timer = null;
+  $("replay").addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => replayTo(Number($("replay").value)), 50);
   });
-  start();
-})();
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest && event.target.closest("input, select, textarea")) return;
+    if (event.key === "ArrowLeft") replayTo(current() - 1);
+    else if (event.key === "ArrowRight") replayTo(current() + 1);
+    else return;
+    event.preventDefault();
+  });
+  $("board").addEventListener("click", (event) => {
+    const target = event.target.closest("[data-target].legal");
+    if (target && S.decision && S.replayAt === null) S.decision.chooseTarget(target.getAttribute("data-target"));
+  });
+}
+
+async function start() {
+  let { status, body } = await api(`/api/games/${gameId}`, { headers: bearer(token) });
+  if (status === 403 || status === 401) {
+    notice("That link's seat is not a seat of this game; you are watching.", "error");
+    token = "";
+    localStorage.removeItem(storageKey);
+    ({ status, body } = await api(`/api/games/${gameId}`));
+  }
+  if (status !== 200) return setConn(body ? body.message : "unavailable");
+  if (token) localStorage.setItem(storageKey, token);
+  S.info = body;
+  S.viewer = body.viewer;
+  S.people = new People(body.names);
+  S.board = (await import(`./boards/${body.game}.js`)).default;
+  document.title = `${body.title} — Harbormaster`;
+  $("title").textContent = body.title;
+  $("seat-info").replaceChildren(S.viewer === null ? "You are watching." : el("span", {}, "You play ", S.people.who(S.viewer), "."),
+    token ? el("a", { href: "#", id: "leave", onclick: leave }, " Watch instead") : "");
+  log = new GameLog($("log"), S.board, context);
+  const last = await loadEvents();
+  S.live = { seq: body.last_seq, view: body.view, to_act: body.to_act, outcome: body.outcome, status: body.status };
+  viewCache.set(S.live.seq, S.live);
+  setupReplay();
+  render();
+  refreshLegal();
+  connect(Math.min(last, body.last_seq));
+}
+
+function leave(event) {
+  event.preventDefault();
+  localStorage.removeItem(storageKey);
+  location.href = location.pathname;
+}
+
+start();

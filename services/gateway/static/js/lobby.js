@@ -1,45 +1,131 @@
-// The lobby: live and finished games (refreshed), and a form to create a game.
-"use strict";
-(function () {
-  const { el, api } = HM;
-  let finishedOffset = 0;
-  function row(game) {
-    return el("tr", { "data-game": game.game_id },
-      el("td", {}, el("a", { href: "/games/" + game.game_id }, game.game_id)),
-      el("td", {}, game.title), el("td", {}, game.seats + (Object.keys(game.bots).length ? ` (${Object.keys(game.bots).length} bots)` : "")),
-      el("td", {}, game.seq), el("td", {}, el("span", { class: "badge " + game.status }, game.status)));
+// The lobby: live and finished games (refreshed), and a form to create a game with its options,
+// players' names and bots; after creation, a link per seat (the seat's token is in the link only).
+import { el, People } from "./dom.js";
+import { api } from "./net.js";
+
+const $ = (id) => document.getElementById(id);
+// Each game's options as its rules know them (domain/<game>/rules: check_known_options).
+const OPTIONS = {
+  manila: [
+    { kind: "check", name: "variant_boarding", label: "Boarding variant (a pirate may displace a crew member)" },
+    { kind: "select", name: "deal", label: "Shares dealt", choices: [["all_twenty", "from all 20 shares (2015 rules)"], ["three_of_each", "from three of each (2005 rules)"]] },
+  ],
+  elcapitan: [
+    { kind: "list", name: "expansions", label: "Expansion cities", choices: [["porto", "Porto"], ["lisboa", "Lisboa"], ["canarias", "Islas Canarias"]] },
+  ],
+  eic: [{ kind: "check", name: "pledging", label: "Pledging (shares may be pledged for money)" }],
+};
+let catalog = [];
+let finishedOffset = 0;
+
+function gameRow(game) {
+  const people = new People(game.names || []);
+  return el("a", { class: "game-row", href: "/games/" + game.game_id, "data-game": game.game_id },
+    el("b", {}, game.title),
+    el("span", { class: "names" }, (game.names || []).map((_, s) => [s ? " · " : "", people.who(s)])),
+    el("span", { class: "badge " + game.status }, game.status === "live" ? `live · ${game.seq} events` : "finished"));
+}
+
+async function refresh() {
+  const live = await api("/api/games?status=live&limit=50");
+  const finished = await api(`/api/games?status=finished&limit=${20 + finishedOffset}`);
+  if (live.status !== 200) return ($("conn").textContent = "gateway unavailable");
+  $("live").replaceChildren(...(live.body.games.length ? live.body.games.map(gameRow) : [el("p", {}, "No game is being played.")]));
+  $("finished").replaceChildren(...finished.body.games.map(gameRow));
+  $("more-finished").hidden = finished.body.next_offset === null;
+  $("conn").textContent = `${live.body.games.length} live`;
+}
+
+function selected() {
+  return catalog.find((g) => g.key === $("game-kind").value);
+}
+
+function drawOptions() {
+  const box = $("options");
+  const options = OPTIONS[$("game-kind").value] || [];
+  box.hidden = options.length === 0;
+  box.replaceChildren(el("legend", {}, "Options"), ...options.map((o) => {
+    if (o.kind === "check") return el("label", { class: "row" }, el("input", { type: "checkbox", "data-option": o.name }), " ", o.label);
+    if (o.kind === "select") return el("label", { class: "row" }, o.label, " ", el("select", { "data-option": o.name }, o.choices.map(([v, t]) => el("option", { value: v }, t))));
+    return el("div", { class: "row" }, o.label, ": ", o.choices.map(([v, t]) => el("label", { class: "inline" }, el("input", { type: "checkbox", "data-list": o.name, value: v }), " ", t)));
+  }));
+}
+
+function drawSeats() {
+  const game = selected();
+  const count = $("seat-count");
+  const keep = Number(count.value) || Math.min(game.max_seats, Math.max(game.min_seats, 4));
+  count.replaceChildren(...Array.from({ length: game.max_seats - game.min_seats + 1 }, (_, i) => el("option", { value: game.min_seats + i }, game.min_seats + i)));
+  count.value = String(Math.min(game.max_seats, Math.max(game.min_seats, keep)));
+  drawSeatRows();
+}
+
+function drawSeatRows() {
+  const box = $("seats");
+  const old = [...box.querySelectorAll(".seat-row")].map((r) => [r.querySelector("input").value, r.querySelector("select").value]);
+  const people = new People([]);
+  box.replaceChildren(el("legend", {}, "Seats"), ...Array.from({ length: Number($("seat-count").value) }, (_, s) => {
+    const [name, kind] = old[s] || ["", s === 0 ? "human" : "greedy"];
+    return el("div", { class: "seat-row" }, el("i", { class: "chip p" + s, title: people.colour(s) }),
+      el("input", { name: "name", value: name, placeholder: s === 0 ? "your name" : `Player ${s + 1}`, maxlength: 24, "aria-label": `name of seat ${s + 1}` }),
+      el("select", { name: "kind", "aria-label": `who plays seat ${s + 1}` }, [["human", "a person"], ["greedy", "greedy bot"], ["random", "random bot"]].map(([v, t]) => el("option", { value: v, selected: v === kind }, t))));
+  }));
+}
+
+function readOptions() {
+  const options = {};
+  for (const node of $("options").querySelectorAll("[data-option]")) {
+    if (node.type === "checkbox") { if (node.checked) options[node.dataset.option] = true; } else options[node.dataset.option] = node.value;
   }
-  async function refresh() {
-    const live = await api("/api/games?status=live&limit=50");
-    const finished = await api(`/api/games?status=finished&limit=${20 + finishedOffset}`);
-    if (live.status !== 200) { document.getElementById("conn").textContent = "gateway unavailable"; return; }
-    document.querySelector("#live tbody").replaceChildren(...live.body.games.map(row));
-    document.querySelector("#finished tbody").replaceChildren(...finished.body.games.map(row));
-    document.getElementById("more-finished").hidden = finished.body.next_offset === null;
-    document.getElementById("conn").textContent = `${live.body.games.length} live · updated ${new Date().toLocaleTimeString()}`;
+  for (const node of $("options").querySelectorAll("[data-list]")) {
+    if (node.checked) (options[node.dataset.list] = options[node.dataset.list] || []).push(node.value);
   }
-  async function catalog() {
-    const { body } = await api("/api/catalog");
-    const select = document.getElementById("game-kind");
-    for (const game of body.games) select.append(el("option", { value: game.key, "data-min": game.min_seats, "data-max": game.max_seats }, `${game.title} (${game.min_seats}–${game.max_seats})`));
+  return options;
+}
+
+async function create(event) {
+  event.preventDefault();
+  const rows = [...$("seats").querySelectorAll(".seat-row")];
+  const names = rows.map((r) => r.querySelector("input").value.trim());
+  const bots = {};
+  rows.forEach((r, s) => { if (r.querySelector("select").value !== "human") bots[String(s)] = r.querySelector("select").value; });
+  const headers = { "Content-Type": "application/json" };
+  const admin = event.target.admin.value;
+  if (admin) headers.Authorization = "Bearer " + admin;
+  const body = { game: $("game-kind").value, seats: rows.length, options: readOptions(), bots, names };
+  const { status, body: made } = await api("/api/games", { method: "POST", headers, body: JSON.stringify(body) });
+  if (status !== 201) return $("created").replaceChildren(el("div", { class: "notice error" }, made ? made.message : `refused (${status})`));
+  const people = new People(names.map((n, s) => n || (bots[String(s)] ? `${bots[String(s)]} bot ${s + 1}` : `Player ${s + 1}`)));
+  const watch = `${location.origin}/games/${made.game_id}`;
+  $("created").replaceChildren(el("div", { class: "notice ok" }, "The game is ready. Each player's link holds their seat: send it to them only."),
+    el("ul", { class: "links" }, made.seats.map((s) => el("li", {}, people.who(s.seat), " ",
+      s.token ? [el("a", { href: `/games/${made.game_id}#token=${s.token}`, class: "seat-link" }, "play"), " ",
+        el("button", { type: "button", class: "copy", onclick: (e) => copy(`${watch}#token=${s.token}`, e.target) }, "copy link")] : el("span", { class: "tag bot" }, `${s.bot} bot`))),
+      el("li", {}, "Spectators: ", el("a", { href: watch, class: "watch-link" }, "watch"), " ", el("button", { type: "button", class: "copy", onclick: (e) => copy(watch, e.target) }, "copy link"))));
+  refresh();
+}
+
+async function copy(text, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+    button.textContent = "copied";
+  } catch (e) {
+    button.textContent = "copy failed: use the link's menu";
   }
-  async function create(event) {
-    event.preventDefault();
-    const form = event.target;
-    const seats = Number(form.seats.value);
-    const bots = {};
-    if (form.bots.checked) for (let s = 1; s < seats; s++) bots[String(s)] = s % 2 ? "greedy" : "random";
-    const headers = { "Content-Type": "application/json" };
-    if (form.admin.value) headers.Authorization = "Bearer " + form.admin.value;
-    const { status, body } = await api("/api/games", { method: "POST", headers, body: JSON.stringify({ game: form.game.value, seats, bots }) });
-    const out = document.getElementById("created");
-    if (status !== 201) { out.replaceChildren(el("div", { class: "notice error" }, `${body.error}: ${body.message}`)); return; }
-    out.replaceChildren(el("div", { class: "notice ok" }, "Created ", el("a", { href: "/games/" + body.game_id }, body.game_id), ". Each link below holds a seat's secret token; it is shown only now."),
-      el("ul", {}, body.seats.map((s) => el("li", {}, HM.seat(s.seat), " seat " + s.seat + ": ",
-        s.token ? el("a", { href: `/games/${body.game_id}#token=${s.token}`, class: "seat-link" }, "play") : `bot (${s.bot})`))));
-    refresh();
-  }
-  document.getElementById("create").addEventListener("submit", create);
-  document.getElementById("more-finished").addEventListener("click", () => { finishedOffset += 20; refresh(); });
-  catalog(); refresh(); setInterval(refresh, 3000);
-})();
+}
+
+async function start() {
+  const { body } = await api("/api/catalog");
+  catalog = body.games;
+  $("game-kind").replaceChildren(...catalog.map((g) => el("option", { value: g.key }, g.title)));
+  $("game-kind").addEventListener("change", () => { drawOptions(); drawSeats(); });
+  $("seat-count").addEventListener("change", drawSeatRows);
+  drawOptions();
+  drawSeats();
+  $("create").addEventListener("submit", create);
+  $("more-finished").addEventListener("click", () => { finishedOffset += 20; refresh(); });
+  refresh();
+  setInterval(refresh, 3000);
+}
+
+start();

@@ -1,8 +1,10 @@
 // East India Companies: the Far East and European markets, the sea zones with their ships, the
 // players' fleets and warehouses, and the stock exchange.
-"use strict";
-HM.Boards.eic = function (view) {
-  const { el, seat, kv } = HM;
+import { el } from "../dom.js";
+import { chip, commandSteps, eventWords, kv } from "./generic.js";
+
+function tables(view, ctx) {
+  const seat = (s) => chip(ctx.people, s);
   const GOODS = ["tea", "spices", "coffee", "silk"];
   const ZONES = ["China", "Southeast Asia", "India"];
   const goodsRow = (counts) => GOODS.map((g, i) => el("td", {}, counts[i]));
@@ -25,4 +27,10 @@ HM.Boards.eic = function (view) {
   const turn = kv([["epoch", view.epoch], ["phase", view.phase], ["step", view.step], ["initiative", view.initiative.join(" → ")], ["queue", view.queue.join(", ")]]);
   return el("div", { class: "board-eic" }, el("h2", {}, "East India Companies — markets"), markets, el("h2", {}, "Sea zones"), zones,
     el("h2", {}, "Stock exchange"), exchange, el("h2", {}, "Companies"), players, el("div", { class: "box" }, el("h4", {}, "Turn"), turn));
+};
+
+export default {
+  draw: (view, ctx) => el("div", { class: "tables" }, tables(view, ctx)),
+  path: commandSteps,
+  describe: eventWords,
 };

@@ -1,8 +1,10 @@
 // El Capitán: the cities with their warehouse sites (chains of one colour), fortresses, harbours and
 // the ships; the players' money, warehouses, fortresses, loans and hands; the sailing-card piles.
-"use strict";
-HM.Boards.elcapitan = function (view) {
-  const { el, seat, kv } = HM;
+import { el } from "../dom.js";
+import { chip, commandSteps, eventWords, kv } from "./generic.js";
+
+function tables(view, ctx) {
+  const seat = (s) => chip(ctx.people, s);
   const site = (colour, i, city) => el("span", {
     class: "site " + (colour === -1 ? "empty" : colour === -2 ? "pirate" : "s" + colour) + ((city.closed || []).includes(i) ? " closed" : ""),
     title: colour === -1 ? `site ${i + 1}: free` : colour === -2 ? "pirate" : `site ${i + 1}: colour ${colour}`,
@@ -25,4 +27,10 @@ HM.Boards.elcapitan = function (view) {
     el("div", { class: "box" }, el("h4", {}, "Interconnections"), kv([["display", view.interconnections.display.join(", ")], ["draw pile", view.interconnections.draw_count], ["discards", view.interconnections.discard.length]])),
     el("div", { class: "box" }, el("h4", {}, "Turn"), kv([["phase", view.phase], ["round", view.round], ["stage", view.stage], ["pirate", view.pirate || "—"], ["start player", view.start_player]])));
   return el("div", { class: "board-elcapitan" }, el("h2", {}, "El Capitán"), cities, el("h2", {}, "Players"), players, el("h2", {}, "Sailing cards"), decks);
+};
+
+export default {
+  draw: (view, ctx) => el("div", { class: "tables" }, tables(view, ctx)),
+  path: commandSteps,
+  describe: eventWords,
 };

@@ -1,0 +1,69 @@
+"""Tournaments: pairing (Swiss for multi-seat tables, round-robin, single elimination by table), points
+by place, standings with stated tie-breaks, and OpenSkill ratings. Pure and deterministic, like a game:
+``rules`` decides, ``evolve`` folds the tournament's own event stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from domain.tournament.data import FORMATS, Entrant, Format, Settings, default_tie_breaks
+from domain.tournament.events import (
+    RoundClosed,
+    RoundPaired,
+    TableFinished,
+    TournamentCreated,
+    TournamentEvent,
+    TournamentFinished,
+    TournamentPaused,
+    TournamentResumed,
+    TournamentStarted,
+)
+from domain.tournament.evolve import evolve
+from domain.tournament.history import Player, RoundPairing, Table
+from domain.tournament.points import PointsByPlace
+from domain.tournament.ratings import Rating
+from domain.tournament.rules import current_standings, game_id, total_rounds
+from domain.tournament.standings import StandingRow, TableResult
+from domain.tournament.state import PlayedRound, State
+
+
+def fold(events: Sequence[TournamentEvent], state: State | None = None) -> State:
+    """Apply ``events`` in order, starting from ``state`` (``None``: before ``TournamentCreated``)."""
+    for event in events:
+        state = evolve(state, event)
+    if state is None:
+        raise ValueError("no events to fold")
+    return state
+
+
+__all__ = [
+    "FORMATS",
+    "Entrant",
+    "Format",
+    "PlayedRound",
+    "Player",
+    "PointsByPlace",
+    "Rating",
+    "RoundClosed",
+    "RoundPaired",
+    "RoundPairing",
+    "Settings",
+    "StandingRow",
+    "State",
+    "Table",
+    "TableFinished",
+    "TableResult",
+    "TournamentCreated",
+    "TournamentEvent",
+    "TournamentFinished",
+    "TournamentPaused",
+    "TournamentResumed",
+    "TournamentStarted",
+    "current_standings",
+    "default_tie_breaks",
+    "evolve",
+    "fold",
+    "game_id",
+    "total_rounds",
+]

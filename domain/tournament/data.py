@@ -1,0 +1,41 @@
+"""A tournament's settings and entrants, as the organiser states them."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from domain.tournament.points import PointsByPlace
+from domain.tournament.standings import DEFAULT_TIE_BREAKS
+
+Format = Literal["swiss", "round_robin", "elimination"]
+FORMATS: tuple[Format, ...] = ("swiss", "round_robin", "elimination")
+
+
+class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    """What the organiser chose. ``rounds`` = 0 means the format's natural length (round-robin: until
+    everyone met everyone as far as tables allow; elimination: until one table is left)."""
+
+    game: str
+    format: Format = "swiss"
+    rounds: int = 0
+    table_size: int = 4
+    points: PointsByPlace = msgspec.field(default_factory=PointsByPlace)
+    tie_breaks: tuple[str, ...] = DEFAULT_TIE_BREAKS
+    advance: int = 1
+    """Elimination: how many of each table go on to the next round."""
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+    """The game's options for every table."""
+
+
+def default_tie_breaks(format: Format) -> tuple[str, ...]:
+    """Elimination ranks by how far a player got first; the other formats by points."""
+    return ("progress", *DEFAULT_TIE_BREAKS) if format == "elimination" else DEFAULT_TIE_BREAKS
+
+
+class Entrant(msgspec.Struct, frozen=True, kw_only=True):
+    """A player: a person (plays with a seat token) or a server bot (``bot`` names its policy)."""
+
+    name: str
+    bot: str | None = None

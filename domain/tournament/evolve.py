@@ -1,0 +1,80 @@
+"""Apply one tournament event (total, deterministic; ratings are recomputed from results here)."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from domain.tournament.events import (
+    RoundClosed,
+    RoundPaired,
+    TableFinished,
+    TournamentCreated,
+    TournamentEvent,
+    TournamentPaused,
+    TournamentResumed,
+    TournamentStarted,
+)
+from domain.tournament.history import RoundPairing
+from domain.tournament.ratings import Rating, rate_table
+from domain.tournament.standings import TableResult
+from domain.tournament.state import PlayedRound, State
+
+
+def _created(event: TournamentCreated) -> State:
+    return State(
+        tournament_id=event.tournament_id,
+        settings=event.settings,
+        entrants=event.entrants,
+        min_seats=event.min_seats,
+        max_seats=event.max_seats,
+        pairing_seed=event.pairing_seed,
+        ratings=tuple(Rating() for _ in event.entrants),
+    )
+
+
+def _paired(state: State, event: RoundPaired) -> State:
+    played = PlayedRound(
+        number=event.round,
+        pairing=RoundPairing(tables=event.tables, byes=event.byes),
+        games=event.games,
+        results=(None,) * len(event.tables),
+    )
+    return replace(state, rounds=(*state.rounds, played))
+
+
+def _table_finished(state: State, event: TableFinished) -> State:
+    played = state.rounds[event.round - 1]
+    result = TableResult(
+        ranking=event.ranking, scores=event.scores, winners=event.winners, final_hash=event.final_hash
+    )
+    results = (*played.results[: event.table], result, *played.results[event.table + 1 :])
+    rounds = list(state.rounds)
+    rounds[event.round - 1] = replace(played, results=results)
+    ratings = list(state.ratings)
+    for player, rating in rate_table(dict(enumerate(ratings)), event.ranking, event.winners).items():
+        ratings[player] = rating
+    return replace(state, rounds=tuple(rounds), ratings=tuple(ratings))
+
+
+def _closed(state: State, event: RoundClosed) -> State:
+    rounds = list(state.rounds)
+    rounds[event.round - 1] = replace(rounds[event.round - 1], closed=True)
+    return replace(state, rounds=tuple(rounds))
+
+
+def evolve(state: State | None, event: TournamentEvent) -> State:
+    if isinstance(event, TournamentCreated):
+        return _created(event)
+    if state is None:
+        raise ValueError("a tournament starts with TournamentCreated")
+    if isinstance(event, TournamentStarted | TournamentResumed):
+        return replace(state, status="running")
+    if isinstance(event, TournamentPaused):
+        return replace(state, status="paused")
+    if isinstance(event, RoundPaired):
+        return _paired(state, event)
+    if isinstance(event, TableFinished):
+        return _table_finished(state, event)
+    if isinstance(event, RoundClosed):
+        return _closed(state, event)
+    return replace(state, status="finished", winners=event.winners)

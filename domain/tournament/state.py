@@ -1,0 +1,54 @@
+"""The tournament folded from its events."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from domain.tournament.data import Entrant, Settings
+from domain.tournament.history import Player, RoundPairing
+from domain.tournament.ratings import Rating
+from domain.tournament.standings import TableResult
+
+Status = Literal["created", "running", "paused", "finished"]
+
+
+class PlayedRound(msgspec.Struct, frozen=True, kw_only=True):
+    """A paired round, its games and the results recorded so far (``None``: table still playing)."""
+
+    number: int
+    pairing: RoundPairing
+    games: tuple[str, ...]
+    results: tuple[TableResult | None, ...]
+    closed: bool = False
+
+    def complete(self) -> bool:
+        return all(r is not None for r in self.results)
+
+
+class State(msgspec.Struct, frozen=True, kw_only=True):
+    tournament_id: str
+    settings: Settings
+    entrants: tuple[Entrant, ...]
+    min_seats: int
+    max_seats: int
+    pairing_seed: bytes
+    status: Status = "created"
+    rounds: tuple[PlayedRound, ...] = ()
+    ratings: tuple[Rating, ...] = ()
+    """One per entrant, in this tournament's game."""
+    winners: tuple[Player, ...] = ()
+
+    @property
+    def players(self) -> range:
+        return range(len(self.entrants))
+
+    def current(self) -> PlayedRound | None:
+        return self.rounds[-1] if self.rounds else None
+
+    def results(self) -> list[TableResult]:
+        return [r for rnd in self.rounds for r in rnd.results if r is not None]
+
+    def byes(self) -> list[Player]:
+        return [p for rnd in self.rounds for p in rnd.pairing.byes]

@@ -1,0 +1,124 @@
+// A decision built step by step. Each board module turns a legal command into a path of steps
+// ({key, label, num?}); the commands sharing the steps chosen so far are still possible. The next
+// steps are highlighted on the board (an element with data-target = the step's key), offered as
+// buttons in words (the keyboard fallback) and, for steps that carry a number, as one − / + control.
+import { el } from "../dom.js";
+
+const MAX_BUTTONS = 14;
+
+function stepId(step) {
+  return step.num === undefined ? step.key : `${step.key}=${step.num}`;
+}
+
+export class Decision {
+  /** `paths`: [{command, steps}], `send(command)`: plays it, `onChange()`: redraw the highlights. */
+  constructor(paths, send, onChange) {
+    this.paths = paths;
+    this.send = send;
+    this.onChange = onChange;
+    this.chosen = [];
+    this.busy = false;
+  }
+
+  candidates() {
+    const n = this.chosen.length;
+    return this.paths.filter((p) => this.chosen.every((id, i) => p.steps[i] && stepId(p.steps[i]) === id) && p.steps.length >= n);
+  }
+
+  /** The distinct next steps, and the command the chosen steps already make (if any). */
+  options() {
+    const n = this.chosen.length;
+    const next = new Map();
+    let complete = null;
+    for (const p of this.candidates()) {
+      if (p.steps.length === n) complete = p;
+      else if (!next.has(stepId(p.steps[n]))) next.set(stepId(p.steps[n]), p.steps[n]);
+    }
+    return { next: [...next.values()], complete };
+  }
+
+  /** Choose a step; a one-step decision (or a path with nothing after it) is played at once. */
+  choose(step) {
+    if (this.busy) return;
+    this.chosen.push(stepId(step));
+    const { next, complete } = this.options();
+    if (complete && next.length === 0 && this.chosen.length === 1) return this.play(complete.command);
+    this.onChange();
+  }
+
+  /** The board's click on a highlighted target: the first next step with that key. */
+  chooseTarget(key) {
+    const step = this.options().next.find((s) => s.key === key && s.num === undefined);
+    if (step) this.choose(step);
+  }
+
+  targets() {
+    if (this.busy) return new Set();
+    return new Set(this.options().next.filter((s) => s.num === undefined).map((s) => s.key));
+  }
+
+  chosenKeys() {
+    return this.chosen.map((id) => id.split("=")[0]);
+  }
+
+  undo() {
+    this.chosen.pop();
+    this.onChange();
+  }
+
+  async play(command) {
+    this.busy = true;
+    this.onChange();
+    await this.send(command);
+  }
+
+  /** The controls: what is chosen so far, number controls, buttons in words, confirm and undo. */
+  controls(prompt) {
+    const { next, complete } = this.options();
+    const box = el("div", { class: "decide", id: "decide" });
+    box.append(el("div", { class: "prompt" }, prompt));
+    if (this.chosen.length) {
+      const labels = this.candidates()[0].steps.slice(0, this.chosen.length).map((s) => s.label);
+      box.append(el("div", { class: "chosen-steps" }, labels.join(" · ")));
+    }
+    const numbered = new Map();
+    const plain = [];
+    for (const step of next) {
+      if (step.num === undefined) plain.push(step);
+      else numbered.set(step.key, [...(numbered.get(step.key) || []), step]);
+    }
+    for (const steps of numbered.values()) box.append(this.numberControl(steps));
+    const row = el("div", { class: "choices" });
+    for (const step of plain.slice(0, MAX_BUTTONS)) {
+      row.append(el("button", { class: "choice", "data-key": step.key, disabled: this.busy, onclick: () => this.choose(step) }, step.label));
+    }
+    if (plain.length > MAX_BUTTONS) row.append(el("span", { class: "more" }, `… ${plain.length - MAX_BUTTONS} more: click them on the board`));
+    if (complete && this.chosen.length) {
+      row.append(el("button", { class: "primary", id: "confirm", disabled: this.busy, onclick: () => this.play(complete.command) }, "Confirm"));
+    }
+    if (this.chosen.length) row.append(el("button", { id: "undo", disabled: this.busy, onclick: () => this.undo() }, "Undo"));
+    box.append(row);
+    return box;
+  }
+
+  numberControl(steps) {
+    const nums = steps.map((s) => s.num).sort((a, b) => a - b);
+    let index = 0;
+    const value = el("output", { class: "num-value" }, nums[0]);
+    const label = el("span", { class: "num-label" }, steps[0].label);
+    const show = () => {
+      value.textContent = nums[index];
+      label.textContent = steps.find((s) => s.num === nums[index]).label;
+    };
+    const move = (d) => {
+      index = Math.max(0, Math.min(nums.length - 1, index + d));
+      show();
+    };
+    return el("div", { class: "number", "data-key": steps[0].key },
+      el("button", { class: "minus", "aria-label": "less", disabled: this.busy, onclick: () => move(-1) }, "−"),
+      value,
+      el("button", { class: "plus", "aria-label": "more", disabled: this.busy, onclick: () => move(1) }, "+"),
+      el("small", {}, `${nums[0]}–${nums[nums.length - 1]}`),
+      el("button", { class: "primary num-go", disabled: this.busy, onclick: () => this.choose(steps.find((s) => s.num === nums[index])) }, label));
+  }
+}

@@ -1,0 +1,34 @@
+// The players' panel (names, colours, public money, who is to act) and the final table.
+import { el } from "../dom.js";
+
+export function playersPanel(view, ctx, board) {
+  const { people, toAct, viewer, bots, outcome } = ctx;
+  const rows = people.names.map((_, seat) => {
+    const money = board.money ? board.money(view, seat) : "";
+    const tags = [];
+    if (seat === viewer) tags.push(el("span", { class: "tag you" }, "you"));
+    if (bots[String(seat)]) tags.push(el("span", { class: "tag bot" }, `${bots[String(seat)]} bot`));
+    if (outcome && outcome.winners.includes(seat)) tags.push(el("span", { class: "tag win" }, "winner"));
+    return el("li", { class: "player" + (toAct.includes(seat) && !outcome ? " acting" : ""), "data-seat": seat },
+      el("span", { class: "turn", title: "to act" }, toAct.includes(seat) && !outcome ? "▶" : ""),
+      people.who(seat), " ", tags, el("span", { class: "money" }, money));
+  });
+  return el("ul", { class: "players", id: "player-list" }, rows);
+}
+
+export function finalTable(view, outcome, ctx, board) {
+  const { people } = ctx;
+  const head = ["", "Player", board.scoreName || "Score"];
+  const lines = outcome.ranking.map((seat, place) => {
+    const parts = board.breakdown ? board.breakdown(view, outcome, seat) : [];
+    return el("tr", { "data-seat": seat },
+      el("td", { class: "place" }, place === 0 || outcome.scores[seat] !== outcome.scores[outcome.ranking[place - 1]] ? `${place + 1}.` : ""),
+      el("td", {}, people.who(seat), outcome.winners.includes(seat) ? " 🏆" : ""),
+      el("td", { class: "score" }, el("b", {}, outcome.scores[seat]),
+        parts.length ? el("div", { class: "parts" }, parts.map(([label, value]) => el("span", {}, `${label} ${value}`))) : ""));
+  });
+  return el("div", { class: "final", id: "outcome" },
+    el("h2", {}, "Final result"),
+    el("table", { id: "final-table" }, el("tr", {}, head.map((h) => el("th", {}, h))), lines),
+    outcome.tie_break ? el("p", { class: "tie" }, outcome.tie_break) : "");
+}

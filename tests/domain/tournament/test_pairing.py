@@ -1,0 +1,112 @@
+"""Swiss pairing: every player seated once or given a bye, no avoidable repeat opponents (checked
+against an exhaustive search on small fields), seat positions balanced, similar scores together, and
+the same seed always gives the same round."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain import GAMES
+from domain.engine import Rng
+from domain.tournament.history import History, RoundPairing, repeat_pairs
+from domain.tournament.pairing import pair_swiss
+from domain.tournament.tables import plan_tables
+from tests.domain.tournament.helpers import fewest_repeats, random_results
+
+
+@st.composite
+def fields(draw: st.DrawFn, low: int = 3, high: int = 41) -> tuple[int, int, int, int, bytes]:
+    """(players, table size, game's min seats, game's max seats, seed) for a game of the project."""
+    game = GAMES[draw(st.sampled_from(sorted(GAMES)))]
+    size = draw(st.integers(game.min_seats, game.max_seats))
+    players = draw(st.integers(low, high))
+    return players, size, game.min_seats, game.max_seats, draw(st.binary(min_size=1, max_size=8))
+
+
+def _play(players: int, size: int, low: int, high: int, seed: bytes, rounds: int) -> list[RoundPairing]:
+    rng = Rng(b"results" + seed)
+    scores: dict[int, int] = {}
+    played: list[RoundPairing] = []
+    for _ in range(rounds):
+        pairing = pair_swiss(
+            list(range(players)), scores, played, size=size, min_seats=low, max_seats=high, seed=seed
+        )
+        played.append(pairing)
+        random_results(pairing, scores, rng)
+    return played
+
+
+@settings(max_examples=60, deadline=None)
+@given(fields(), st.integers(1, 5))
+def test_every_player_is_seated_once_or_has_a_bye(
+    field: tuple[int, int, int, int, bytes], rounds: int
+) -> None:
+    players, size, low, high, seed = field
+    plan = plan_tables(players, size, low, high)
+    for pairing in _play(players, size, low, high, seed, rounds):
+        assert sorted(pairing.seated() + list(pairing.byes)) == list(range(players))
+        assert sorted((len(t) for t in pairing.tables), reverse=True) == list(plan.sizes)
+        assert len(pairing.byes) == plan.byes
+
+
+@settings(max_examples=40, deadline=None)
+@given(fields(low=4, high=10), st.integers(1, 4))
+def test_no_avoidable_repeat_opponents(field: tuple[int, int, int, int, bytes], rounds: int) -> None:
+    """Exhaustive search over every split of the seated players finds no split with fewer repeats."""
+    players, size, low, high, seed = field
+    played = _play(players, size, low, high, seed, rounds)
+    history = History(played[:-1])
+    last = played[-1]
+    sizes = [len(t) for t in last.tables]
+    assert repeat_pairs(last.tables, history) == fewest_repeats(sorted(last.seated()), sizes, history)
+
+
+@settings(max_examples=20, deadline=None)
+@given(fields(low=60, high=120), st.integers(2, 3))
+def test_large_fields_have_no_repeats_in_early_rounds(
+    field: tuple[int, int, int, int, bytes], rounds: int
+) -> None:
+    players, size, low, high, seed = field
+    played = _play(players, size, low, high, seed, rounds)
+    for number in range(1, len(played)):
+        assert repeat_pairs(played[number].tables, History(played[:number])) == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(fields())
+def test_seat_positions_balance_over_the_rounds(field: tuple[int, int, int, int, bytes]) -> None:
+    """Over 2 x size rounds, nobody starts (seat 0) more than once above an even share of the starts."""
+    players, size, low, high, seed = field
+    played = _play(players, size, low, high, seed, 2 * size)
+    history = History(played)
+    fair_share = sum(len(p.tables) for p in played) / players
+    for player in range(players):
+        assert history.seat_count(player, 0) <= math.ceil(fair_share) + 1
+
+
+def test_similar_scores_sit_together() -> None:
+    """Round 2 of 64 players at tables of 4: the round-1 winners (6 points) fill the top tables."""
+    played = _play(64, 4, 3, 5, b"similar", 1)
+    scores: dict[int, int] = {}
+    random_results(played[0], scores, Rng(b"results" + b"similar"))
+    second = pair_swiss(list(range(64)), scores, played, size=4, min_seats=3, max_seats=5, seed=b"similar")
+    table_scores = [sorted((scores[p] for p in table), reverse=True) for table in second.tables]
+    assert all(s == [6, 6, 6, 6] for s in table_scores[:4])
+    assert all(s == [1, 1, 1, 1] for s in table_scores[-4:])
+    assert repeat_pairs(second.tables, History(played)) == 0
+
+
+def test_the_same_seed_gives_the_same_rounds_and_another_seed_does_not() -> None:
+    assert _play(23, 4, 3, 5, b"a", 4) == _play(23, 4, 3, 5, b"a", 4)
+    assert _play(23, 4, 3, 5, b"a", 4) != _play(23, 4, 3, 5, b"b", 4)
+
+
+def test_byes_go_to_the_lowest_placed_who_had_fewest() -> None:
+    # 11 players at Manila tables of 3: two byes a round; nobody gets a second bye before all had one.
+    played = _play(11, 3, 3, 5, b"byes", 5)
+    history = History(played)
+    assert sum(history.byes.values()) == 10
+    assert max(history.byes.values()) == 1
