@@ -51,9 +51,6 @@ log = structlog.get_logger("ws")
 _client_decoder = msgspec.json.Decoder(ClientFrame)
 PONG = encode_text(Pong())
 SEQ = re.compile(r"^[0-9]{1,18}\Z")
-STALL_SECONDS = 30.0
-"""A client that has not read for this long while a frame waits to be sent is dropped (it can reconnect
-with ``from=`` and lose nothing)."""
 
 
 class Refusal(Exception):
@@ -146,9 +143,10 @@ async def _serve(
     hello: str,
     missed: list[tuple[int, str]],
 ) -> bool:
-    """Until the client goes, or stalls (returns True): a send that waits ``STALL_SECONDS`` for the client
-    to read ends the socket, so that a client that never reads holds no task or queue here."""
-    sender = asyncio.create_task(_send_loop(websocket, feed, viewer, hello, missed))
+    """Until the client goes, or stalls (returns True): a send that waits ``Limits.stall_seconds`` for the
+    client to read ends the socket, so that a client that never reads holds no task or queue here."""
+    stall_s = gateway.limits.limits.stall_seconds
+    sender = asyncio.create_task(_send_loop(websocket, feed, viewer, hello, missed, stall_s))
     receiver = asyncio.create_task(_receive_loop(websocket, gateway, feed, viewer))
     try:
         await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
@@ -160,16 +158,21 @@ async def _serve(
     return sender.done() and not sender.cancelled() and isinstance(sender.exception(), TimeoutError)
 
 
-async def _send(websocket: WebSocket, text: str) -> None:
-    await asyncio.wait_for(websocket.send_text(text), STALL_SECONDS)
+async def _send(websocket: WebSocket, text: str, stall_s: float) -> None:
+    await asyncio.wait_for(websocket.send_text(text), stall_s)
 
 
 async def _send_loop(
-    websocket: WebSocket, feed: GameFeed, viewer: Viewer, hello: str, missed: list[tuple[int, str]]
+    websocket: WebSocket,
+    feed: GameFeed,
+    viewer: Viewer,
+    hello: str,
+    missed: list[tuple[int, str]],
+    stall_s: float,
 ) -> None:
-    await _send(websocket, hello)
+    await _send(websocket, hello, stall_s)
     for seq, text in missed:
-        await _send(websocket, text)
+        await _send(websocket, text, stall_s)
         viewer.last_seq = seq
     viewer.writer = direct_writer(websocket)
     stats = feed.stats
@@ -182,16 +185,16 @@ async def _send_loop(
             viewer.resync = False
             seq, text = feed.resync_frame(viewer.seat)
             viewer.last_seq = seq
-            await _send(websocket, text)
+            await _send(websocket, text, stall_s)
         while viewer.items:
             seq, text = viewer.items.popleft()
             if seq <= viewer.last_seq:
                 continue
-            await _send(websocket, text)
+            await _send(websocket, text, stall_s)
             viewer.last_seq = seq
             stats.frames += 1
         while viewer.notes:
-            await _send(websocket, viewer.notes.popleft())
+            await _send(websocket, viewer.notes.popleft(), stall_s)
 
 
 async def _receive_loop(websocket: WebSocket, gateway: Gateway, feed: GameFeed, viewer: Viewer) -> None:

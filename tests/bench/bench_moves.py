@@ -146,6 +146,8 @@ def _peer(games: int, seconds: float) -> dict[str, Any] | None:
         [str(script), str(games), str(int(seconds))], capture_output=True, text=True, timeout=300
     )
     lines = [line for line in run.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        print(f"  boardgame.io gave no figure (exit {run.returncode}): {run.stderr.strip()[-300:]}")
     return json.loads(lines[-1]) if lines else None
 
 
@@ -163,11 +165,14 @@ def main() -> None:
     gateway, worker = _spawn(["gateway", "--port", str(port)], url), _spawn(["worker"], url)
     try:
         _wait_ready(base)
+        memory = _memory_per_game(base, {"gateway": gateway.pid, "worker": worker.pid}, 1000)
+        print(f"memory per live game: gateway {memory['gateway']:.1f} kB, worker {memory['worker']:.1f} kB "
+              "(1,000 counter games, RSS before and after)")  # fmt: skip
         for games in sizes if sizes != [0] else []:
             print(f"{games} concurrent games, {seconds:.0f} s each, alternating:")
             for _ in range(ROUNDS):
                 peer = _peer(games, seconds)
-                print(f"  boardgame.io 0.50.2   {_line(peer) if peer else 'not run (no ../shared/bench)'}")
+                print(f"  boardgame.io 0.50.2   {_line(peer) if peer else 'no figure'}")
                 ours = _ours(base, ws_base, games, seconds, {"gateway": gateway.pid, "worker": worker.pid})
                 ratio = f"  ratio {ours['moves_per_s'] / peer['moves_per_s']:.2f}" if peer else ""
                 print(f"  Harbormaster (WS)     {_line(ours)}{ratio}")
@@ -175,9 +180,6 @@ def main() -> None:
                       f" worker {ours['worker_us_per_move']:.0f} us CPU/move, RSS {ours['worker_rss_mb']:.0f} MB;"
                       f" refused {ours['refused']}, errors {ours['errors']}")  # fmt: skip
                 time.sleep(1)
-        memory = _memory_per_game(base, {"gateway": gateway.pid, "worker": worker.pid}, 1000)
-        print(f"memory per live game: gateway {memory['gateway']:.1f} kB, worker {memory['worker']:.1f} kB "
-              "(1,000 counter games, RSS before and after)")  # fmt: skip
         for spectators in (1000, 5000):
             fan = _fanout(base, ws_base, gateway.pid, spectators, FANOUT_MOVES, FANOUT_INTERVAL_S)
             print(f"fan-out, one game watched by {spectators:,} spectators ({fan['open']:,} connected), a move every "

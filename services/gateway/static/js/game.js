@@ -1,7 +1,7 @@
 // A game's page: the shell around the game's board module (boards/<game>.js). Live over the WebSocket;
 // a seat holder plays by clicking highlighted targets on the board; every game can be replayed by move.
 import { el, People } from "./dom.js";
-import { api, bearer, sendCommand } from "./net.js";
+import { api, attachSocket, bearer, onResult, sendCommand } from "./net.js";
 import { Decision } from "./shell/decide.js";
 import { GameLog } from "./shell/log.js";
 import { finalTable, playersPanel } from "./shell/players.js";
@@ -119,6 +119,7 @@ async function play(command) {
 
 function onFrame(frame) {
   if (frame.type === "pong") return;
+  if (frame.type === "result") return onResult(frame);
   if (frame.type === "hello") S.viewer = frame.viewer;
   if (frame.type === "event") {
     if (S.live && frame.seq <= S.live.seq) return;
@@ -161,6 +162,7 @@ function connect(from) {
   if (token) params.set("token", token);
   if (from) params.set("from", String(from));
   socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}?${params}`);
+  if (token) attachSocket(socket);
   socket.onopen = () => {
     setConn(S.live && S.live.status === "finished" ? "game over" : "connected");
     retry = 500;
