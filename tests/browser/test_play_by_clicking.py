@@ -32,6 +32,9 @@ def test_a_person_plays_a_whole_game_of_manila_by_clicking_the_board(
         page.locator("#board svg.board-manila").wait_for()
         clicks = play_to_the_end(page, seed=7)
         state = api.get(f"/api/games/{game['game_id']}").json()
+        events = api.get(f"/api/games/{game['game_id']}/events", params={"limit": 5000}).json()["events"]
+    mine = {e["command_id"] for e in events if e["seat"] == 0}
+    assert mine and all(c.startswith("web-") for c in mine)  # sent as command frames on the WebSocket
     assert state["status"] == "finished"
     # every placement and boat move is a click on the board; only bids, passes and confirms are not
     assert clicks.board >= 5 and clicks.kinds

@@ -1,7 +1,7 @@
 // A game's page: the shell around the game's board module (boards/<game>.js). Live over the WebSocket;
 // a seat holder plays by clicking highlighted targets on the board; every game can be replayed by move.
 import { el, People } from "./dom.js";
-import { api, bearer, sendCommand } from "./net.js";
+import { api, bearer, sendOverHttp, SocketCommands } from "./net.js";
 import { Decision } from "./shell/decide.js";
 import { GameLog } from "./shell/log.js";
 import { finalTable, playersPanel } from "./shell/players.js";
@@ -16,6 +16,12 @@ const S = { info: null, board: null, people: null, viewer: null, live: null, rep
 let log = null;
 let socket = null;
 let retry = 500;
+const commands = new SocketCommands();
+
+/** The one function that sends a move: on the game's socket when it is open, else over HTTP. */
+function sendCommand(command) {
+  return socket && socket.readyState === WebSocket.OPEN ? commands.send(socket, command) : sendOverHttp(gameId, token, command);
+}
 const viewCache = new Map();
 
 const context = () => ({ people: S.people, viewer: S.viewer, bots: S.info.bots, final: S.live && S.live.status === "finished" });
@@ -109,7 +115,7 @@ async function refreshLegal() {
 }
 
 async function play(command) {
-  const result = await sendCommand(gameId, token, command);
+  const result = await sendCommand(command);
   if (!result.ok) {
     notice(result.message, "error");
     S.legalFor = -1;
@@ -118,7 +124,8 @@ async function play(command) {
 }
 
 function onFrame(frame) {
-  if (frame.type === "pong") return;
+  if (frame.type === "pong" || (frame.type === "result" && commands.settle(frame))) return;
+  if (frame.type === "result") return;
   if (frame.type === "hello") S.viewer = frame.viewer;
   if (frame.type === "event") {
     if (S.live && frame.seq <= S.live.seq) return;
@@ -167,6 +174,7 @@ function connect(from) {
   };
   socket.onmessage = (message) => onFrame(JSON.parse(message.data));
   socket.onclose = (event) => {
+    commands.dropAll();
     if (event.code >= 4400 && event.code < 4500) return setConn(`refused: ${event.reason}`);
     if (S.live && S.live.status === "finished") return setConn("game over");
     setConn("reconnecting…");

@@ -14,9 +14,36 @@ export function bearer(token) {
   return token ? { Authorization: "Bearer " + token } : {};
 }
 
-/** Send one move and wait for its outcome: {ok, message}. The only place that knows the transport:
- * once the gateway takes command frames on the game's WebSocket, this is the line to change. */
-export async function sendCommand(gameId, token, command) {
+/** Moves go as `command` frames on the game's WebSocket; each `result` frame settles its promise. */
+export class SocketCommands {
+  constructor() {
+    this.pending = new Map();
+    this.counter = 0;
+  }
+  send(socket, command) {
+    const id = `web-${Date.now().toString(36)}-${(this.counter += 1)}`;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      socket.send(JSON.stringify({ type: "command", command_id: id, command }));
+    });
+  }
+  /** A `result` frame: true when it was one of ours. */
+  settle(frame) {
+    const resolve = this.pending.get(frame.command_id);
+    if (!resolve) return false;
+    this.pending.delete(frame.command_id);
+    resolve(frame.status === "applied" ? { ok: true, message: "" } : { ok: false, message: frame.message || frame.code });
+    return true;
+  }
+  /** A socket that closes leaves its moves unsettled: they are reported as not sent. */
+  dropAll() {
+    for (const resolve of this.pending.values()) resolve({ ok: false, message: "the connection dropped; try again" });
+    this.pending.clear();
+  }
+}
+
+/** One move over HTTP, waiting for its outcome: {ok, message} (used while the socket is not open). */
+export async function sendOverHttp(gameId, token, command) {
   const { status, body } = await api(`/api/games/${encodeURIComponent(gameId)}/commands?wait=true`, {
     method: "POST",
     headers: { ...bearer(token), "Content-Type": "application/json" },
