@@ -90,7 +90,8 @@ function highlight(replaying) {
     node.classList.toggle("legal", targets.has(key));
     node.classList.toggle("chosen", decision.chosenKeys().includes(key));
   }
-  box.replaceChildren(decision.controls(S.board.prompt ? S.board.prompt(S.live.view, context()) : "Your move"));
+  const onBoard = new Set([...$("board").querySelectorAll("[data-target]")].map((n) => n.getAttribute("data-target")));
+  box.replaceChildren(decision.controls(S.board.prompt ? S.board.prompt(S.live.view, context()) : "Your move", onBoard));
 }
 
 async function refreshLegal() {
