@@ -6,12 +6,13 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 PYTEST_WORKERS ?= 2
 
-.PHONY: run test lint bench unit clean help
+.PHONY: run test lint bench chaos unit clean help
 
 help:
 	@echo "make run    - embedded Redis, gateway, fold worker, rq worker and a live bot game"
 	@echo "make test   - lint (ruff, mypy, import-linter) and every test against a real Redis"
 	@echo "make bench  - benchmarks that print figures"
+	@echo "make chaos  - bot and HTTP games under serve while processes are kill -9ed; checks and figures"
 	@echo "make lint   - ruff, mypy --strict, import-linter"
 
 $(STAMP): pyproject.toml
@@ -49,6 +50,11 @@ unit: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m tests.bench
+
+# Concurrent games of all three kinds under `harbormaster serve` while fold workers, rq workers and their
+# work-horses, the gateway and Redis are killed; CHAOS_ARGS passes options (python -m tests.chaos --help).
+chaos: $(STAMP)
+	HARBORMASTER_LOG_LEVEL=warning $(PY) -m tests.chaos $(CHAOS_ARGS)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -17,7 +17,7 @@ import msgspec
 import redis
 
 from events import codec, keys
-from events.envelope import InboxMessage
+from events.envelope import InboxMessage, Origin
 from events.store import now_ms
 
 DEFAULT_PARTITIONS = 16
@@ -67,14 +67,21 @@ class CommandBus:
     # --- submitting -------------------------------------------------------------------------------------
 
     def message(
-        self, game_id: str, seat: int | None, command: bytes, command_id: str | None = None
+        self,
+        game_id: str,
+        seat: int | None,
+        command: bytes,
+        command_id: str | None = None,
+        origin: Origin = "seat",
     ) -> InboxMessage:
+        """A command of ``seat`` sent by ``origin`` (a player unless the server says otherwise)."""
         return InboxMessage(
             game_id=game_id,
             command_id=command_id or uuid.uuid4().hex,
             seat=seat,
             command=command,
             submitted_ms=now_ms(),
+            origin=origin,
         )
 
     def submit(self, game_id: str, seat: int | None, command: bytes, command_id: str | None = None) -> str:

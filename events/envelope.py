@@ -10,6 +10,8 @@ from typing import Literal
 
 import msgspec
 
+from events import keys
+
 
 class GameHeader(msgspec.Struct, frozen=True, kw_only=True):
     """What a game is, fixed at creation. Its canonical hash is the chain's genesis ``prev_hash``."""
@@ -40,6 +42,11 @@ class Envelope(msgspec.Struct, frozen=True, kw_only=True):
 
 CommandStatus = Literal["applied", "rejected"]
 
+Origin = Literal["seat", "bot", "clock", "server"]
+"""Who a command comes from; with the seat it scopes the command id (``keys.result_field``). ``seat`` is a
+player (HTTP, WebSocket, CLI), ``bot`` a server bot playing a seat, ``server`` a game's set-up, ``clock``
+reserved for timed moves. Only the server sets it: a client never chooses its origin."""
+
 
 class CommandRecord(msgspec.Struct, frozen=True, kw_only=True):
     """The recorded result of one command: applied with its event range, or rejected with the rule."""
@@ -59,6 +66,13 @@ class CommandRecord(msgspec.Struct, frozen=True, kw_only=True):
     """When it was decided."""
     submitted_ms: int = 0
     """When it was put on the bus."""
+    origin: Origin = "seat"
+    """Who sent it (records written before origins existed were all players' or the set-up's)."""
+
+    @property
+    def result_field(self) -> str:
+        """Its idempotency key (``keys.result_field``)."""
+        return keys.result_field(self.origin, self.seat, self.command_id)
 
 
 class InboxMessage(msgspec.Struct, frozen=True, kw_only=True):
@@ -70,3 +84,13 @@ class InboxMessage(msgspec.Struct, frozen=True, kw_only=True):
     command: bytes
     """The command as JSON (``{"type": "Roll", ...}``), decoded by the worker with the game's types."""
     submitted_ms: int = 0
+    origin: Origin = "seat"
+
+
+def is_setup(envelope: Envelope, first: Envelope) -> bool:
+    """Whether ``envelope`` is one of its game's set-up events, ``first`` being the game's event 1.
+
+    The set-up is the chain's first command, the server's: its id is random (``store.new_setup_id``; games
+    before that used ``setup``) and its events have no seat, which a player's or a bot's always have.
+    """
+    return envelope.seat is None and envelope.command_id == first.command_id

@@ -28,12 +28,28 @@ def meta(game_id: str) -> str:
 
 
 POSITION_FIELD = "@position"
-"""The field of a game's results hash that holds ``<last seq>:<last hash>`` (command ids never start with @)."""
+"""The field of a game's results hash that holds ``<last seq>:<last hash>`` (no result field is without a
+``/``, so none can be taken for it)."""
 
 
 def results(game_id: str) -> str:
-    """A hash: command id -> recorded result, and the game's position under ``POSITION_FIELD``."""
+    """A hash: ``result_field`` -> recorded result, and the game's position under ``POSITION_FIELD``."""
     return game_key(game_id, "results")
+
+
+def sender(origin: str, seat: int | None) -> str:
+    """Who sent a command: ``seat0`` (a player's token), ``bot1`` (the server's bot of seat 1), ``clock``,
+    ``server`` (a game's set-up). Never contains ``/``."""
+    return origin if seat is None else f"{origin}{seat}"
+
+
+def result_field(origin: str, seat: int | None, command_id: str) -> str:
+    """The idempotency key of a command, its field in the results hash: ``<sender>/<command id>``.
+
+    A command id is scoped to its sender: seat 1 may reuse seat 0's id, and no id a client picks can
+    name a command of a bot, the clock or the server (the sender is set by the server, never the client,
+    and ends at the first ``/``)."""
+    return f"{sender(origin, seat)}/{command_id}"
 
 
 def commands(game_id: str) -> str:

@@ -7,6 +7,7 @@ make a cold load fast; the stream stays the source of truth.
 from __future__ import annotations
 
 import functools
+import secrets
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -26,6 +27,11 @@ APPEND_LUA = (Path(__file__).parent / "lua" / "append.lua").read_text()
 
 def now_ms() -> int:
     return int(time.time() * 1000)
+
+
+def new_setup_id() -> str:
+    """A set-up's command id: the server's, random, so that nobody can guess or reuse it."""
+    return f"setup-{secrets.token_hex(8)}"
 
 
 class GameMeta(msgspec.Struct, frozen=True, kw_only=True):
@@ -109,7 +115,7 @@ def append_args(items: Sequence[AppendItem], create: bool = False) -> list[bytes
     for item in items:
         meta = item.meta_fields or {}
         args += (
-            item.record.command_id,
+            item.record.result_field,  # the idempotency key: the command id scoped to its sender
             item.record.at_seq,
             item.at_hash,
             item.encoded_record or codec.encode_record(item.record),
@@ -208,9 +214,14 @@ class EventStore:
         bots: Mapping[int, str] | None = None,
         tournament: bool = False,
         spectator_delay: int = 0,
+        setup_id: str | None = None,
     ) -> GameMeta:
-        """Set a game up: its header, secret seed and opening events, in one atomic script."""
+        """Set a game up: its header, secret seed and opening events, in one atomic script.
+
+        The set-up's command id is the server's, unguessable (``setup-`` and a random token, unless given).
+        """
         game = self.games[game_key]
+        setup_id = setup_id or new_setup_id()
         events = game.setup(seats, dict(options), seed)
         ts = now_ms()
         header = GameHeader(
@@ -221,9 +232,10 @@ class EventStore:
             seed_commitment=seed_commitment(seed),
             created_ms=ts,
         )
-        envelopes = envelopes_for(game_id, events, 0, genesis(header), "setup", None, ts)
+        envelopes = envelopes_for(game_id, events, 0, genesis(header), setup_id, None, ts)
         record = CommandRecord(
-            command_id="setup",
+            command_id=setup_id,
+            origin="server",
             seat=None,
             command=b"",
             status="applied",
@@ -298,8 +310,11 @@ class EventStore:
         ordered.sort(key=lambda item: item[:3])
         return [record for *_, record in ordered]
 
-    def result(self, game_id: str, command_id: str) -> CommandRecord | None:
-        raw = self.redis.hget(keys.results(game_id), command_id)
+    def result(
+        self, game_id: str, command_id: str, seat: int | None, origin: str = "seat"
+    ) -> CommandRecord | None:
+        """The recorded result of the command ``command_id`` of that sender, if decided."""
+        raw = self.redis.hget(keys.results(game_id), keys.result_field(origin, seat, command_id))
         return codec.decode_record(raw) if raw else None
 
     def list_games(self, live_only: bool = False, offset: int = 0, limit: int = 50) -> list[str]:

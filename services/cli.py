@@ -25,6 +25,7 @@ from events.errors import EventsError, GameExists, UnknownGame
 from services import logging as hm_logging
 from services.bootstrap import ClusterNotSupported, Services, build, load_games
 from services.config import Settings
+from services.discovery import NoServer, find_redis
 from services.games import create_game
 from services.gateway.auth import mint_tokens
 from services.redis_launcher import EmbeddedRedis, RedisNotFound, running_url, wait_for_redis
@@ -39,7 +40,8 @@ class UserError(Exception):
 
 @contextmanager
 def redis_for(settings: Settings) -> Iterator[str]:
-    """The Redis URL to use; starts (and afterwards stops) an embedded server when none is running."""
+    """The Redis URL a worker or gateway uses; starts (and afterwards stops) an embedded server when none
+    is running on the data folder."""
     if settings.redis_url:
         yield settings.redis_url
         return
@@ -47,7 +49,29 @@ def redis_for(settings: Settings) -> Iterator[str]:
     if url:
         yield url
         return
-    server = EmbeddedRedis(settings.data_dir)
+    with _embedded(settings.data_dir) as started:
+        yield started
+
+
+@contextmanager
+def redis_for_games(settings: Settings) -> Iterator[str]:
+    """The Redis URL a verb that works on games uses: the one the user means, from any folder (see
+    ``services/discovery.py``); when it has to start one of its own, it says so on stderr."""
+    found = find_redis(settings)
+    if found.url is not None:
+        yield found.url
+        return
+    assert found.start_in is not None
+    print(
+        f"harbormaster: no running server found; using {found.how} (until this command ends)", file=sys.stderr
+    )
+    with _embedded(found.start_in) as started:
+        yield started
+
+
+@contextmanager
+def _embedded(data_dir: Path) -> Iterator[str]:
+    server = EmbeddedRedis(data_dir)
     server.start()
     try:
         yield server.url
@@ -101,7 +125,7 @@ def cmd_send(services: Services, args: argparse.Namespace) -> int:
     if args.id is not None and (not args.id or args.id.startswith("@")):
         raise UserError("a command id is not empty and does not start with @ (reserved)")
     command_id = services.bus.submit(args.game_id, args.seat, body, args.id)
-    record = _wait_for_result(services, args.game_id, command_id, args.wait)
+    record = _wait_for_result(services, args.game_id, args.seat, command_id, args.wait)
     if record is None:
         print(json.dumps({"command_id": command_id, "status": "submitted"}))
         return 0
@@ -109,10 +133,12 @@ def cmd_send(services: Services, args: argparse.Namespace) -> int:
     return 0 if record.status == "applied" else 1
 
 
-def _wait_for_result(services: Services, game_id: str, command_id: str, wait_s: float) -> Any:
+def _wait_for_result(
+    services: Services, game_id: str, seat: int | None, command_id: str, wait_s: float
+) -> Any:
     deadline = time.monotonic() + wait_s
     while time.monotonic() < deadline:
-        record = services.store.result(game_id, command_id)
+        record = services.store.result(game_id, command_id, seat)
         if record is not None:
             return record
         time.sleep(0.02)
@@ -152,11 +178,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
         for other in report.problems[1:]:
             print(f"  also at seq {other.seq}: {other.reason}", file=sys.stderr)
         return 1
-    checked = (
-        "every decision re-checked"
-        if report.decisions_checked
-        else "seed not revealed yet: chain and replay only"
-    )
+    if report.finished:
+        checked = "finished game, every decision re-checked"
+    else:  # nothing in a live game's export can show what comes after it: say how far it reaches
+        checked = (
+            f"live game, verified up to seq {report.last_seq} "
+            "(chain and replay; decisions are re-checked once the game ends and reveals its seed)"
+        )
     print(f"OK {report.game} {report.game_id}: {report.events} events, {report.commands} commands; {checked}")
     return 0
 
@@ -186,10 +214,10 @@ def cmd_worker(services: Services, url: str, args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_rq_worker(services: Services) -> int:
+def cmd_rq_worker(services: Services, args: argparse.Namespace) -> int:
     from workers.runner import run_rq_worker
 
-    run_rq_worker(services.redis, services.settings.log_level.upper())
+    run_rq_worker(services.redis, services.settings.log_level.upper(), no_fork=args.no_fork)
     return 0
 
 
@@ -197,6 +225,7 @@ def cmd_gateway(services: Services, url: str, args: argparse.Namespace) -> int:
     import uvicorn
 
     from services.gateway.app import create_app
+    from services.gateway.socket_writer import SocketProtocol
 
     uvicorn.run(
         create_app(services, redis_url=url),
@@ -204,6 +233,7 @@ def cmd_gateway(services: Services, url: str, args: argparse.Namespace) -> int:
         port=args.port,
         log_level="warning",
         ws_per_message_deflate=services.settings.ws_compression,
+        ws=SocketProtocol,
     )
     return 0
 
@@ -218,6 +248,7 @@ def cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
         demo=args.demo,
         workers=args.workers,
         bot_delay=args.bot_delay,
+        rq_workers=args.rq_workers,
     )
 
 
@@ -247,6 +278,7 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=1, help="fold worker processes")
+    serve.add_argument("--rq-workers", type=int, default=1, help="rq worker processes (bot turns)")
     serve.add_argument("--demo", action="store_true", help="start a live bot game of each kind to watch")
     serve.add_argument(
         "--bot-delay", type=float, default=0.0, help="seconds a server bot waits before moving"
@@ -254,7 +286,8 @@ def parser() -> argparse.ArgumentParser:
     worker = sub.add_parser("worker", help="a fold worker (commands -> events)")
     worker.add_argument("--bot-delay", type=float, default=0.0)
     worker.add_argument("--batch", type=int, default=256, help="commands read per round")
-    sub.add_parser("rq-worker", help="an rq worker for bot turns")
+    rq_worker = sub.add_parser("rq-worker", help="an rq worker for bot turns and tournament rounds")
+    rq_worker.add_argument("--no-fork", action="store_true", help="run jobs in this process (faster)")
     gateway = sub.add_parser("gateway", help="only the gateway (HTTP, WebSocket, web client) on REDIS_URL")
     gateway.add_argument("--host", default="127.0.0.1")
     gateway.add_argument("--port", type=int, default=8000)
@@ -283,6 +316,9 @@ def parser() -> argparse.ArgumentParser:
     verify.add_argument("file")
     games = sub.add_parser("games", help="list games")
     games.add_argument("--live", action="store_true")
+    from services.tournament_cli import add_parser as add_tournament_parser
+
+    add_tournament_parser(sub)
     return p
 
 
@@ -294,24 +330,38 @@ def run(argv: Sequence[str]) -> int:
     args = parser().parse_args(argv)
     settings = Settings.from_env()
     hm_logging.configure(settings.log_format, settings.log_level)
-    if args.subcommand == "verify":
-        return cmd_verify(args)
+    if args.subcommand == "verify" or getattr(args, "verb", None) == "verify":
+        return cmd_verify(args) if args.subcommand == "verify" else tournament_verify(args.file)
     if args.subcommand == "serve":
         return cmd_serve(settings, args)
-    with redis_for(settings) as url:
-        if args.subcommand in LONG_RUNNING:
+    if args.subcommand in LONG_RUNNING:
+        with redis_for(settings) as url:
             wait_for_redis(url)
-        services = build(settings, url)
-        if args.subcommand == "worker":
-            return cmd_worker(services, url, args)
-        if args.subcommand == "rq-worker":
-            return cmd_rq_worker(services)
-        if args.subcommand == "gateway":
+            services = build(settings, url)
+            if args.subcommand == "worker":
+                return cmd_worker(services, url, args)
+            if args.subcommand == "rq-worker":
+                return cmd_rq_worker(services, args)
             return cmd_gateway(services, url, args)
-        if args.subcommand == "new":
-            return cmd_new(services, url, args)
-        handler = {"send": cmd_send, "log": cmd_log, "export": cmd_export, "games": cmd_games}
-        return handler[args.subcommand](services, args)
+    with redis_for_games(settings) as url:
+        services = build(settings, url)
+        if args.subcommand == "tournament":
+            from services.tournament_cli import run_verb
+
+            return run_verb(services, url, args)
+        try:
+            if args.subcommand == "new":
+                return cmd_new(services, url, args)
+            handler = {"send": cmd_send, "log": cmd_log, "export": cmd_export, "games": cmd_games}
+            return handler[args.subcommand](services, args)
+        except UnknownGame as exc:  # say where it looked: the wrong Redis is the usual reason
+            raise UserError(f"no such game: {exc} (in the Redis at {url})") from exc
+
+
+def tournament_verify(path: str) -> int:
+    from services.tournament_cli import verify_file
+
+    return verify_file(path)
 
 
 def _explain(exc: Exception) -> tuple[int, str] | None:
@@ -322,7 +372,7 @@ def _explain(exc: Exception) -> tuple[int, str] | None:
         return 2, f"a game with id {exc} exists already"
     if isinstance(exc, RuleViolation):
         return 2, f"refused by the rules: {exc.message} ({exc.code})"
-    if isinstance(exc, UserError | EventsError | RedisNotFound | ClusterNotSupported):
+    if isinstance(exc, UserError | EventsError | RedisNotFound | ClusterNotSupported | NoServer):
         return 2, str(exc)
     if isinstance(exc, redis.ConnectionError):
         return 3, f"cannot reach Redis: {exc}"

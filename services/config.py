@@ -22,6 +22,9 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     """``HARBORMASTER_COMMANDS_PER_ADDRESS``: commands (and games created) a second from one address."""
     burst: float = 5.0
     """``HARBORMASTER_RATE_BURST``: a bucket holds this many seconds' worth (bursts up to rate x burst)."""
+    stall_seconds: float = 30.0
+    """``HARBORMASTER_WS_STALL_SECONDS``: a WebSocket whose client has not read a waiting frame for this
+    long is dropped (it may reconnect with ``from=`` and lose nothing)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Limits:
@@ -33,6 +36,7 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
                 env.get("HARBORMASTER_COMMANDS_PER_ADDRESS", default.commands_per_address)
             ),
             burst=float(env.get("HARBORMASTER_RATE_BURST", default.burst)),
+            stall_seconds=float(env.get("HARBORMASTER_WS_STALL_SECONDS", default.stall_seconds)),
         )
 
 

@@ -18,10 +18,12 @@ import structlog
 
 from services.bootstrap import Services, build
 from services.config import Settings
+from services.discovery import ServeState, announce, withdraw
 from services.games import create_game
 from services.redis_launcher import EmbeddedRedis, running_url
 from services.supervise import Child, Supervisor
-from workers.jobs.schedule import make_scheduler, reconcile
+from services.tournaments import reconcile_running
+from workers.jobs.schedule import BotScheduler, make_scheduler, reconcile
 
 log = structlog.get_logger("serve")
 
@@ -61,6 +63,13 @@ class _Terminated(Exception):
     """SIGTERM arrived (a service manager, ``docker stop``, Kubernetes): stop as Ctrl-C does."""
 
 
+def _reconcile_all(services: Services, url: str, scheduler: BotScheduler, seen: dict[str, int]) -> None:
+    """Lost bot turns, then tournaments whose round trigger was lost (a crash between a game's end and
+    its round job)."""
+    reconcile(services.store, scheduler, seen)
+    reconcile_running(services, url)
+
+
 def _raise_terminated(signum: int, frame: FrameType | None) -> None:
     raise _Terminated
 
@@ -68,7 +77,9 @@ def _raise_terminated(signum: int, frame: FrameType | None) -> None:
 RECONCILE_EVERY_S = 3.0
 
 
-def serve(settings: Settings, host: str, port: int, demo: bool, workers: int, bot_delay: float) -> int:
+def serve(
+    settings: Settings, host: str, port: int, demo: bool, workers: int, bot_delay: float, rq_workers: int = 1
+) -> int:
     """Run everything until interrupted (Ctrl-C or SIGTERM); returns the exit code.
 
     Either way the gateway and the workers are stopped first, warmly, and the embedded Redis last.
@@ -76,6 +87,7 @@ def serve(settings: Settings, host: str, port: int, demo: bool, workers: int, bo
     previous = signal.signal(signal.SIGTERM, _raise_terminated)
     server = None
     supervisor: Supervisor | None = None
+    announced: ServeState | None = None
     try:
         url = settings.redis_url or running_url(settings.data_dir)
         if url is None:
@@ -83,21 +95,24 @@ def serve(settings: Settings, host: str, port: int, demo: bool, workers: int, bo
             url = server.start()
         delay = bot_delay or (0.7 if demo else 0.0)
         services = build(settings, url)  # first: a Redis we cannot run on is refused before any child starts
+        # Where the other verbs find this Redis, from any folder (services/discovery.py).
+        announced = announce(url, gateway=f"http://{host}:{port}/")
         services.bus.ensure_groups()
         scheduler = make_scheduler(services.redis, url, delay, settings.partitions, settings.game_plugins)
         _announce(host, port)
         quiet = _quiet_children()
+        seen: dict[str, int] = {}  # the reconciler's memory: each live game's seq at its last pass
         children = [
             Child(name=f"fold-{n}", argv=["worker", "--bot-delay", str(delay)], env=quiet)
             for n in range(max(1, workers))
         ]
-        children.append(Child(name="rq", argv=["rq-worker"], env=quiet))
+        children += [Child(name=f"rq-{n}", argv=["rq-worker"], env=quiet) for n in range(max(1, rq_workers))]
         children.append(Child(name="gateway", argv=["gateway", "--host", host, "--port", str(port)]))
         supervisor = Supervisor(
             url,
             children,
             redis_server=server,
-            periodic=lambda: reconcile(services.store, scheduler),
+            periodic=lambda: _reconcile_all(services, url, scheduler, seen),
             every_s=RECONCILE_EVERY_S,
         )
         supervisor.tick()
@@ -112,6 +127,8 @@ def serve(settings: Settings, host: str, port: int, demo: bool, workers: int, bo
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a second one must not cut the stop short
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if announced is not None:  # first: no verb should take up a Redis that is about to stop
+            withdraw(announced)
         if supervisor is not None:
             supervisor.stop()
         if server is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,10 @@ from services import logging as hm_logging
 from services.redis_launcher import EmbeddedRedis
 from tests.support.counter_game import GAME as COUNTER
 from tests.support.minimal_game import GAME as RACE
+
+# A serve started by a test announces itself in a state folder of the session, never the user's own
+# (services/discovery.py); the processes the tests start inherit it.
+os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="hm-test-state-")
 
 hm_logging.configure("console", os.environ.get("HARBORMASTER_LOG_LEVEL", "warning"), cache=False)
 

@@ -148,5 +148,6 @@ def _record(
         at_seq=decided_on.seq,
         ts_ms=ts,
         submitted_ms=inbox.submitted_ms,
+        origin=inbox.origin,
         **fields,
     )

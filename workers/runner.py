@@ -17,10 +17,11 @@ import structlog
 from rq import Queue
 
 from events.bus import CommandBus
-from events.store import EventStore
+from events.store import EventStore, LoadedGame
 from workers.fold import FoldWorker
 from workers.jobs.bots import BOT_QUEUE
 from workers.jobs.schedule import BotScheduler
+from workers.jobs.tournament import TOURNAMENT_QUEUE, TournamentTrigger
 
 log = structlog.get_logger("runner")
 
@@ -72,6 +73,12 @@ def run_fold_worker(
         partitions=bus.partitions,
         plugins=plugins,
     )
+    tournaments = TournamentTrigger(store.redis, redis_url, bus.partitions, plugins)
+
+    def after_applied(game_id: str, loaded: LoadedGame) -> None:
+        trigger(game_id, loaded)
+        tournaments(game_id, loaded)
+
     life = WorkerLife()
     install_stop_signals(life)
     # Folding a command leaves next to no reference cycles (0-24 unreachable objects per 50,000 commands,
@@ -84,7 +91,7 @@ def run_fold_worker(
     while not life.stopping:
         started = time.monotonic()
         try:
-            life.worker = FoldWorker(store.redis, store, bus, on_applied=trigger, batch_size=batch_size)
+            life.worker = FoldWorker(store.redis, store, bus, on_applied=after_applied, batch_size=batch_size)
             if life.stopping:
                 break
             folded += life.worker.run()
@@ -100,16 +107,21 @@ def run_fold_worker(
     return folded
 
 
-def run_rq_worker(client: redis.Redis, logging_level: str) -> None:
-    """An rq worker for bot turns that outlives a Redis outage: rq retries its own reads of the queue, but
-    an outage elsewhere in its loop (a heartbeat, a registry clean-up) ends ``work``; start it again."""
-    from rq import Worker
+def run_rq_worker(client: redis.Redis, logging_level: str, no_fork: bool = False) -> None:
+    """An rq worker for bot turns and tournament rounds that outlives a Redis outage: rq retries its own
+    reads of the queue, but an outage elsewhere in its loop (a heartbeat, a registry clean-up) ends
+    ``work``; start it again.
+
+    ``no_fork``: jobs run in the worker process itself (rq's ``SimpleWorker``): no fork per job, which is
+    most of a bot turn's cost when many bot games are in flight (tournament runs use it)."""
+    from rq import SimpleWorker, Worker
 
     wait_s = RECONNECT_FIRST_S
     while True:
         started = time.monotonic()
         try:
-            Worker([Queue(BOT_QUEUE, connection=client)], connection=client).work(logging_level=logging_level)
+            queues = [Queue(name, connection=client) for name in (BOT_QUEUE, TOURNAMENT_QUEUE)]
+            (SimpleWorker if no_fork else Worker)(queues, connection=client).work(logging_level=logging_level)
             return
         except REDIS_DOWN as exc:
             if time.monotonic() - started > 30:

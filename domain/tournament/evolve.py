@@ -44,7 +44,9 @@ def _paired(state: State, event: RoundPaired) -> State:
 
 def _table_finished(state: State, event: TableFinished) -> State:
     played = state.rounds[event.round - 1]
-    result = TableResult(ranking=event.ranking, scores=event.scores, winners=event.winners)
+    result = TableResult(
+        ranking=event.ranking, scores=event.scores, winners=event.winners, final_hash=event.final_hash
+    )
     results = (*played.results[: event.table], result, *played.results[event.table + 1 :])
     rounds = list(state.rounds)
     rounds[event.round - 1] = replace(played, results=results)

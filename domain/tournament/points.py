@@ -6,13 +6,13 @@ from collections.abc import Mapping
 
 import msgspec
 
-DEFAULT_POINTS: Mapping[int, tuple[int, ...]] = {
+DEFAULT_POINTS: Mapping[str, tuple[int, ...]] = {
     # The 4-player curve 6/5/3/1, scaled to each table size: first always 6, last always 1, the places
     # between read off the 4-player curve at the same relative position (rounded down).
-    2: (6, 1),
-    3: (6, 4, 1),
-    4: (6, 5, 3, 1),
-    5: (6, 5, 4, 2, 1),
+    "2": (6, 1),
+    "3": (6, 4, 1),
+    "4": (6, 5, 3, 1),
+    "5": (6, 5, 4, 2, 1),
 }
 DEFAULT_BYE_POINTS = 3
 """About the average place of a 4-player table (6+5+3+1)/4, rounded down; the organiser may change it."""
@@ -21,12 +21,13 @@ DEFAULT_BYE_POINTS = 3
 class PointsByPlace(msgspec.Struct, frozen=True, kw_only=True):
     """Points for each place at a table of each size, and what a bye scores."""
 
-    by_size: dict[int, tuple[int, ...]] = msgspec.field(default_factory=lambda: dict(DEFAULT_POINTS))
+    by_size: dict[str, tuple[int, ...]] = msgspec.field(default_factory=lambda: dict(DEFAULT_POINTS))
+    """Table size (as text: JSON and the canonical encoding want text keys) -> points, first to last."""
     bye: int = DEFAULT_BYE_POINTS
 
     def for_place(self, table_size: int, place: int) -> int:
         """Points for ``place`` (0 = first) at a table of ``table_size``."""
-        row = self.by_size.get(table_size)
+        row = self.by_size.get(str(table_size))
         if row is None or len(row) != table_size:
             raise ValueError(f"no points configured for tables of {table_size}")
         return row[place]

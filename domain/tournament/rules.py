@@ -59,7 +59,7 @@ def create(
     except ValueError as error:
         raise _refuse("settings", str(error)) from error
     for size in (settings.table_size, settings.table_size - 1):
-        if size >= min_seats and len(settings.points.by_size.get(size, ())) != size:
+        if size >= min_seats and len(settings.points.by_size.get(str(size), ())) != size:
             raise _refuse("points", f"points by place for tables of {size} are missing")
     if len(entrants) < min_seats:
         raise _refuse("entrants", f"{len(entrants)} entrants cannot fill one table of {min_seats}")
@@ -126,8 +126,8 @@ def _next_pairing(state: State) -> RoundPairing | None:
     return pair_swiss(list(state.players), scores, past, size=size, min_seats=low, max_seats=high, seed=seed)
 
 
-def _advance(state: State) -> list[TournamentEvent]:
-    """Pair the next round, or finish the tournament."""
+def advance(state: State) -> list[TournamentEvent]:
+    """Pair the next round, or finish the tournament (an auditor re-decides each pairing with it)."""
     pairing = _next_pairing(state)
     if pairing is None:
         rows = current_standings(state)
@@ -140,7 +140,7 @@ def _advance(state: State) -> list[TournamentEvent]:
 def start(state: State) -> list[TournamentEvent]:
     if state.status != "created":
         raise _refuse("already_started", "the tournament has already started")
-    return [TournamentStarted(), *_advance(state)]
+    return [TournamentStarted(), *advance(state)]
 
 
 def pause(state: State) -> list[TournamentEvent]:
@@ -157,7 +157,7 @@ def resume(state: State) -> list[TournamentEvent]:
     if current is not None and current.complete() and not current.closed:
         resumed = evolve(state, TournamentResumed())
         closed = evolve(resumed, RoundClosed(round=current.number))
-        return [TournamentResumed(), RoundClosed(round=current.number), *_advance(closed)]
+        return [TournamentResumed(), RoundClosed(round=current.number), *advance(closed)]
     return [TournamentResumed()]
 
 
@@ -179,7 +179,7 @@ def record_table(state: State, finished: TableFinished) -> list[TournamentEvent]
     if not current.complete() or after.status == "paused":
         return [finished]
     closed = evolve(after, RoundClosed(round=finished.round))
-    return [finished, RoundClosed(round=finished.round), *_advance(closed)]
+    return [finished, RoundClosed(round=finished.round), *advance(closed)]
 
 
 def progress(state: State) -> dict[Player, int]:
@@ -208,3 +208,14 @@ def current_standings(state: State, tie_breaks: Sequence[str] | None = None) -> 
         tie_breaks=breaks,
         progress=progress(state) if "progress" in breaks else None,
     )
+
+
+def record_tables(state: State, finished: Sequence[TableFinished]) -> list[TournamentEvent]:
+    """Several tables at once (a round job records all of its round's tables in one decision)."""
+    events: list[TournamentEvent] = []
+    for table in finished:
+        new = record_table(state, table)
+        events.extend(new)
+        for event in new:
+            state = evolve(state, event)
+    return events

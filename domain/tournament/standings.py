@@ -32,6 +32,8 @@ class TableResult(msgspec.Struct, frozen=True, kw_only=True):
     ranking: tuple[Player, ...]
     scores: tuple[int, ...]
     winners: tuple[Player, ...]
+    final_hash: str = ""
+    """The game's last chain hash (its export verifies against it)."""
 
 
 class StandingRow(msgspec.Struct, frozen=True, kw_only=True):

@@ -1,15 +1,16 @@
 -- Append the events of one or more commands of ONE game and record each command's result, atomically.
--- Each command is checked on its own (expected seq, chain hash, command id); the first command that
+-- Each command is checked on its own (expected seq, chain hash, result field); the first command that
 -- is not applied stops the rest of the batch, which come back as "skipped" (to be decided again).
 -- KEYS[1] = event stream        hm:{g:<id>}:events    entry <seq>-0: "e" envelope; the last event of a
 --                               command also carries "r" its result record and "t" Redis's clock (ms)
--- KEYS[2] = results hash        hm:{g:<id>}:results   command id -> result record, and the game's
+-- KEYS[2] = results hash        hm:{g:<id>}:results   result field -> result record, and the game's
 --                               position "<last seq>:<last hash>" under the field "@position"
 -- KEYS[3] = command log stream  hm:{g:<id>}:commands  the records of commands with no event (rejections)
 -- KEYS[4] = meta hash           hm:{g:<id>}:meta      (header, seed, status ...: set by meta pairs)
 -- ARGV[1] = "create" (the game must not exist yet; the first command is its set-up) or "append"
 -- then, for each command, a block of 7 + 2k + m arguments:
---   command id, expected seq (the seq the decision was made on), chain hash at that seq,
+--   result field ("<sender>/<command id>": the idempotency key, a command id scoped to its sender, see
+--   events/keys.py), expected seq (the seq the decision was made on), chain hash at that seq,
 --   result record (msgpack), chain hash after its last event ("" if none), k, m,
 --   k meta field/value pairs to set (status on the last event, the header on create),
 --   m envelopes (msgpack) for seq expected+1 ... expected+m

@@ -1,7 +1,11 @@
 """``harbormaster export GAME_ID``: the whole log of a game as JSON Lines.
 
 Header (with the seed commitment), every event envelope with its hashes (the payload exactly as stored),
-and every command's recorded result in the order decided.
+every command's recorded result in the order decided, and an end line saying how far the export reaches
+(the game's position, whether it is over, how many lines): ``verify`` tells a file cut short by it.
+
+The export is of the game at one position, read first: events appended while it is written, and the
+records of commands decided after that position, are left out, so no record points past the last event.
 """
 
 from __future__ import annotations
@@ -12,9 +16,9 @@ from typing import Any
 import msgspec
 
 from events import codec, keys
-from events.envelope import Envelope
+from events.envelope import CommandRecord, Envelope
 from events.store import EventStore
-from services.audit.jsonl import ENCODER, CommandLine, EventLine, HeaderLine
+from services.audit.jsonl import ENCODER, CommandLine, EndLine, EventLine, HeaderLine
 
 
 def export_lines(store: EventStore, game_id: str) -> Iterator[bytes]:
@@ -32,23 +36,41 @@ def export_lines(store: EventStore, game_id: str) -> Iterator[bytes]:
             created_ms=header.created_ms,
         )
     )
-    for entry_id, fields in store.redis.xrange(keys.events(game_id)):
-        yield ENCODER.encode(_event_line(game, entry_id, fields.get(b"e", b"")))
+    end = meta.last_seq
+    events, finished = 0, False
+    for entry_id, fields in store.redis.xrange(keys.events(game_id), max=f"{end}-0"):
+        line = _event_line(game, entry_id, fields.get(b"e", b""))
+        events, finished = events + 1, line.seed is not None
+        yield ENCODER.encode(line)
+    commands = 0
     for record in store.records(game_id):
-        yield ENCODER.encode(
-            CommandLine(
-                command_id=record.command_id,
-                seat=record.seat,
-                command=record.command.decode("utf-8", "replace"),
-                status=record.status,
-                at_seq=record.at_seq,
-                first_seq=record.first_seq,
-                last_seq=record.last_seq,
-                code=record.code,
-                message=record.message,
-                ts_ms=record.ts_ms,
-            )
-        )
+        if _reach(record) <= end:
+            commands += 1
+            yield ENCODER.encode(_command_line(record))
+    yield ENCODER.encode(
+        EndLine(last_seq=end, last_hash=meta.last_hash, finished=finished, events=events, commands=commands)
+    )
+
+
+def _reach(record: CommandRecord) -> int:
+    """The last seq a record needs: its last event if applied, the state it was decided on if not."""
+    return record.last_seq if record.status == "applied" else record.at_seq
+
+
+def _command_line(record: CommandRecord) -> CommandLine:
+    return CommandLine(
+        command_id=record.command_id,
+        seat=record.seat,
+        command=record.command.decode("utf-8", "replace"),
+        status=record.status,
+        at_seq=record.at_seq,
+        first_seq=record.first_seq,
+        last_seq=record.last_seq,
+        code=record.code,
+        message=record.message,
+        ts_ms=record.ts_ms,
+        origin=record.origin,
+    )
 
 
 def _event_line(game: Any, entry_id: bytes, raw: bytes) -> EventLine:

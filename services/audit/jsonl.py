@@ -46,8 +46,23 @@ class CommandLine(msgspec.Struct, kw_only=True, tag="command", tag_field="kind")
     code: str = ""
     message: str = ""
     ts_ms: int = 0
+    origin: str = "seat"
+    """Who sent it: ``seat``, ``bot``, ``clock`` or ``server``; with the seat it scopes the command id."""
 
 
-Line = HeaderLine | EventLine | CommandLine
+class EndLine(msgspec.Struct, kw_only=True, tag="end", tag_field="kind"):
+    """The last line: how far the export reaches, so that a file cut short is told from a whole one."""
+
+    last_seq: int
+    last_hash: str
+    """The game's position when it was exported: the last event's seq and chain hash."""
+    finished: bool
+    """Whether the game was over (its last event reveals the seed); a live game verifies up to ``last_seq``."""
+    events: int
+    commands: int
+    """How many event and command lines come before this one."""
+
+
+Line = HeaderLine | EventLine | CommandLine | EndLine
 LINE_DECODER = msgspec.json.Decoder(Line)
 ENCODER = msgspec.json.Encoder()

@@ -6,6 +6,12 @@
 3. Every event replayed through the game's ``evolve``.
 4. Every recorded command decided again with ``rng_for(seed, n)``: an applied command must produce the
    very events stored, a rejected one the same rule code.
+5. The end line: the export reaches the position it states (a file cut short has no end line, or ends
+   before it), no record points past the last event, and a game said to be over reveals its seed. A live
+   game's export verifies up to its last event ("live game, verified up to seq N").
+
+The end line is not signed: it tells a cut or damaged file, not one rewritten on purpose (compare
+``last_hash`` with the server's, or with a hash published while the game was played).
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from domain.engine import Game, RuleViolation, rng_for
 from events import codec
 from events.chain import first_broken_link
 from events.envelope import Envelope, GameHeader
-from services.audit.jsonl import LINE_DECODER, CommandLine, EventLine, HeaderLine
+from services.audit.jsonl import LINE_DECODER, CommandLine, EndLine, EventLine, HeaderLine
 
 
 class Problem(msgspec.Struct, frozen=True):
@@ -36,6 +42,10 @@ class VerifyReport(msgspec.Struct, kw_only=True):
     events: int = 0
     commands: int = 0
     decisions_checked: bool = False
+    last_seq: int = 0
+    """The last event verified."""
+    finished: bool = False
+    """Whether the game is over (its seed is revealed); if not, it is verified up to ``last_seq``."""
     problems: list[Problem] = msgspec.field(default_factory=list)
 
     @property
@@ -50,6 +60,7 @@ class _Parsed(msgspec.Struct, kw_only=True):
     header: HeaderLine | None = None
     events: list[EventLine] = msgspec.field(default_factory=list)
     commands: list[CommandLine] = msgspec.field(default_factory=list)
+    end: EndLine | None = None
 
 
 def verify_file(path: Path, games: Mapping[str, Game[Any, Any, Any, Any]]) -> VerifyReport:
@@ -80,6 +91,8 @@ def verify_lines(lines: Iterable[bytes], games: Mapping[str, Game[Any, Any, Any,
         return report
     envelopes = _check_chain(header, parsed.events, report)
     seed = _check_seed(header, envelopes, report)
+    if not report.problems:  # a broken chain is the problem to report, not the end it no longer reaches
+        _check_end(parsed, envelopes, seed, report)
     if report.problems:
         return report
     states = _replay(game, envelopes, parsed.events, report)
@@ -100,8 +113,12 @@ def _parse(lines: Iterable[bytes], report: VerifyReport) -> _Parsed:
             seq = parsed.events[-1].seq + 1 if parsed.events else 0
             report.problems.append(Problem(seq, f"line {number} is not a valid export line: {exc}"))
             continue
+        if parsed.end is not None:
+            report.problems.append(Problem(parsed.end.last_seq, f"line {number} comes after the end line"))
         if isinstance(item, HeaderLine):
             parsed.header = item
+        elif isinstance(item, EndLine):
+            parsed.end = item
         elif isinstance(item, EventLine):
             parsed.events.append(item)
         else:
@@ -137,6 +154,44 @@ def _check_chain(header: GameHeader, lines: list[EventLine], report: VerifyRepor
         seq = lines[len(readable)].seq
         report.problems.append(Problem(seq, f"event {seq} is not a readable envelope (tampered?)"))
     return envelopes
+
+
+def _check_end(parsed: _Parsed, envelopes: list[Envelope], seed: bytes | None, report: VerifyReport) -> None:
+    """The export reaches what its end line states, and no record points past its last event."""
+    last = envelopes[-1] if envelopes else None
+    report.last_seq, report.finished = (last.seq if last else 0), seed is not None
+    end = parsed.end
+    if end is None:
+        report.problems.append(
+            Problem(report.last_seq + 1, "the export has no end line: it is cut short (or damaged)")
+        )
+    elif (end.last_seq, end.last_hash) != ((last.seq, last.hash) if last else (0, "")):
+        report.problems.append(
+            Problem(
+                min(report.last_seq + 1, end.last_seq),
+                f"the export ends at event {report.last_seq}, but its end line says the game reached "
+                f"event {end.last_seq}: events are missing",
+            )
+        )
+    elif (end.events, end.commands) != (len(parsed.events), len(parsed.commands)):
+        report.problems.append(
+            Problem(
+                end.last_seq,
+                f"{len(parsed.events)} event and {len(parsed.commands)} command lines, but the end line "
+                f"counts {end.events} and {end.commands}: lines are missing",
+            )
+        )
+    elif end.finished != report.finished:
+        said = "over" if end.finished else "live"
+        report.problems.append(
+            Problem(end.last_seq, f"the end line says the game is {said}, the seed says not")
+        )
+    for record in parsed.commands:
+        reach = record.last_seq if record.status == "applied" else record.at_seq
+        if reach > report.last_seq:
+            report.problems.append(
+                Problem(reach, f"command {record.command_id} points past the last event ({report.last_seq})")
+            )
 
 
 def _check_seed(header: GameHeader, envelopes: list[Envelope], report: VerifyReport) -> bytes | None:
@@ -220,7 +275,7 @@ def _decided_events(
     report: VerifyReport,
 ) -> list[Any] | None:
     try:
-        if record.command_id == "setup":
+        if record.at_seq == 0 and record.seat is None:  # the set-up (decided on no state, by the server)
             return game.setup(header.seats, header.options, seed)
         command = codec.decode_command(game, record.command.encode())
         assert record.seat is not None

@@ -25,7 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.bootstrap import Services
 from services.config import Limits
-from services.gateway import http, metrics, openapi, requests, ws
+from services.gateway import http, metrics, openapi, requests, tournaments, ws
 from services.gateway.context import Gateway, gateway_of
 
 log = structlog.get_logger("gateway")
@@ -85,6 +85,12 @@ def routes() -> list[BaseRoute]:
         Route("/api/games/{game_id}/commands", http.submit_command, methods=["POST"]),
         Route("/api/games/{game_id}/commands/{command_id}", http.command_result, methods=["GET"]),
         WebSocketRoute("/ws/games/{game_id}", ws.game_socket),
+        Route("/api/tournaments", tournaments.list_tournaments, methods=["GET"]),
+        Route("/api/tournaments", tournaments.create_tournament, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}", tournaments.get_tournament, methods=["GET"]),
+        Route("/api/tournaments/{tournament_id}/start", tournaments.start_tournament, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/pause", tournaments.pause_tournament, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/resume", tournaments.resume_tournament, methods=["POST"]),
         Route("/healthz", http.healthz, methods=["GET"]),
         Route("/metrics", metrics_endpoint, methods=["GET"]),
         Route("/openapi.json", openapi_json, methods=["GET"]),

@@ -3,6 +3,7 @@
 The seat comes from the caller's token (checked once per request, or once per WebSocket), never from the
 body. A command id answers once: a repeated id gets the result recorded for its first use and is never
 applied twice (the fold worker's append refuses a recorded id; the gateway only saves the round trip).
+An id is the seat's own (``keys.result_field``): another seat, a bot or the server may use the same one.
 """
 
 from __future__ import annotations
@@ -42,9 +43,9 @@ async def enqueue(
     While the game is live the results check and the ``XADD`` travel in one round trip: should the id turn
     out to be used, the fold worker acknowledges the second copy without applying it.
     """
-    results_key = keys.results(feed.game_id)
+    results_key, field = keys.results(feed.game_id), keys.result_field("seat", seat, command_id)
     if feed.finished:
-        existing = await gateway.redis.hget(results_key, command_id)
+        existing = await gateway.redis.hget(results_key, field)
         if existing is None:
             raise ApiError(409, "game_finished", "the game is over")
         return codec.decode_record(existing)
@@ -53,7 +54,7 @@ async def enqueue(
     partition = keys.partition_for(feed.game_id, bus.partitions)
     existing, _ = await gateway.wire.calls(
         [
-            ("HGET", results_key, command_id),
+            ("HGET", results_key, field),
             ("XADD", keys.inbox(partition), "*", "m", codec.encode_inbox(message)),
         ]
     )

@@ -22,9 +22,10 @@ import structlog
 
 from domain.engine import Game
 from events import codec, keys
-from events.envelope import CommandRecord, Envelope
+from events.envelope import CommandRecord, Envelope, is_setup
 from events.store import GameMeta, now_ms
 from services.gateway.protocol import EventFrame, Hello, Resync
+from services.gateway.socket_writer import DirectWriter, text_frame
 
 log = structlog.get_logger("fanout")
 
@@ -62,7 +63,8 @@ class Entry(msgspec.Struct, frozen=True):
 
 
 class Viewer:
-    """One WebSocket's place in a feed: a bounded queue of ``(seq, text)`` frames."""
+    """One WebSocket's place in a feed: frames written straight to its socket while it keeps up
+    (``socket_writer.py``), else a bounded queue of ``(seq, text)`` frames its sender task drains."""
 
     def __init__(self, seat: int | None, last_seq: int, limit: int = QUEUE_LIMIT) -> None:
         self.seat = seat
@@ -73,19 +75,36 @@ class Viewer:
         self.resync = False
         self.closed = False
         self.pending: set[str] = set()
-        """Command ids this socket sent whose results are not recorded yet."""
+        """Commands this socket sent whose results are not recorded yet (by ``keys.result_field``)."""
         self.notes: deque[str] = deque()
         """Frames that answer the client (pongs, command results), sent after the queued event frames."""
         self.wake = asyncio.Event()
+        self.writer: DirectWriter | None = None
+        """Set once the socket's opening frames are out, where the server allows direct writes."""
+        self.sending = True
+        """The sender task is writing: a direct write now could overtake what it writes."""
+        self.direct_frames = 0
+
+    def _write_now(self, frame: bytes) -> bool:
+        writer = self.writer
+        if writer is None or self.sending or self.resync or self.items or self.notes:
+            return False
+        return writer.write(frame)
 
     def note(self, text: str) -> None:
-        """Queue an answer to the client; it goes out after the event frames already queued."""
-        self.notes.append(text)
-        self.wake.set()
+        """Send an answer to the client; it goes out after the event frames already queued."""
+        if not self._write_now(text_frame(text.encode())):
+            self.notes.append(text)
+            self.wake.set()
 
-    def push(self, seq: int, text: str) -> bool:
-        """Queue a frame; returns False (and asks for a fresh view) if the viewer is too far behind."""
+    def push(self, seq: int, text: str, frame: bytes | None = None) -> bool:
+        """Send or queue an event frame (``frame``: ``text`` framed, shared by the viewers of its kind);
+        returns False (and asks for a fresh view) if the viewer is too far behind."""
         self.queued_seq = seq
+        if frame is not None and self._write_now(frame):
+            self.last_seq = seq
+            self.direct_frames += 1
+            return True
         if len(self.items) >= self.limit:
             self.items.clear()
             self.resync = True
@@ -159,7 +178,7 @@ class GameFeed:
         entry = Entry(envelope, codec.decode_event(self.game, envelope))
         self.state = self.game.evolve(self.state, entry.event)
         self.entries.append(entry)
-        if envelope.command_id == "setup":
+        if is_setup(envelope, self.entries[0].envelope if self.entries else envelope):
             self.setup_seq = envelope.seq
         if envelope.seq % CHECKPOINT_EVERY == 0:
             self.checkpoints[envelope.seq] = self.state
@@ -296,26 +315,30 @@ class GameFeed:
             if upto <= after:
                 continue
             frames = self.frames_between(seat, after, upto)
+            framed = [text_frame(text.encode()) for _, text in frames]  # once for every viewer of the kind
             for viewer in viewers:
-                for seq, text in frames:
-                    if seq > viewer.queued_seq and not viewer.push(seq, text):
+                direct = viewer.direct_frames
+                for (seq, text), frame in zip(frames, framed, strict=True):
+                    if seq > viewer.queued_seq and not viewer.push(seq, text, frame):
                         self.stats.resyncs += 1
                         break
+                self.stats.frames += viewer.direct_frames - direct
         for entry in entries:
             self.stats.lag(entry.envelope)
         self.stats.events += len(entries)
 
     # --- command results ---------------------------------------------------------------------------------
 
-    def expect(self, command_id: str) -> asyncio.Future[CommandRecord]:
-        """A future settled when the command's result is recorded."""
-        future = self.waiters.get(command_id)
+    def expect(self, result_field: str) -> asyncio.Future[CommandRecord]:
+        """A future settled when the command's result is recorded (by its ``keys.result_field``: the same
+        id from two seats is two commands)."""
+        future = self.waiters.get(result_field)
         if future is None or future.done():
             future = asyncio.get_running_loop().create_future()
-            self.waiters[command_id] = future
+            self.waiters[result_field] = future
         return future
 
     def settle(self, record: CommandRecord) -> None:
-        future = self.waiters.pop(record.command_id, None)
+        future = self.waiters.pop(record.result_field, None)
         if future is not None and not future.done():
             future.set_result(record)

@@ -272,7 +272,8 @@ async def submit_command(request: Request) -> Response:
     body = decode_body(await read_body(request), SubmitCommand)
     command, command_id = parse_command(feed, bytes(body.command), body.command_id)
     wait = request.query_params.get("wait", "").lower() in ("1", "true", "yes")
-    future = feed.expect(command_id) if wait else None
+    field = keys.result_field("seat", seat, command_id)  # the id is the seat's own: scoped to its sender
+    future = feed.expect(field) if wait else None
     try:
         earlier = await enqueue(gateway, feed, seat, command, command_id)
         if earlier is not None:  # the same command id again: its first result, never applied twice
@@ -288,17 +289,21 @@ async def submit_command(request: Request) -> Response:
         return json_response(outcome, status)
     finally:
         if future is not None and not future.done():
-            feed.waiters.pop(command_id, None)
+            feed.waiters.pop(field, None)
 
 
 async def command_result(request: Request) -> Response:
-    """``GET /api/games/{id}/commands/{command_id}``: applied, rejected, or still pending."""
+    """``GET /api/games/{id}/commands/{command_id}``: the token's seat's command, applied, rejected, or still
+    pending. Command ids are scoped to their seat, so the seat (the token) says whose id it is."""
     gateway = gateway_of(request)
     game_id, command_id = request.path_params["game_id"], request.path_params["command_id"]
-    raw = await gateway.redis.hget(keys.results(game_id), command_id)
+    if not COMMAND_ID.match(command_id):  # e.g. the results hash's own "@position": not a command id
+        raise ApiError(404, "unknown_command", "a command id is 1 to 64 letters, digits or _.:-")
+    if not await gateway.redis.exists(keys.meta(game_id)):
+        raise ApiError(404, "unknown_game", f"no game {game_id!r}")
+    seat = await viewer_seat(gateway, request, game_id, required=True)
+    raw = await gateway.redis.hget(keys.results(game_id), keys.result_field("seat", seat, command_id))
     if raw is None:
-        if not await gateway.redis.exists(keys.meta(game_id)):
-            raise ApiError(404, "unknown_game", f"no game {game_id!r}")
         return json_response(CommandOutcome(command_id=command_id, status="pending"))
     outcome, _ = outcome_of(codec.decode_record(raw))
     return json_response(outcome)

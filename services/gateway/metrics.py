@@ -102,6 +102,12 @@ def gateway_metrics(lines: list[str], gateway: Gateway, backlog: int) -> None:
             "Times a slow WebSocket was sent a fresh view instead of the events it missed.", [("", hub.resyncs)])  # fmt: skip
     _metric(lines, "harbormaster_ws_refused_total", "counter", "WebSockets refused, by close code.",
             [(f'{{code="{c}"}}', n) for c, n in sorted(stats.ws_refused.items())] or [('{code="none"}', 0)])  # fmt: skip
+    _metric(lines, "harbormaster_ws_stalled_total", "counter",
+            "WebSockets dropped because their client stopped reading.", [("", stats.ws_stalled)])  # fmt: skip
+    _metric(lines, "harbormaster_rate_limited_total", "counter", "Requests and commands refused with 429.",
+            [("", gateway.limits.refused)])  # fmt: skip
+    _metric(lines, "harbormaster_redis_unavailable_total", "counter", "Requests answered 503 (Redis down).",
+            [("", stats.unavailable)])  # fmt: skip
     _metric(lines, "harbormaster_commands_submitted_total", "counter", "Commands put on the bus by this gateway.",
             [("", stats.submitted)])  # fmt: skip
     _metric(lines, "harbormaster_http_requests_total", "counter", "HTTP requests by route and status.",

@@ -15,6 +15,8 @@ import msgspec
 
 from domain.engine import Game
 from services.gateway import protocol as p
+from services.gateway import tournaments as t
+from services.tournaments import TournamentSpec
 
 Op = dict[str, Any]
 
@@ -83,6 +85,7 @@ def _submit() -> Op:
 
 
 BEARER: list[dict[str, list[str]]] = [{"seatToken": []}]
+TOURNAMENT_ID = {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "string"}}
 
 OPERATIONS: dict[str, dict[str, Op]] = {
     "/api/games": {
@@ -114,8 +117,10 @@ OPERATIONS: dict[str, dict[str, Op]] = {
     },
     "/api/games/{game_id}/commands": {"post": _submit()},
     "/api/games/{game_id}/commands/{command_id}": {
-        "get": _op("A command's recorded outcome (pending until decided).", ("200", p.CommandOutcome), ("404",),
-                   parameters=[GAME_ID, COMMAND_ID]),
+        "get": _op("The recorded outcome (pending until decided) of the token's seat's command: command ids "
+                   "are scoped to their seat. 404 for a name that is not a command id.",
+                   ("200", p.CommandOutcome), ("401", "403", "404"), security=BEARER,
+                   parameters=[GAME_ID, TOKEN_Q, COMMAND_ID]),
     },
     "/ws/games/{game_id}": {
         "get": {
@@ -126,6 +131,27 @@ OPERATIONS: dict[str, dict[str, Op]] = {
             "parameters": [GAME_ID, TOKEN_Q, _query("from", _int(0), "the last sequence number seen")],
             "responses": {"101": {"description": "Switching protocols; frames are ServerFrame JSON"}},
         }
+    },
+    "/api/tournaments": {
+        "get": _op("Tournaments, newest first, paged (no standings: see one tournament).",
+                   ("200", t.TournamentList), ("400",),
+                   parameters=[_query("offset", _int(0), "skip this many"), _query("limit", _int(1, 500), "at most this many")]),
+        "post": _op("Create a tournament of server bots (entrants, or players + bots taken in turn); "
+                    "start it with /start.", ("201", t.TournamentInfo), ("400", "401", "403", "409", "413", "422"),
+                    requestBody=_body(TournamentSpec), security=[{"adminToken": []}, {}]),
+    },
+    "/api/tournaments/{tournament_id}": {
+        "get": _op("A tournament: settings, progress, standings (tie-breaks and ratings) and every round's "
+                   "tables with their game ids.", ("200", t.TournamentInfo), ("404",), parameters=[TOURNAMENT_ID]),
+    },
+    **{
+        f"/api/tournaments/{{tournament_id}}/{verb}": {
+            "post": _op(text, ("200", t.TournamentInfo), ("401", "403", "404", "409"), parameters=[TOURNAMENT_ID],
+                        security=[{"adminToken": []}, {}]),
+        }
+        for verb, text in (("start", "Start: pair round 1 and create its games."),
+                           ("pause", "Pause: games in play go on; no new round is paired until resumed."),
+                           ("resume", "Resume: a round that finished meanwhile is closed and the next paired."))
     },
     "/healthz": {"get": _op("200 when Redis answers, else 503.", ("200", p.Health))},
     "/metrics": {"get": {"summary": "Prometheus text format.",
@@ -140,7 +166,7 @@ OPERATIONS: dict[str, dict[str, Op]] = {
 SCHEMA_STRUCTS: tuple[Any, ...] = (
     p.Error, p.CreateGame, p.SeatGrant, p.GameCreated, p.SubmitCommand, p.Accepted, p.CommandOutcome,
     p.GameSummary, p.GameList, p.GameState, p.EventItem, p.EventPage, p.CatalogGame, p.Catalog, p.Health,
-    p.ServerFrame, p.ClientFrame,
+    p.ServerFrame, p.ClientFrame, TournamentSpec, t.TournamentInfo, t.TournamentList,
 )  # fmt: skip
 
 

@@ -20,6 +20,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 from uvicorn.protocols.utils import ClientDisconnected
 
+from events import keys
 from events.envelope import CommandRecord
 from events.errors import UnknownGame
 from services.gateway import strict
@@ -43,15 +44,13 @@ from services.gateway.protocol import (
     close_reason,
 )
 from services.gateway.requests import ApiError, charge_command
+from services.gateway.socket_writer import direct_writer
 
 log = structlog.get_logger("ws")
 
 _client_decoder = msgspec.json.Decoder(ClientFrame)
 PONG = encode_text(Pong())
 SEQ = re.compile(r"^[0-9]{1,18}\Z")
-STALL_SECONDS = 30.0
-"""A client that has not read for this long while a frame waits to be sent is dropped (it can reconnect
-with ``from=`` and lose nothing)."""
 
 
 class Refusal(Exception):
@@ -144,9 +143,10 @@ async def _serve(
     hello: str,
     missed: list[tuple[int, str]],
 ) -> bool:
-    """Until the client goes, or stalls (returns True): a send that waits ``STALL_SECONDS`` for the client
-    to read ends the socket, so that a client that never reads holds no task or queue here."""
-    sender = asyncio.create_task(_send_loop(websocket, feed, viewer, hello, missed))
+    """Until the client goes, or stalls (returns True): a send that waits ``Limits.stall_seconds`` for the
+    client to read ends the socket, so that a client that never reads holds no task or queue here."""
+    stall_s = gateway.limits.limits.stall_seconds
+    sender = asyncio.create_task(_send_loop(websocket, feed, viewer, hello, missed, stall_s))
     receiver = asyncio.create_task(_receive_loop(websocket, gateway, feed, viewer))
     try:
         await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
@@ -158,35 +158,43 @@ async def _serve(
     return sender.done() and not sender.cancelled() and isinstance(sender.exception(), TimeoutError)
 
 
-async def _send(websocket: WebSocket, text: str) -> None:
-    await asyncio.wait_for(websocket.send_text(text), STALL_SECONDS)
+async def _send(websocket: WebSocket, text: str, stall_s: float) -> None:
+    await asyncio.wait_for(websocket.send_text(text), stall_s)
 
 
 async def _send_loop(
-    websocket: WebSocket, feed: GameFeed, viewer: Viewer, hello: str, missed: list[tuple[int, str]]
+    websocket: WebSocket,
+    feed: GameFeed,
+    viewer: Viewer,
+    hello: str,
+    missed: list[tuple[int, str]],
+    stall_s: float,
 ) -> None:
-    await _send(websocket, hello)
+    await _send(websocket, hello, stall_s)
     for seq, text in missed:
-        await _send(websocket, text)
+        await _send(websocket, text, stall_s)
         viewer.last_seq = seq
+    viewer.writer = direct_writer(websocket)
     stats = feed.stats
     while not viewer.closed:
+        viewer.sending = False
         await viewer.wake.wait()
         viewer.wake.clear()
+        viewer.sending = True
         if viewer.resync:
             viewer.resync = False
             seq, text = feed.resync_frame(viewer.seat)
             viewer.last_seq = seq
-            await _send(websocket, text)
+            await _send(websocket, text, stall_s)
         while viewer.items:
             seq, text = viewer.items.popleft()
             if seq <= viewer.last_seq:
                 continue
-            await _send(websocket, text)
+            await _send(websocket, text, stall_s)
             viewer.last_seq = seq
             stats.frames += 1
         while viewer.notes:
-            await _send(websocket, viewer.notes.popleft())
+            await _send(websocket, viewer.notes.popleft(), stall_s)
 
 
 async def _receive_loop(websocket: WebSocket, gateway: Gateway, feed: GameFeed, viewer: Viewer) -> None:
@@ -233,11 +241,12 @@ async def _take_command(
             )
         charge_command(gateway, *client)
         command, command_id = parse_command(feed, bytes(frame.command), frame.command_id)
-        future = feed.expect(command_id)
+        field = keys.result_field("seat", viewer.seat, command_id)  # the id is the seat's own
+        future = feed.expect(field)
         try:
             earlier = await enqueue(gateway, feed, viewer.seat, command, command_id)
         except (RedisConnectionError, RedisTimeoutError) as exc:
-            feed.waiters.pop(command_id, None)
+            feed.waiters.pop(field, None)
             raise ApiError(503, "unavailable", "the game store is unreachable; retry shortly") from exc
     except ApiError as refusal:
         viewer.note(
@@ -249,23 +258,23 @@ async def _take_command(
         )
         return
     if earlier is not None:
-        feed.waiters.pop(command_id, None)
+        feed.waiters.pop(field, None)
         viewer.note(result_text(earlier))
         return
-    viewer.pending.add(command_id)
-    future.add_done_callback(lambda done: _settled(viewer, command_id, done))
+    viewer.pending.add(field)
+    future.add_done_callback(lambda done: _settled(viewer, field, done))
 
 
-def _settled(viewer: Viewer, command_id: str, future: asyncio.Future[CommandRecord]) -> None:
-    viewer.pending.discard(command_id)
+def _settled(viewer: Viewer, field: str, future: asyncio.Future[CommandRecord]) -> None:
+    viewer.pending.discard(field)
     if not future.cancelled() and not viewer.closed:
         viewer.note(result_text(future.result()))
 
 
 def _forget_pending(feed: GameFeed, viewer: Viewer) -> None:
     """A closed socket waits for nothing: its unsettled commands stop holding the feed open."""
-    for command_id in viewer.pending:
-        future = feed.waiters.pop(command_id, None)
+    for field in viewer.pending:
+        future = feed.waiters.pop(field, None)
         if future is not None:
             future.cancel()
     viewer.pending.clear()

@@ -22,18 +22,20 @@ from typing import Any
 import httpx
 
 from services.redis_launcher import EmbeddedRedis
-from tests.bench.bench_gateway import _rss_mb, _wait_ready
+from tests.bench.bench_gateway import UNLIMITED_ENV, _rss_mb, _wait_ready
 from tests.gateway.harness import free_port
 from tests.support.pipeline import TEST_PLUGINS
 
 HERE = Path(__file__).parent
 PEER_SCRIPT = Path("shared") / "bench" / "boardgameio" / "run.sh"
 ROUNDS = 2
+FANOUT_MOVES = 40
+FANOUT_INTERVAL_S = 0.1
 
 
 def _spawn(args: list[str], url: str) -> subprocess.Popen[bytes]:
     env = {**os.environ, "REDIS_URL": url, "HARBORMASTER_GAME_PLUGINS": TEST_PLUGINS,
-           "HARBORMASTER_LOG_LEVEL": "warning"}  # fmt: skip
+           "HARBORMASTER_LOG_LEVEL": "warning", **UNLIMITED_ENV}  # fmt: skip
     return subprocess.Popen([sys.executable, "-m", "services.cli", *args], env=env)
 
 
@@ -70,6 +72,64 @@ def _ours(base: str, ws_base: str, games: int, seconds: float, pids: dict[str, i
     return result
 
 
+def _fanout(
+    base: str, ws_base: str, gateway_pid: int, spectators: int, moves: int, interval_s: float
+) -> dict[str, float]:
+    """One counter game watched by ``spectators`` sockets of a Node.js process while two seats move every
+    ``interval_s``: for each event, the time from its append to the 1st and to the last spectator."""
+    folder = Path(
+        subprocess.run([HERE / "ws_moves" / "install.sh"], capture_output=True, text=True).stdout.strip()
+    )
+    game = _games(base, 1)[0]
+    rss_before = _rss_mb(gateway_pid)
+    watch = subprocess.Popen(
+        ["node", str(folder / "watch.js"), f"{ws_base}/ws/games/{game['game_id']}", str(spectators)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert watch.stdout is not None and watch.stdin is not None
+    connected = json.loads(watch.stdout.readline())["ready"]
+    time.sleep(1)
+    kb_per_socket = 1024 * (_rss_mb(gateway_pid) - rss_before) / max(1, connected)
+    cpu_before = _cpu_s(gateway_pid)
+    with httpx.Client(base_url=base, timeout=30) as api:
+        for move in range(moves):
+            token = game["tokens"][move % 2]
+            api.post(f"/api/games/{game['game_id']}/commands?wait=true", json={"command": {"type": "Move"}},
+                     headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+            time.sleep(interval_s)
+        time.sleep(2)
+        cpu_us = 1e6 * (_cpu_s(gateway_pid) - cpu_before) / moves
+        appended = {
+            e["seq"]: e["ts_ms"] for e in api.get(f"/api/games/{game['game_id']}/events").json()["events"]
+        }
+    watch.stdin.write("report\n")
+    watch.stdin.flush()
+    report = json.loads(watch.stdout.readline())
+    watch.wait(timeout=30)
+    events = {int(seq): e for seq, e in report["events"].items() if int(seq) in appended}
+    first = sorted(e["first"] - appended[seq] for seq, e in events.items())
+    last = sorted(e["last"] - appended[seq] for seq, e in events.items())
+    delivered = sum(e["count"] for e in events.values())
+    return {
+        "first_median": first[len(first) // 2], "last_median": last[len(last) // 2], "last_max": last[-1],
+        "delivered": delivered / max(1, len(events) * spectators), "resyncs": report["resyncs"],
+        "open": report["open"], "cpu_us_per_event": cpu_us, "kb_per_socket": kb_per_socket,
+    }  # fmt: skip
+
+
+def _memory_per_game(base: str, pids: dict[str, int], games: int) -> dict[str, float]:
+    """Resident memory per live game in the gateway (its feed) and the worker (its cached state): ``games``
+    counter games created and moved once each over HTTP, RSS before and after."""
+    before = {name: _rss_mb(pid) for name, pid in pids.items()}
+    created = _games(base, games)
+    with httpx.Client(base_url=base, timeout=30) as api:
+        for game in created:
+            api.post(f"/api/games/{game['game_id']}/commands?wait=true", json={"command": {"type": "Move"}},
+                     headers={"Authorization": f"Bearer {game['tokens'][0]}"})  # fmt: skip
+    time.sleep(1)
+    return {name: 1024 * (_rss_mb(pid) - before[name]) / games for name, pid in pids.items()}
+
+
 def _peer_script() -> Path | None:
     """``../shared/bench/boardgameio/run.sh`` beside this checkout (or beside the folder that holds it)."""
     for folder in Path(__file__).resolve().parents:
@@ -86,6 +146,8 @@ def _peer(games: int, seconds: float) -> dict[str, Any] | None:
         [str(script), str(games), str(int(seconds))], capture_output=True, text=True, timeout=300
     )
     lines = [line for line in run.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        print(f"  boardgame.io gave no figure (exit {run.returncode}): {run.stderr.strip()[-300:]}")
     return json.loads(lines[-1]) if lines else None
 
 
@@ -103,11 +165,14 @@ def main() -> None:
     gateway, worker = _spawn(["gateway", "--port", str(port)], url), _spawn(["worker"], url)
     try:
         _wait_ready(base)
-        for games in sizes:
+        memory = _memory_per_game(base, {"gateway": gateway.pid, "worker": worker.pid}, 1000)
+        print(f"memory per live game: gateway {memory['gateway']:.1f} kB, worker {memory['worker']:.1f} kB "
+              "(1,000 counter games, RSS before and after)")  # fmt: skip
+        for games in sizes if sizes != [0] else []:
             print(f"{games} concurrent games, {seconds:.0f} s each, alternating:")
             for _ in range(ROUNDS):
                 peer = _peer(games, seconds)
-                print(f"  boardgame.io 0.50.2   {_line(peer) if peer else 'not run (no ../shared/bench)'}")
+                print(f"  boardgame.io 0.50.2   {_line(peer) if peer else 'no figure'}")
                 ours = _ours(base, ws_base, games, seconds, {"gateway": gateway.pid, "worker": worker.pid})
                 ratio = f"  ratio {ours['moves_per_s'] / peer['moves_per_s']:.2f}" if peer else ""
                 print(f"  Harbormaster (WS)     {_line(ours)}{ratio}")
@@ -115,6 +180,14 @@ def main() -> None:
                       f" worker {ours['worker_us_per_move']:.0f} us CPU/move, RSS {ours['worker_rss_mb']:.0f} MB;"
                       f" refused {ours['refused']}, errors {ours['errors']}")  # fmt: skip
                 time.sleep(1)
+        for spectators in (1000, 5000):
+            fan = _fanout(base, ws_base, gateway.pid, spectators, FANOUT_MOVES, FANOUT_INTERVAL_S)
+            print(f"fan-out, one game watched by {spectators:,} spectators ({fan['open']:,} connected), a move every "
+                  f"{FANOUT_INTERVAL_S * 1000:.0f} ms: append -> 1st median {fan['first_median']:.1f} ms; -> "
+                  f"{spectators:,}th median {fan['last_median']:.1f} ms, max {fan['last_max']:.1f} ms; frames "
+                  f"delivered {100 * fan['delivered']:.1f} %, resyncs {fan['resyncs']}; gateway "
+                  f"{fan['cpu_us_per_event'] / spectators:.1f} us CPU per frame, "
+                  f"{fan['kb_per_socket']:.1f} kB per open socket")  # fmt: skip
     finally:
         for proc in (gateway, worker):
             proc.terminate()

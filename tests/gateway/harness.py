@@ -16,6 +16,7 @@ from events import keys
 from services.bootstrap import Services
 from services.config import Limits
 from services.gateway.app import create_app
+from services.gateway.socket_writer import SocketProtocol
 from tests.support.pipeline import services_for
 from workers.fold import FoldWorker
 from workers.jobs.bots import bot_moves
@@ -38,9 +39,7 @@ class ServerThread:
         self.port = free_port()
         app_options.setdefault("limits", UNLIMITED)
         app = self.app = create_app(services, redis_url=url, **app_options)
-        config = uvicorn.Config(
-            app, host="127.0.0.1", port=self.port, log_level="warning", ws="websockets-sansio"
-        )
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", ws=SocketProtocol)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -97,7 +96,7 @@ class BotThread:
                 game_id = raw.decode()
                 if store.meta(game_id).bots:
                     moves = bot_moves(store, game_id)
-                    bus.submit_many(bus.message(game_id, s, c, cid) for s, c, cid in moves)
+                    bus.submit_many(bus.message(game_id, s, c, cid, origin="bot") for s, c, cid in moves)
 
     def start(self) -> None:
         self.thread.start()

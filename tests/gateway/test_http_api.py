@@ -121,7 +121,8 @@ def test_command_without_wait_is_accepted_and_its_outcome_recorded(api: httpx.Cl
     assert response.status_code == 202
     assert response.json() == {"command_id": "c-1", "status": "pending"}
     deadline = time.monotonic() + 10
-    while (result := api.get(f"/api/games/{gid}/commands/c-1").json())["status"] == "pending":
+    auth = {"Authorization": f"Bearer {token}"}
+    while (result := api.get(f"/api/games/{gid}/commands/c-1", headers=auth).json())["status"] == "pending":
         assert time.monotonic() < deadline
         time.sleep(0.02)
     assert result == {"command_id": "c-1", "status": "applied", "seq": 2, "first_seq": 2}

@@ -60,7 +60,10 @@ def test_a_rule_refusal_carries_the_rules_code(stack: ServerThread, api: httpx.C
     assert before == []
     assert result["status"] == "rejected" and result["code"] == "counter.not_your_turn"
     assert "seat 0" in result["message"]
-    http = api.get(f"/api/games/{game['game_id']}/commands/early").json()
+    token = game["seats"][1]["token"]
+    http = api.get(
+        f"/api/games/{game['game_id']}/commands/early", headers={"Authorization": f"Bearer {token}"}
+    ).json()
     assert http["status"] == "rejected" and http["code"] == result["code"]
     socket.close()
 

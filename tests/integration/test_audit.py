@@ -125,3 +125,76 @@ def test_a_changed_seed_commitment_fails_verify(redis_url, redis_client) -> None
     lines[0] = msgspec.json.encode(msgspec.structs.replace(header, seed_commitment="0" * 64))
     report = verify_lines(lines, TEST_GAMES)
     assert not report.ok
+
+
+def _kinds(lines: list[bytes]) -> list[str]:
+    return [msgspec.json.decode(line)["kind"] for line in lines]
+
+
+def test_an_export_ends_with_a_line_stating_how_far_it_reaches(redis_url, redis_client) -> None:
+    services = services_for(redis_url)
+    _finished_game(services)
+    lines = _export(services)
+    end = msgspec.json.decode(lines[-1])
+    meta = services.store.meta("g1")
+    assert _kinds(lines).count("end") == 1 and end["kind"] == "end"
+    assert (end["last_seq"], end["last_hash"], end["finished"]) == (meta.last_seq, meta.last_hash, True)
+    assert (end["events"], end["commands"]) == (_kinds(lines).count("event"), _kinds(lines).count("command"))
+
+
+def test_an_export_with_its_last_events_cut_off_fails_verify(redis_url, redis_client) -> None:
+    """The finding: the last events cut off (20 there, 10 of this shorter game), the records kept: they
+    point past the last event."""
+    services = services_for(redis_url)
+    _finished_game(services)
+    lines = _export(services)
+    events = [n for n, kind in enumerate(_kinds(lines)) if kind == "event"]
+    assert len(events) > 12
+    cut = [line for n, line in enumerate(lines) if n not in events[-10:]]
+    last = len(events) - 10
+    for truncated in (cut, cut[:-1]):  # with its end line, and without
+        report = verify_lines(truncated, TEST_GAMES)
+        assert not report.ok and report.first_problem().seq == last + 1, report.problems
+        assert any("points past the last event" in p.reason for p in report.problems)
+    assert "events are missing" in verify_lines(cut, TEST_GAMES).first_problem().reason
+    assert "no end line" in verify_lines(cut[:-1], TEST_GAMES).first_problem().reason
+
+
+def test_an_export_cut_at_any_line_fails_verify(redis_url, redis_client) -> None:
+    services = services_for(redis_url)
+    _finished_game(services)
+    lines = _export(services)
+    for keep in (len(lines) - 1, len(lines) - 2, len(lines) // 2, 2):
+        report = verify_lines(lines[:keep], TEST_GAMES)
+        assert not report.ok, keep
+    half_a_line = [*lines[:-1], lines[-1][: len(lines[-1]) // 2]]
+    assert not verify_lines(half_a_line, TEST_GAMES).ok
+
+
+def test_a_live_game_verifies_up_to_its_last_event(redis_url, redis_client) -> None:
+    services = services_for(redis_url)
+    new_race(services, "g1", seats=2)
+    services.bus.submit("g1", 0, ROLL)
+    services.bus.submit("g1", 0, ROLL)  # out of turn: a rejection, decided at seq 2
+    FoldWorker(services.redis, services.store, services.bus, block_ms=20).run(until_idle=True)
+    report = verify_lines(_export(services), TEST_GAMES)
+    assert report.ok, report.problems
+    assert (report.finished, report.last_seq, report.commands) == (False, 2, 3)
+
+
+def test_an_export_is_of_the_position_it_started_at_while_the_game_moves_on(redis_url, redis_client) -> None:
+    services = services_for(redis_url)
+    new_race(services, "g1", seats=2)
+    worker = FoldWorker(services.redis, services.store, services.bus, block_ms=20)
+    services.bus.submit("g1", 0, ROLL)
+    worker.run(until_idle=True)
+    lines = export_lines(services.store, "g1")
+    first = [next(lines)]  # the position is read: the export is of seq 2
+    for seat in (1, 1, 0):  # applied, rejected (out of turn), applied: all after the export's position
+        services.bus.submit("g1", seat, ROLL)
+        worker.run(until_idle=True)
+    exported = first + list(lines)
+    report = verify_lines(exported, TEST_GAMES)
+    assert report.ok, report.problems
+    assert (report.last_seq, report.events, report.commands) == (2, 2, 2)
+    assert services.store.meta("g1").last_seq == 4

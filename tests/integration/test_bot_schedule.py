@@ -14,6 +14,7 @@ from rq import Queue, SimpleWorker
 from rq.job import Job
 from rq.utils import utcformat
 
+from events.keys import LIVE_GAMES
 from services.games import create_game
 from tests.support.pipeline import RACE_PLUGIN, services_for
 from workers.fold import FoldWorker
@@ -108,3 +109,40 @@ def test_a_duplicate_append_triggers_the_bot_whose_job_was_lost(redis_url, redis
     assert scheduler.queue.job_ids == [bot_job_id(game_id, at, 1)]
     _play(services, scheduler)
     assert services.store.load(game_id).seq > at  # the bot moved
+
+
+def test_the_reconciler_loads_only_games_that_stood_still_since_its_last_pass(
+    redis_url, redis_client
+) -> None:
+    services, scheduler, game_id = _setup(redis_url, bots={0: "random", 1: "greedy"})
+    seen: dict[str, int] = {}
+    assert reconcile(services.store, scheduler, seen) == []  # its first job is queued
+    _play(services, scheduler)  # the game moves on ...
+    _lose_every_job(services)  # ... and its next job is lost
+    assert reconcile(services.store, scheduler, seen) == []  # it moved since the last pass: progressing
+    loaded = services.store.load(game_id)
+    expected = bot_job_id(game_id, loaded.seq, acting_bot_seats(loaded)[0])
+    assert reconcile(services.store, scheduler, seen) == [expected]  # it stood still: its turn is due
+    assert seen == {game_id: loaded.seq}
+
+
+def test_a_job_waiting_in_a_long_queue_is_in_flight_however_old(redis_url, redis_client) -> None:
+    services, scheduler, _ = _setup(redis_url, bots={0: "random"})
+    job_id = scheduler.queue.job_ids[0]
+    long_ago = utcformat(datetime.now(UTC) - timedelta(minutes=5))
+    services.redis.hset(Job.key_for(job_id), mapping={"enqueued_at": long_ago})
+    assert scheduler.job_in_flight(job_id)
+    scheduler.queue.remove(job_id)  # taken from the queue by a worker that died before starting it
+    assert not scheduler.job_in_flight(job_id)
+
+
+def test_a_finished_game_left_in_the_live_index_is_taken_out_of_it(redis_url, redis_client) -> None:
+    services, scheduler, game_id = _setup(redis_url, bots={0: "random", 1: "greedy"})
+    for _ in range(300):
+        if services.store.meta(game_id).status == "finished":
+            break
+        _play(services, scheduler)
+    assert services.store.meta(game_id).status == "finished"
+    services.redis.zadd(LIVE_GAMES, {game_id: 1})  # as a fold worker killed before its index update leaves it
+    assert reconcile(services.store, scheduler) == []
+    assert services.store.list_games(live_only=True) == []

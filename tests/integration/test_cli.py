@@ -64,6 +64,22 @@ def test_new_send_log_export_verify_round_trip(redis_url, redis_client, tmp_path
     assert failed.returncode == 1 and failed.stderr.startswith(b"FAILED at seq 2")
 
 
+def test_verify_refuses_an_export_cut_short_and_says_how_far_a_live_one_reaches(
+    redis_url, redis_client, tmp_path
+) -> None:
+    created = hm("new", "race", "--seats", "2", url=redis_url)
+    game_id = json.loads(created.stdout)["game_id"]
+    path = tmp_path / "live.jsonl"
+    path.write_bytes(hm("export", game_id, url=redis_url).stdout)
+    verified = hm("verify", str(path), url=None)
+    assert verified.returncode == 0, verified.stderr
+    assert b"live game, verified up to seq 1" in verified.stdout
+    path.write_bytes(b"\n".join(path.read_bytes().splitlines()[:-1]))  # the end line cut off
+    cut = hm("verify", str(path), url=None)
+    assert cut.returncode == 1
+    assert cut.stderr.startswith(b"FAILED at seq 2: the export has no end line: it is cut short")
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [

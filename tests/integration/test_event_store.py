@@ -10,7 +10,7 @@ from events.envelope import CommandRecord
 from events.errors import GameExists, SequenceConflict
 from events.store import AppendItem, envelopes_for, now_ms
 from tests.support.minimal_game import Roll
-from tests.support.pipeline import new_race, services_for
+from tests.support.pipeline import SETUP_ID, new_race, services_for
 
 pytestmark = pytest.mark.redis
 
@@ -51,7 +51,7 @@ def test_append_numbers_events_without_gaps_and_records_the_result(redis_url, re
     _append_roll(services, "g1", "c2")
     assert [e.seq for e in services.store.read("g1")] == [1, 2, 3]
     assert [e.seq for e in services.store.read("g1", after_seq=2)] == [3]
-    record = services.store.result("g1", "c2")
+    record = services.store.result("g1", "c2", 0)
     assert record is not None and (record.first_seq, record.last_seq) == (3, 3)
 
 
@@ -81,7 +81,7 @@ def test_a_repeated_command_id_returns_the_first_result_and_appends_nothing(redi
     assert first.status == "ok"
     assert again.status == "dup" and again.record is not None and again.record.first_seq == 2
     assert len(services.store.read("g1")) == 2
-    assert [r.command_id for r in services.store.records("g1")] == ["setup", "c1"]
+    assert [r.command_id for r in services.store.records("g1")] == [SETUP_ID, "c1"]
 
 
 def test_a_cold_load_from_a_snapshot_equals_a_load_from_the_events(redis_url, redis_client) -> None:

@@ -12,7 +12,7 @@ from events import codec, keys
 from events.bus import TRIM_LUA, InboxEntry
 from events.keys import partition_for
 from services.bootstrap import Services
-from tests.support.pipeline import new_race, services_for
+from tests.support.pipeline import SETUP_ID, new_race, services_for
 from workers.fold import Flight, FoldWorker
 
 pytestmark = pytest.mark.redis
@@ -68,9 +68,9 @@ def test_a_batch_decided_on_top_of_a_refused_append_is_decided_again_after_it_in
     # c1's (the position it expects was never reached): both are decided again on a fresh load, c0 first.
     assert stale._step([c1]) == 2
     assert refused == [1, 1, 0]  # c0's flight, c1's flight, then both again in one
-    records = [services.store.result("g1", i) for i in ("c0", "c1")]
+    records = [services.store.result("g1", i, seat) for seat, i in enumerate(("c0", "c1"))]
     assert [(r.status, r.first_seq) for r in records] == [("applied", 4), ("applied", 5)]
-    assert [r.command_id for r in services.store.records("g1")] == ["setup", "first", "by-other", "c0", "c1"]
+    assert [r.command_id for r in services.store.records("g1")] == [SETUP_ID, "first", "by-other", "c0", "c1"]
     assert stale.cache.get("g1").seq == 5
 
 
@@ -90,7 +90,7 @@ def test_entries_read_ahead_are_folded_after_the_batch_in_hand_and_before_the_wo
     worker.request_stop()
     assert worker.run() == 2  # a warm stop settles what is in hand: c0, then c1
     assert not worker.reader.ahead
-    assert [r.command_id for r in services.store.records("g1")] == ["setup", "c0", "c1"]
+    assert [r.command_id for r in services.store.records("g1")] == [SETUP_ID, "c0", "c1"]
     partition = partition_for("g1", services.bus.partitions)
     assert redis_client.xpending(keys.inbox(partition), keys.GROUP)["pending"] == 0
 
@@ -111,7 +111,7 @@ def test_a_trim_riding_with_a_read_sent_ahead_survives_a_lost_script_cache(redis
     assert [codec.decode_inbox(e.raw).command_id for e in entries] == ["c1"]
     assert redis_client.script_exists(sha1(TRIM_LUA.encode()).hexdigest()) == [True]
     assert worker.process(entries) == 1  # the append script is reloaded too
-    assert [r.command_id for r in services.store.records("g1")] == ["setup", "c0", "c1"]
+    assert [r.command_id for r in services.store.records("g1")] == [SETUP_ID, "c0", "c1"]
     assert redis_client.xlen(keys.inbox(partition)) == 0  # every entry acknowledged and trimmed
 
 
@@ -155,7 +155,7 @@ def test_a_lost_script_cache_is_loaded_again_and_no_command_is_lost(redis_url, r
     services.bus.submit("g1", 1, ROLL, "after")
     services.bus.submit("g1", 0, ROLL, "after-2")
     assert worker.run(until_idle=True) == 2
-    assert [r.command_id for r in services.store.records("g1")] == ["setup", "before", "after", "after-2"]
+    assert [r.command_id for r in services.store.records("g1")] == [SETUP_ID, "before", "after", "after-2"]
     assert all(r.status == "applied" for r in services.store.records("g1"))
 
 
@@ -214,7 +214,7 @@ def test_a_trickle_is_trimmed_and_counted_on_the_beat_and_an_idle_worker_at_once
         services.bus.submit("g1", seat, ROLL, f"c{n}")
         turn()  # a read that waits finds the command
     settle()
-    assert [services.store.result("g1", f"c{n}").status for n in range(10)] == ["applied"] * 10
+    assert [services.store.result("g1", f"c{n}", n % 2).status for n in range(10)] == ["applied"] * 10
     assert len(flushes) == 1  # the first read only (the worker started idle), not one between commands
     assert redis_client.xlen(keys.inbox(partition)) == 10  # acknowledged, not trimmed yet
 

@@ -10,7 +10,7 @@ from events.bus import InboxEntry
 from events.keys import commands as keys_commands
 from events.keys import events as keys_events
 from events.keys import partition_for
-from tests.support.pipeline import new_race, services_for
+from tests.support.pipeline import SETUP_ID, new_race, services_for
 from workers.fold import FoldWorker
 
 pytestmark = pytest.mark.redis
@@ -27,7 +27,7 @@ def test_commands_are_applied_in_order_and_the_live_state_equals_a_replay(redis_
     new_race(services, "g1", seats=2)
     ids = [services.bus.submit("g1", i % 2, ROLL) for i in range(40)]
     assert _worker(services).run(until_idle=True) == 40
-    records = [services.store.result("g1", i) for i in ids]
+    records = [services.store.result("g1", i, n % 2) for n, i in enumerate(ids)]
     assert all(r is not None and r.status == "applied" for r in records)
     assert [r.first_seq for r in records if r] == list(range(2, 42))
     loaded = services.store.load("g1")
@@ -41,7 +41,7 @@ def test_an_illegal_move_is_recorded_with_the_rule_and_appends_nothing(redis_url
     new_race(services, "g1", seats=2)
     command_id = services.bus.submit("g1", 1, ROLL)
     _worker(services).run(until_idle=True)
-    record = services.store.result("g1", command_id)
+    record = services.store.result("g1", command_id, 1)
     assert record is not None and record.status == "rejected"
     assert record.code == "race.not_your_turn" and "seat 0" in record.message
     assert len(services.store.read("g1")) == 1
@@ -55,8 +55,8 @@ def test_an_unknown_command_type_and_a_bad_seat_are_rejected_not_dead_lettered(
     unknown = services.bus.submit("g1", 0, b'{"type":"Fly"}')
     bad_seat = services.bus.submit("g1", 7, ROLL)
     _worker(services).run(until_idle=True)
-    assert services.store.result("g1", unknown).code == "command.invalid"
-    assert services.store.result("g1", bad_seat).code == "command.bad_seat"
+    assert services.store.result("g1", unknown, 0).code == "command.invalid"
+    assert services.store.result("g1", bad_seat, 7).code == "command.bad_seat"
     assert services.bus.dead_letters() == []
 
 
@@ -72,7 +72,7 @@ def test_an_undecodable_message_lands_in_the_dead_letter_stream_with_its_reason(
     dead = services.bus.dead_letters()
     assert len(dead) == 1 and dead[0].reason.startswith("undecodable inbox message")
     assert dead[0].raw == b"\xc1 not msgpack"
-    assert services.store.result("g1", after).status == "applied"
+    assert services.store.result("g1", after, 0).status == "applied"
     assert services.bus.backlog() == 0
 
 
@@ -90,7 +90,7 @@ def test_a_redelivered_command_is_not_applied_twice(redis_url, redis_client) -> 
     message = services.bus.message("g1", 0, ROLL, "once")
     services.bus.submit_many([message, message])
     _worker(services).run(until_idle=True)
-    assert [r.command_id for r in services.store.records("g1")] == ["setup", "once"]
+    assert [r.command_id for r in services.store.records("g1")] == [SETUP_ID, "once"]
     assert len(services.store.read("g1")) == 2
 
 
@@ -108,7 +108,7 @@ def test_a_stale_cached_state_is_reloaded_and_the_command_retried(redis_url, red
     raw = codec.encode_inbox(services.bus.message("g1", 0, ROLL, "after"))
     entry = InboxEntry(partition=partition_for("g1", services.bus.partitions), entry_id=b"0-1", raw=raw)
     assert worker.process([entry]) == 1
-    record = services.store.result("g1", "after")
+    record = services.store.result("g1", "after", 0)
     assert record is not None and record.status == "applied" and record.first_seq == 4
 
 
@@ -172,7 +172,7 @@ def test_records_come_back_in_the_order_decided_applied_and_rejected_interleaved
         services.bus.submit("g1", seat, ROLL, command_id)
     _worker(services).run(until_idle=True)
     records = services.store.records("g1")
-    assert [r.command_id for r in records] == ["setup", "a", "r1", "b", "r2", "r3", "c"]
+    assert [r.command_id for r in records] == [SETUP_ID, "a", "r1", "b", "r2", "r3", "c"]
     assert [r.status for r in records] == ["applied", "applied", "rejected", "applied"] + ["rejected"] * 2 + [
         "applied"
     ]

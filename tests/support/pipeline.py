@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import signal
 import subprocess
@@ -60,11 +61,11 @@ def stop_process(process: subprocess.Popen[bytes], timeout: float = 20) -> int:
 
 
 def wait_for_results(
-    services: Services, wanted: Iterable[tuple[str, str]], timeout: float = 60
-) -> dict[tuple[str, str], CommandRecord]:
-    """Wait until every ``(game_id, command_id)`` has a recorded result; returns them."""
+    services: Services, wanted: Iterable[tuple[str, str, int]], timeout: float = 60
+) -> dict[tuple[str, str, int], CommandRecord]:
+    """Wait until every ``(game_id, command_id, seat)`` has a recorded result; returns them."""
     pending = set(wanted)
-    found: dict[tuple[str, str], CommandRecord] = {}
+    found: dict[tuple[str, str, int], CommandRecord] = {}
     deadline = time.monotonic() + timeout
     while pending and time.monotonic() < deadline:
         for key in list(pending):
@@ -85,3 +86,19 @@ def eventually(check: Callable[[], bool], timeout: float = 20, message: str = "c
             return
         time.sleep(0.05)
     raise AssertionError(f"{message} not reached within {timeout} s")
+
+
+class _AnySetupId:
+    """Equal to any set-up command id: the server's, random (``setup-`` and 16 hex digits)."""
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, str) and re.fullmatch(r"setup-[0-9a-f]{16}", other) is not None
+
+    def __hash__(self) -> int:
+        return 0
+
+    def __repr__(self) -> str:
+        return "setup-<random>"
+
+
+SETUP_ID = _AnySetupId()

@@ -3,11 +3,15 @@
 The fold worker enqueues ``play_bot_turn`` after each applied command of a game with bot seats. The
 job decides which bot move to make from the game's current state and submits it like any player would,
 with a command id derived from the game's sequence number, so a job run twice sends one command.
+
+A bot's command ids are the server's: sent with origin ``bot`` (their own namespace, see
+``keys.result_field``), and unguessable (an HMAC of the game's secret seed), so no player can take them.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import importlib
 import time
 from typing import Any
@@ -60,8 +64,17 @@ def bot_moves(store: EventStore, game_id: str) -> list[tuple[Seat, bytes, str]]:
             hashlib.sha256(loaded.meta.seed + b"bot" + loaded.seq.to_bytes(8, "big") + bytes([seat])).digest()
         )
         command = bot_policy(game, name)(loaded.state, seat, rng)
-        moves.append((seat, codec.encode_command(command), f"bot-{loaded.seq}-{seat}"))
+        moves.append(
+            (seat, codec.encode_command(command), bot_command_id(loaded.meta.seed, loaded.seq, seat))
+        )
     return moves
+
+
+def bot_command_id(seed: bytes, seq: int, seat: Seat) -> str:
+    """The id of the bot's move at ``seq``: the same for every run of the job (so it is sent once), and
+    keyed with the game's secret seed, so that nobody can know it before the bot sends it."""
+    tag = hmac.new(seed, b"bot-command-id:%d:%d" % (seq, seat), hashlib.sha256).hexdigest()[:20]
+    return f"bot-{seq}-{seat}-{tag}"
 
 
 def play_bot_turn(
@@ -76,7 +89,8 @@ def play_bot_turn(
     moves = bot_moves(store, game_id)
     if moves:
         bus.submit_many(
-            bus.message(game_id, seat, command, command_id) for seat, command, command_id in moves
+            bus.message(game_id, seat, command, command_id, origin="bot")
+            for seat, command, command_id in moves
         )
         log.info("bot_moves", game_id=game_id, seats=[m[0] for m in moves])
     client.close()

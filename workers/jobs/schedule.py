@@ -77,6 +77,8 @@ class BotScheduler(msgspec.Struct, kw_only=True):
         )
         if status not in IN_FLIGHT:
             return False
+        if status == b"queued" and self.queue.connection.lpos(self.queue.key, job_id) is not None:
+            return True  # waiting in the queue, however long the queue is
         since = started or enqueued
         if not since:
             return True
@@ -109,28 +111,56 @@ class BotScheduler(msgspec.Struct, kw_only=True):
         self.ensure(game_id, loaded)
 
 
-def reconcile(store: EventStore, scheduler: BotScheduler, page: int = 500) -> list[str]:
+def reconcile(
+    store: EventStore, scheduler: BotScheduler, seen: dict[str, int] | None = None, page: int = 500
+) -> list[str]:
     """Enqueue the bot turn of every live game whose bot is to act with no job in flight; returns the ids
-    of the jobs enqueued (each one a turn that would otherwise have been lost, or was merely slow)."""
+    of the jobs enqueued (each one a turn that would otherwise have been lost, or was merely slow).
+
+    With ``seen`` (each game's sequence number at the last pass, kept by the caller between passes), a
+    game that moved on since the last pass is progressing and is not loaded: a pass costs a meta read per
+    live game, and a load only for the games that stood still.
+    """
     enqueued = []
+    live: set[str] = set()
     offset = 0
     while True:
         game_ids = store.list_games(live_only=True, offset=offset, limit=page)
+        live.update(game_ids)
         for game_id in game_ids:
-            try:
-                if not store.meta(game_id).bots:
-                    continue
-                job_id = scheduler.ensure(game_id, store.load(game_id))
-            except UnknownGame:
-                continue
+            job_id = _reconcile_one(store, scheduler, game_id, seen)
             if job_id is not None:
                 enqueued.append(job_id)
         if len(game_ids) < page:
             break
         offset += page
+    if seen is not None:
+        for gone in set(seen) - live:
+            del seen[gone]
     if enqueued:
         log.info("bot_turns_reconciled", enqueued=len(enqueued), jobs=enqueued[:10])
     return enqueued
+
+
+def _reconcile_one(
+    store: EventStore, scheduler: BotScheduler, game_id: str, seen: dict[str, int] | None
+) -> str | None:
+    try:
+        meta = store.meta(game_id)
+        if meta.status == "finished":
+            # The live index is advisory: a fold worker killed between the append (which marks the game
+            # finished) and its index update leaves it there. Repair it, or every pass would look again.
+            store.mark_finished(game_id)
+            return None
+        if not meta.bots:
+            return None
+        if seen is not None:
+            before, seen[game_id] = seen.get(game_id), meta.last_seq
+            if before is not None and before != meta.last_seq:
+                return None
+        return scheduler.ensure(game_id, store.load(game_id))
+    except UnknownGame:
+        return None
 
 
 def make_scheduler(

@@ -7,5 +7,5 @@ mkdir -p "$CACHE"
 if [ ! -d "$CACHE/node_modules/ws" ]; then
   (cd "$CACHE" && npm init -y >/dev/null && npm install --silent --no-audit --no-fund ws@8 >/dev/null)
 fi
-cp "$(dirname "$0")/load.js" "$CACHE/"
+cp "$(dirname "$0")"/load.js "$(dirname "$0")"/watch.js "$CACHE/"
 echo "$CACHE"

@@ -161,18 +161,34 @@ def test_legal_commands_and_decide_agree_both_ways(seed, seats, options):
         events.extend(new)
 
 
+def _places_before(seats: int, roll: int) -> int:
+    """Placement rounds the schedule has before dice round ``roll`` (all of them for roll 4)."""
+    schedule = data.SCHEDULE[seats]
+    rolls = [i for i, entry in enumerate(schedule) if entry == "roll"]
+    cut = rolls[roll - 1] if roll <= len(rolls) else len(schedule)
+    return schedule[:cut].count("place")
+
+
 @settings(max_examples=15, deadline=None)
 @given(seed=SEEDS, seats=SEATS, options=OPTIONS)
 def test_every_voyage_has_three_rolls_and_one_accomplice_per_seat_per_placement_round(seed, seats, options):
+    """Unless all three boats were parked before roll 3 (S0 "Sobald … alle drei Kähne …"): then the
+    rounds stop, after the roll that parked them or, parked by a pilot, after the last placement round."""
     _, events = _random_game(seats, options, seed)
-    voyages: list[list[Any]] = []
+    voyages: list[tuple[list[str], list[bool]]] = []
+    state = None
     for event in events:
+        state = GAME.evolve(state, event)
         if type(event).__name__ == "VoyageStarted":
-            voyages.append([])
+            voyages.append(([], [False]))
         elif voyages:
-            voyages[-1].append(type(event).__name__)
-    rounds = data.SCHEDULE[seats].count("place")
-    for names in voyages:
-        assert names.count("DiceRolled") == data.ROLLS_PER_VOYAGE
+            voyages[-1][0].append(type(event).__name__)
+            parked = bool(state.boats) and all(b.berth for b in state.boats)
+            voyages[-1][1][0] |= parked and state.rolls < data.ROLLS_PER_VOYAGE
+    for names, (early,) in voyages:
+        rolls = names.count("DiceRolled")
+        assert rolls == data.ROLLS_PER_VOYAGE or early
+        pilots = "BoatsPiloted" in names or "PilotPassed" in names
+        rounds = _places_before(seats, rolls if early and not pilots else rolls + 1)
         assert names.count("AccomplicePlaced") + names.count("PlacementPassed") == rounds * seats
         assert names.count("HarbourMasterChosen") == 1 and names.count("MarketRose") == 1

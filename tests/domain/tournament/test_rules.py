@@ -116,4 +116,4 @@ def test_settings_the_game_cannot_play_are_refused() -> None:
     with pytest.raises(RuleViolation, match="entrants"):
         _create(2)
     with pytest.raises(RuleViolation, match="points"):
-        _create(10, points=PointsByPlace(by_size={4: (6, 5, 3, 1)}))
+        _create(10, points=PointsByPlace(by_size={"4": (6, 5, 3, 1)}))

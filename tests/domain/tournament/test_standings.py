@@ -14,7 +14,7 @@ def test_points_by_place_default_and_shared_first() -> None:
     assert table_points(POINTS, (4, 5, 6, 7), ()) == {4: 6, 5: 5, 6: 3, 7: 1}
     assert table_points(POINTS, (1, 2, 3), ()) == {1: 6, 2: 4, 3: 1}
     assert table_points(POINTS, (1, 2, 3), (1, 2)) == {1: 6, 2: 6, 3: 1}
-    custom = PointsByPlace(by_size={3: (3, 1, 0)}, bye=2)
+    custom = PointsByPlace(by_size={"3": (3, 1, 0)}, bye=2)
     assert table_points(custom, (9, 8, 7), ()) == {9: 3, 8: 1, 7: 0}
     with pytest.raises(ValueError, match="no points"):
         table_points(custom, (1, 2, 3, 4), ())

@@ -1,0 +1,143 @@
+"""``/api/tournaments``: create, start, pause, resume, list and inspect tournaments (JSON for the web
+pages: standings with tie-breaks and ratings, rounds, tables with their game ids)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+
+from domain.engine import RuleViolation
+from events.tournaments import TournamentExists, UnknownTournament
+from services import tournaments as service
+from services.gateway import auth
+from services.gateway.context import gateway_of
+from services.gateway.requests import ApiError, decode_body, int_param, json_response, read_body
+
+
+class TournamentRating(msgspec.Struct, frozen=True):
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+class StandingLine(msgspec.Struct, frozen=True):
+    """One row; besides these fields it has one field per tie-break (``points``, ``opponents_points`` …)."""
+
+    rank: int
+    player: int
+    name: str
+    bot: str | None
+    tables: int
+    byes: int
+    rating: TournamentRating
+
+
+class TableLine(msgspec.Struct, frozen=True):
+    table: int
+    game_id: str
+    players: list[int]
+    finished: bool
+    ranking: list[int] | None
+    scores: list[int] | None
+
+
+class RoundLine(msgspec.Struct, frozen=True):
+    round: int
+    closed: bool
+    byes: list[int]
+    tables: list[TableLine]
+
+
+class TournamentInfo(msgspec.Struct, frozen=True):
+    """A tournament; ``standings`` and ``rounds_played`` only on ``GET /api/tournaments/{id}``."""
+
+    tournament_id: str
+    game: str
+    format: str
+    status: str
+    table_size: int
+    round: int
+    rounds: int
+    players: int
+    tie_breaks: list[str]
+    tables_finished: int
+    tables: int
+    winners: list[str]
+    standings: list[StandingLine] | None = None
+    rounds_played: list[RoundLine] | None = None
+
+
+class TournamentList(msgspec.Struct, frozen=True):
+    tournaments: list[TournamentInfo]
+
+
+def _admin(request: Request) -> None:
+    gateway = gateway_of(request)
+    admin = auth.bearer(request.headers.get("authorization")) or request.headers.get("x-admin-token")
+    if not auth.admin_ok(gateway.settings.admin_token, admin):
+        code = 401 if admin is None else 403
+        raise ApiError(code, "admin_token_required", "managing tournaments needs the admin token")
+
+
+async def _info(request: Request, tid: str, full: bool = True) -> dict[str, Any]:
+    services = gateway_of(request).services
+    try:
+        state = await run_in_threadpool(service.load, services, tid)
+    except UnknownTournament as exc:
+        raise ApiError(404, "unknown_tournament", f"no tournament {tid!r}") from exc
+    return service.summary(state, full=full)
+
+
+async def list_tournaments(request: Request) -> Response:
+    """``GET /api/tournaments``: newest first, paged."""
+    services = gateway_of(request).services
+    offset, limit = int_param(request, "offset", 0), int_param(request, "limit", 50, 1, 500)
+    ids = await run_in_threadpool(service.list_ids, services, offset, limit)
+    return json_response({"tournaments": [await _info(request, tid, full=False) for tid in ids]})
+
+
+async def create_tournament(request: Request) -> Response:
+    """``POST /api/tournaments``: record a tournament (bot entrants); ``start`` begins it."""
+    _admin(request)
+    spec = decode_body(await read_body(request), service.TournamentSpec)
+    try:
+        tid = await run_in_threadpool(service.create, gateway_of(request).services, spec)
+    except RuleViolation as exc:
+        raise ApiError(422, exc.code, exc.message) from exc
+    except TournamentExists as exc:
+        raise ApiError(409, "tournament_exists", f"a tournament {spec.id!r} exists already") from exc
+    return json_response(await _info(request, tid, full=False), status=201)
+
+
+async def get_tournament(request: Request) -> Response:
+    """``GET /api/tournaments/{tournament_id}``: settings, progress, standings and every round's tables."""
+    return json_response(await _info(request, request.path_params["tournament_id"]))
+
+
+async def _verb(request: Request, verb: Any) -> Response:
+    _admin(request)
+    gateway = gateway_of(request)
+    tid = request.path_params["tournament_id"]
+    try:
+        await run_in_threadpool(verb, gateway.services, gateway.redis_url, tid)
+    except UnknownTournament as exc:
+        raise ApiError(404, "unknown_tournament", f"no tournament {tid!r}") from exc
+    except RuleViolation as exc:
+        raise ApiError(409, exc.code, exc.message) from exc
+    return json_response(await _info(request, tid, full=False))
+
+
+async def start_tournament(request: Request) -> Response:
+    return await _verb(request, service.start)
+
+
+async def pause_tournament(request: Request) -> Response:
+    return await _verb(request, service.pause)
+
+
+async def resume_tournament(request: Request) -> Response:
+    return await _verb(request, service.resume)

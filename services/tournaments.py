@@ -1,0 +1,247 @@
+"""Tournaments as a service: create, start, pause, resume, inspect and export, on the event store.
+
+The CLI (``harbormaster tournament``) and the HTTP API (``/api/tournaments``) both call these.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import msgspec
+
+from domain.engine import RuleViolation
+from domain.tournament import (
+    Entrant,
+    Settings,
+    State,
+    current_standings,
+    default_tie_breaks,
+    total_rounds,
+)
+from domain.tournament import rules as tournament_rules
+from events.tournaments import TournamentStore, decode
+from services.audit.jsonl import ENCODER
+from services.bootstrap import Services
+from workers.jobs import tournament as jobs
+
+
+class TournamentSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """What an organiser sends to create a tournament (HTTP body, or a JSON file for the CLI)."""
+
+    game: str
+    format: str = "swiss"
+    rounds: int = 0
+    table_size: int | None = None
+    entrants: list[Entrant] = msgspec.field(default_factory=list)
+    bots: list[str] = msgspec.field(default_factory=list)
+    """A shortcut for bot fields: ``players`` entrants named ``<bot>-<n>``, bots taken in turn."""
+    players: int = 0
+    tie_breaks: list[str] | None = None
+    points: dict[int, list[int]] | None = None
+    bye_points: int | None = None
+    advance: int = 1
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+    id: str | None = None
+
+
+def entrants_of(spec: TournamentSpec) -> list[Entrant]:
+    entrants = list(spec.entrants)
+    for n in range(spec.players):
+        bot = spec.bots[n % len(spec.bots)] if spec.bots else "random"
+        entrants.append(Entrant(name=f"{bot}-{n + 1}", bot=bot))
+    return entrants
+
+
+def settings_of(spec: TournamentSpec, min_seats: int, max_seats: int) -> Settings:
+    default = Settings(game=spec.game)
+    points = default.points
+    if spec.points is not None or spec.bye_points is not None:
+        by_size = {str(k): tuple(v) for k, v in (spec.points or {}).items()} or dict(points.by_size)
+        points = msgspec.structs.replace(
+            points, by_size=by_size, bye=spec.bye_points if spec.bye_points is not None else points.bye
+        )
+    fmt = spec.format
+    return Settings(
+        game=spec.game,
+        format=fmt,  # type: ignore[arg-type]  # checked by rules.create
+        rounds=spec.rounds,
+        table_size=spec.table_size or min(max(4, min_seats), max_seats),
+        points=points,
+        tie_breaks=tuple(spec.tie_breaks) if spec.tie_breaks else default_tie_breaks(fmt),  # type: ignore[arg-type]
+        advance=spec.advance,
+        options=dict(spec.options),
+    )
+
+
+def create(services: Services, spec: TournamentSpec) -> str:
+    """Record a new tournament; raises ``RuleViolation`` for settings the game cannot play."""
+    game = services.store.games.get(spec.game)
+    if game is None:
+        raise RuleViolation("tournament.game", f"unknown game {spec.game!r}")
+    entrants = entrants_of(spec)
+    people = [e.name for e in entrants if not e.bot]
+    if people:
+        raise RuleViolation(
+            "tournament.people", "entrants without a bot are not supported yet (server bots only)"
+        )
+    tid = spec.id or "t" + secrets.token_hex(5)
+    events = tournament_rules.create(
+        tid, settings_of(spec, game.min_seats, game.max_seats), entrants,
+        min_seats=game.min_seats, max_seats=game.max_seats, pairing_seed=secrets.token_bytes(16),
+    )  # fmt: skip
+    TournamentStore(services.redis).create(events[0])  # type: ignore[arg-type]
+    return tid
+
+
+def _verb(services: Services, url: str, tid: str, name: str, verb: Any) -> list[Any]:
+    tournaments = TournamentStore(services.redis)
+    seq = tournaments.load(tid).seq
+    plugins = services.settings.game_plugins
+    return jobs.run_decision(
+        services.store, tournaments, tid, f"{name}-{seq}", verb, url, services.bus.partitions, plugins
+    )
+
+
+def start(services: Services, url: str, tid: str) -> None:
+    _verb(services, url, tid, "start", tournament_rules.start)
+
+
+def pause(services: Services, url: str, tid: str) -> None:
+    _verb(services, url, tid, "pause", tournament_rules.pause)
+
+
+def resume(services: Services, url: str, tid: str) -> None:
+    _verb(services, url, tid, "resume", tournament_rules.resume)
+
+
+def reconcile(services: Services, url: str, tid: str) -> State:
+    loaded = jobs.reconcile(
+        services.store, TournamentStore(services.redis), tid, url, services.bus.partitions,
+        services.settings.game_plugins,
+    )  # fmt: skip
+    return loaded.state
+
+
+def load(services: Services, tid: str) -> State:
+    return TournamentStore(services.redis).load(tid).state
+
+
+def list_ids(services: Services, offset: int = 0, limit: int = 50) -> list[str]:
+    return TournamentStore(services.redis).list(offset, limit)
+
+
+# --- what clients see -----------------------------------------------------------------------------------
+
+
+def standings_json(state: State) -> list[dict[str, Any]]:
+    rows = []
+    for row in current_standings(state):
+        entrant, rating = state.entrants[row.player], state.ratings[row.player]
+        rows.append(
+            {
+                "rank": row.rank,
+                "player": row.player,
+                "name": entrant.name,
+                "bot": entrant.bot,
+                **dict(zip(state.settings.tie_breaks, row.values, strict=True)),
+                "tables": row.tables,
+                "byes": row.byes,
+                "rating": {
+                    "mu": round(rating.mu, 3),
+                    "sigma": round(rating.sigma, 3),
+                    "ordinal": round(rating.ordinal, 3),
+                },
+            }
+        )
+    return rows
+
+
+def rounds_json(state: State) -> list[dict[str, Any]]:
+    out = []
+    for played in state.rounds:
+        tables = []
+        for index, (players, game_id) in enumerate(zip(played.pairing.tables, played.games, strict=True)):
+            result = played.results[index]
+            tables.append(
+                {
+                    "table": index + 1,
+                    "game_id": game_id,
+                    "players": list(players),
+                    "finished": result is not None,
+                    "ranking": list(result.ranking) if result else None,
+                    "scores": list(result.scores) if result else None,
+                }
+            )
+        out.append(
+            {
+                "round": played.number,
+                "closed": played.closed,
+                "byes": list(played.pairing.byes),
+                "tables": tables,
+            }
+        )
+    return out
+
+
+def summary(state: State, full: bool = True) -> dict[str, Any]:
+    """The tournament as JSON: settings, status, progress and (``full``) standings and rounds."""
+    current = state.current()
+    body: dict[str, Any] = {
+        "tournament_id": state.tournament_id,
+        "game": state.settings.game,
+        "format": state.settings.format,
+        "status": state.status,
+        "table_size": state.settings.table_size,
+        "round": current.number if current else 0,
+        "rounds": total_rounds(state),
+        "players": len(state.entrants),
+        "tie_breaks": list(state.settings.tie_breaks),
+        "tables_finished": sum(r is not None for r in current.results) if current else 0,
+        "tables": len(current.results) if current else 0,
+        "winners": [state.entrants[p].name for p in state.winners],
+    }
+    if full:
+        body["standings"] = standings_json(state)
+        body["rounds_played"] = rounds_json(state)
+    return body
+
+
+def export_lines(services: Services, tid: str) -> Iterator[bytes]:
+    """The tournament's log as JSON Lines: its header, every envelope with its hashes and the event in
+    readable form, then one line per game with its final hash (each game exports on its own)."""
+    tournaments = TournamentStore(services.redis)
+    header = tournaments.header(tid)
+    yield ENCODER.encode({"kind": "header", **msgspec.to_builtins(header)})
+    envelopes = tournaments.envelopes(tid)
+    for envelope in envelopes:
+        line = msgspec.to_builtins(envelope)
+        line["payload"] = envelope.payload.hex()
+        yield ENCODER.encode({"kind": "event", **line, "event": msgspec.to_builtins(decode(envelope))})
+    state = tournaments.load(tid).state
+    for played in state.rounds:
+        for index, game_id in enumerate(played.games):
+            result = played.results[index]
+            yield ENCODER.encode({"kind": "game", "round": played.number, "table": index + 1, "game_id": game_id,
+                                  "final_hash": result.final_hash if result else None})  # fmt: skip
+
+
+def game_ids(state: State) -> Sequence[str]:
+    return [g for played in state.rounds for g in played.games]
+
+
+def reconcile_running(services: Services, url: str) -> int:
+    """Reconcile every running or paused tournament (``serve`` calls this now and then); returns how many."""
+    from events.tournaments import tournament_key
+
+    ids = list_ids(services, 0, 1000)
+    pipe = services.redis.pipeline(transaction=False)
+    for tid in ids:
+        pipe.hget(tournament_key(tid, "meta"), "status")
+    active = [
+        tid for tid, status in zip(ids, pipe.execute(), strict=True) if status in (b"running", b"paused")
+    ]
+    for tid in active:
+        reconcile(services, url, tid)
+    return len(active)

@@ -1,0 +1,38 @@
+"""``python -m tests.chaos`` (``make chaos``): the chaos run, its figures printed; exit 1 if a check fails."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tests.chaos.run import ChaosConfig, run_chaos
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(prog="python -m tests.chaos", description=__doc__)
+    p.add_argument("--bot-games", type=int, default=12, help="all-bot games (cycling through the kinds)")
+    p.add_argument("--http-games", type=int, default=3, help="games whose seat 0 is an HTTP player")
+    p.add_argument("--ws-games", type=int, default=3, help="games whose seat 0 plays over its WebSocket")
+    p.add_argument("--duration", type=float, default=120.0, help="seconds of fault injection (at most)")
+    p.add_argument("--settle", type=float, default=900.0, help="seconds the games then have to end, at most")
+    p.add_argument("--gap", type=float, nargs=2, default=(1.0, 3.0), help="seconds between faults (min max)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workers", type=int, default=2, help="fold workers under serve")
+    args = p.parse_args()
+    config = ChaosConfig(
+        bot_games=args.bot_games,
+        http_games=args.http_games,
+        ws_games=args.ws_games,
+        duration_s=args.duration,
+        settle_s=args.settle,
+        gap_s=(args.gap[0], args.gap[1]),
+        seed=args.seed,
+        workers=args.workers,
+    )
+    result = run_chaos(config)
+    print("\n".join(result.lines()))
+    return 0 if result.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

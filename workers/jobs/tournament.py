@@ -1,0 +1,286 @@
+"""Tournament rounds as rq jobs: when every table of a round has finished, one job records the results,
+updates standings and ratings (folded from the results) and pairs the next round, in one append.
+
+Never twice: the job's id is derived from ``(tournament, round)`` and its decision is appended under the
+command id ``close-r<round>`` at the sequence number it was decided on, so a second run (rq's retry, the
+reconciler, a duplicate trigger) finds ``dup`` and stops, and a concurrent one ``conflict``.
+
+Triggers: the fold worker's hook, when a tournament game ends (``TournamentTrigger``); and
+``reconcile``, which any long-running process may call now and then, for a trigger lost to a crash.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+import redis
+import structlog
+from rq import Queue, Retry
+
+from domain import games_with_plugins
+from domain.tournament import RoundPaired, State, TableFinished, TournamentEvent
+from domain.tournament import rules as tournament_rules
+from events import keys
+from events.errors import GameExists, UnknownGame
+from events.store import EventStore, LoadedGame
+from events.tournaments import LoadedTournament, TournamentStore, tournament_key
+from workers.jobs.schedule import make_scheduler
+
+log = structlog.get_logger("tournament")
+
+TOURNAMENT_QUEUE = "hm-tournaments"
+GAME_ID = re.compile(r"^(?P<tid>[A-Za-z0-9_]+)-r(?P<round>\d+)-t(?P<table>\d+)$")
+ATTEMPTS = 8
+"""Decide-and-append attempts on a conflict (another decision landed first) before giving up."""
+
+
+def parse_game_id(game_id: str) -> tuple[str, int, int] | None:
+    """``(tournament id, round, table index)`` of a tournament game's id, or ``None``."""
+    match = GAME_ID.match(game_id)
+    if match is None:
+        return None
+    return match["tid"], int(match["round"]), int(match["table"]) - 1
+
+
+def round_job_id(tournament_id: str, number: int) -> str:
+    return f"hm-tround-{tournament_id}-{number}"
+
+
+def _done_key(tournament_id: str, number: int) -> str:
+    return tournament_key(tournament_id, f"done:r{number}")
+
+
+def _tables_key(tournament_id: str) -> str:
+    return tournament_key(tournament_id, "tables")
+
+
+# --- deciding -----------------------------------------------------------------------------------------
+
+
+def decide(
+    tournaments: TournamentStore, tournament_id: str, command_id: str, choose: Any
+) -> list[TournamentEvent]:
+    """Decide on the newest state with ``choose(state) -> events`` and append; on a conflict decide
+    again. Returns the events appended (none when it was done before, or when ``choose`` has none)."""
+    for _ in range(ATTEMPTS):
+        loaded = tournaments.load(tournament_id)
+        events: list[TournamentEvent] = choose(loaded.state)
+        if not events:
+            return []
+        result = tournaments.append(loaded, command_id, events)
+        if result.status == "ok":
+            return events
+        if result.status == "dup":
+            return []
+    raise RuntimeError(f"tournament {tournament_id}: {command_id} kept conflicting")
+
+
+def game_statuses(store: EventStore, game_ids: Sequence[str]) -> dict[str, bytes | None]:
+    """Each game's status from its meta hash (``live``, ``finished``; ``None``: not created), in one trip."""
+    pipe = store.redis.pipeline(transaction=False)
+    for game_id in game_ids:
+        pipe.hget(keys.meta(game_id), "status")
+    return dict(zip(game_ids, pipe.execute(), strict=True))
+
+
+def _table_result(store: EventStore, state: State, number: int, table: int) -> TableFinished | None:
+    """A finished table's result from its game's outcome (``None`` while the game goes on)."""
+    played = state.rounds[number - 1]
+    game_id = played.games[table]
+    try:
+        loaded = store.load(game_id)
+    except UnknownGame:
+        return None
+    outcome = loaded.game.outcome(loaded.state)
+    if outcome is None:
+        return None
+    seats = played.pairing.tables[table]
+    return TableFinished(
+        round=number,
+        table=table,
+        ranking=tuple(seats[s] for s in outcome.ranking),
+        scores=tuple(outcome.scores[s] for s in outcome.ranking),
+        winners=tuple(seats[s] for s in outcome.winners),
+        final_hash=loaded.hash,
+    )
+
+
+def close_round(
+    store: EventStore, tournaments: TournamentStore, tournament_id: str, number: int
+) -> list[TournamentEvent]:
+    """Record every table of round ``number`` if all have finished, and pair the next round."""
+
+    def choose(state: State) -> list[TournamentEvent]:
+        if len(state.rounds) < number or state.status not in ("running", "paused"):
+            return []
+        played = state.rounds[number - 1]
+        missing = [t for t, r in enumerate(played.results) if r is None]
+        statuses = game_statuses(store, [played.games[t] for t in missing])
+        if any(status != b"finished" for status in statuses.values()):
+            return []
+        results = [_table_result(store, state, number, t) for t in missing]
+        if not missing or any(r is None for r in results):
+            return []
+        return tournament_rules.record_tables(state, [r for r in results if r is not None])
+
+    return decide(tournaments, tournament_id, f"close-r{number}", choose)
+
+
+# --- acting on decisions ---------------------------------------------------------------------------------
+
+
+def open_round(
+    store: EventStore,
+    state: State,
+    paired: RoundPaired,
+    redis_url: str,
+    partitions: int,
+    plugins: tuple[str, ...],
+) -> None:
+    """Create the round's games (each with a fresh secret seed; an existing one is left alone) with the
+    entrants' bots in their seats, and set the bots going."""
+    scheduler = make_scheduler(store.redis, redis_url, 0.0, partitions, plugins)
+    store.redis.hset(_tables_key(state.tournament_id), f"r{paired.round}", len(paired.tables))
+    statuses = game_statuses(store, paired.games)
+    for players, game_id in zip(paired.tables, paired.games, strict=True):
+        bots = {seat: state.entrants[p].bot or "" for seat, p in enumerate(players) if state.entrants[p].bot}
+        if statuses.get(game_id) is None:  # not created yet (or lost in a crash before it was)
+            with contextlib.suppress(GameExists):
+                store.create(
+                    state.settings.game, game_id, len(players), state.settings.options,
+                    secrets.token_bytes(32), bots=bots, tournament=True,
+                )  # fmt: skip
+        if statuses.get(game_id) != b"finished":
+            scheduler.ensure(game_id, store.load(game_id))
+
+
+def after_decision(
+    store: EventStore,
+    tournaments: TournamentStore,
+    tournament_id: str,
+    events: Sequence[TournamentEvent],
+    redis_url: str,
+    partitions: int,
+    plugins: tuple[str, ...],
+) -> None:
+    """Open any round the decision paired."""
+    for event in events:
+        if isinstance(event, RoundPaired):
+            state = tournaments.load(tournament_id).state
+            open_round(store, state, event, redis_url, partitions, plugins)
+
+
+def run_round_job(
+    redis_url: str, tournament_id: str, number: int, partitions: int = 16, plugins: tuple[str, ...] = ()
+) -> int:
+    """The rq job: close round ``number`` if it is complete; returns how many events it appended."""
+    client = redis.Redis.from_url(redis_url)
+    try:
+        store = EventStore(client, games_with_plugins(tuple(plugins)))
+        tournaments = TournamentStore(client)
+        events = close_round(store, tournaments, tournament_id, number)
+        after_decision(store, tournaments, tournament_id, events, redis_url, partitions, plugins)
+        if events:
+            log.info("round_closed", tournament_id=tournament_id, round=number, events=len(events))
+        return len(events)
+    finally:
+        client.close()
+
+
+# --- triggers -------------------------------------------------------------------------------------------
+
+
+class TournamentTrigger:
+    """The fold worker's hook: when a tournament game ends, count it; the round's last one enqueues the
+    round job."""
+
+    def __init__(self, client: Any, redis_url: str, partitions: int, plugins: tuple[str, ...]) -> None:
+        self.redis = client
+        self.queue = Queue(TOURNAMENT_QUEUE, connection=client)
+        self.redis_url = redis_url
+        self.partitions = partitions
+        self.plugins = plugins
+
+    def __call__(self, game_id: str, loaded: LoadedGame) -> None:
+        if not loaded.meta.tournament or loaded.game.outcome(loaded.state) is None:
+            return
+        parsed = parse_game_id(game_id)
+        if parsed is None:
+            return
+        tid, number, _ = parsed
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.sadd(_done_key(tid, number), game_id)
+        pipe.scard(_done_key(tid, number))
+        pipe.hget(_tables_key(tid), f"r{number}")
+        _, done, tables = pipe.execute()
+        if tables is not None and done >= int(tables):
+            enqueue_round(self.queue, self.redis_url, tid, number, self.partitions, self.plugins)
+
+
+def enqueue_round(
+    queue: Any, redis_url: str, tournament_id: str, number: int, partitions: int, plugins: tuple[str, ...]
+) -> None:
+    """Enqueue the round job unless one of that id is queued or running."""
+    job_id = round_job_id(tournament_id, number)
+    status = queue.connection.hget(f"rq:job:{job_id}", "status")
+    if status in (b"queued", b"started"):
+        return
+    queue.enqueue_call(
+        func=run_round_job,
+        args=(redis_url, tournament_id, number, partitions, plugins),
+        job_id=job_id,
+        result_ttl=300,
+        failure_ttl=3600,
+        retry=Retry(max=3),
+    )
+
+
+def reconcile(
+    store: EventStore,
+    tournaments: TournamentStore,
+    tournament_id: str,
+    redis_url: str,
+    partitions: int,
+    plugins: tuple[str, ...] = (),
+) -> LoadedTournament:
+    """Put a running tournament back on its feet after any crash: the current round's games exist and
+    their bots are going, and a round whose games all ended is closed (here, not by a job). Safe to call
+    at any time from any process; returns the tournament as it is afterwards."""
+    loaded = tournaments.load(tournament_id)
+    current = loaded.state.current()
+    if loaded.state.status not in ("running", "paused") or current is None:
+        return loaded
+    if not current.complete():
+        open_round(
+            store, loaded.state, _as_paired(loaded.state, current.number), redis_url, partitions, plugins
+        )
+        events = close_round(store, tournaments, tournament_id, current.number)
+        after_decision(store, tournaments, tournament_id, events, redis_url, partitions, plugins)
+    return tournaments.load(tournament_id)
+
+
+def _as_paired(state: State, number: int) -> RoundPaired:
+    played = state.rounds[number - 1]
+    return RoundPaired(
+        round=number, tables=played.pairing.tables, byes=played.pairing.byes, games=played.games
+    )
+
+
+def run_decision(
+    store: EventStore,
+    tournaments: TournamentStore,
+    tournament_id: str,
+    command_id: str,
+    verb: Any,
+    redis_url: str,
+    partitions: int,
+    plugins: tuple[str, ...] = (),
+) -> list[TournamentEvent]:
+    """Start, pause or resume (``verb(state) -> events``) and open what it paired."""
+    events = decide(tournaments, tournament_id, command_id, verb)
+    after_decision(store, tournaments, tournament_id, events, redis_url, partitions, plugins)
+    return events
