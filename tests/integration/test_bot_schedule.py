@@ -14,6 +14,7 @@ from rq import Queue, SimpleWorker
 from rq.job import Job
 from rq.utils import utcformat
 
+from events.keys import LIVE_GAMES
 from services.games import create_game
 from tests.support.pipeline import RACE_PLUGIN, services_for
 from workers.fold import FoldWorker
@@ -133,3 +134,15 @@ def test_a_job_waiting_in_a_long_queue_is_in_flight_however_old(redis_url, redis
     assert scheduler.job_in_flight(job_id)
     scheduler.queue.remove(job_id)  # taken from the queue by a worker that died before starting it
     assert not scheduler.job_in_flight(job_id)
+
+
+def test_a_finished_game_left_in_the_live_index_is_taken_out_of_it(redis_url, redis_client) -> None:
+    services, scheduler, game_id = _setup(redis_url, bots={0: "random", 1: "greedy"})
+    for _ in range(300):
+        if services.store.meta(game_id).status == "finished":
+            break
+        _play(services, scheduler)
+    assert services.store.meta(game_id).status == "finished"
+    services.redis.zadd(LIVE_GAMES, {game_id: 1})  # as a fold worker killed before its index update leaves it
+    assert reconcile(services.store, scheduler) == []
+    assert services.store.list_games(live_only=True) == []

@@ -147,6 +147,11 @@ def _reconcile_one(
 ) -> str | None:
     try:
         meta = store.meta(game_id)
+        if meta.status == "finished":
+            # The live index is advisory: a fold worker killed between the append (which marks the game
+            # finished) and its index update leaves it there. Repair it, or every pass would look again.
+            store.mark_finished(game_id)
+            return None
         if not meta.bots:
             return None
         if seen is not None:
