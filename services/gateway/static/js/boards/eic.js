@@ -55,7 +55,7 @@ function spaces(view, ctx) {
     const occupants = view.occupants[i] || [];
     g.append(svg("g", { class: "target space", "data-target": `space:${id}` },
       svg("rect", { x, y, width: 240, height: 32, rx: 6, class: "spot-bg" }),
-      svg("text", { x: x + 8, y: y + 21, class: "slot-text" }, `${who}: ${what}`),
+      svg("text", { x: x + 8, y: y + 21, class: "space-text" }, `${who}: ${what}`),
       occupants.map((s, k) => svg("circle", { cx: x + 226 - k * 16, cy: y + 16, r: 7, fill: s >= 0 ? ctx.people.colour(s) : "#777", stroke: "#fff" })),
       tip(`${who} — ${what}${occupants.length ? `; envoys: ${occupants.map((s) => (s >= 0 ? ctx.people.name(s) : "neutral")).join(", ")}` : ""}`)));
   });
@@ -132,7 +132,7 @@ export default {
     return [["treasury", p.treasury], ["shares", p.shares.reduce((a, b) => a + b, 0)]];
   },
   prompt(view) {
-    return { envoy: "send an envoy", exchange: "buy or sell shares", send: "send ships", load: "load in the Far East", unload: "sell in Europe" }[view.step] || `phase ${view.phase}${view.step ? ", " + view.step : ""}`;
+    return { envoy: "send an envoy", exchange: "buy or sell shares", send: "send ships", navigate: "send your ships out to sea", load: "load in the Far East", unload: "sell in Europe" }[view.step] || `phase ${view.phase}${view.step ? ", " + view.step : ""}`;
   },
   path,
   describe,
