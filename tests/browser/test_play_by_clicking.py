@@ -65,3 +65,13 @@ def test_a_person_plays_el_capitan_to_the_first_payday_by_clicking_the_board(
     assert {"buy", "city", "site", "bank"} & clicks.kinds
     assert "Payday of phase 1" in page.locator("#log").inner_text()
     assert state["view"]["phase"] >= 1
+
+
+def test_a_person_plays_east_india_companies_through_the_first_epoch_by_clicking_the_board(
+    page: Any, quick_stack: ServerThread
+) -> None:
+    state, clicks = play_as_anna(
+        "eic", page, quick_stack, until="document.getElementById('log').innerText.includes('Epoch 1 ends')"
+    )
+    assert {"space", "zone", "ship", "company"} & clicks.kinds
+    assert state["view"]["epoch"] >= 1
