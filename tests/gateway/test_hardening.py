@@ -184,6 +184,28 @@ def test_a_seat_token_over_its_rate_gets_429_with_retry_after(
         assert post_command(api, gid, seat1, note).status_code == 200  # another seat has its own bucket
 
 
+def test_a_websocket_command_over_the_token_rate_is_answered_rejected_rate_limited(
+    redis_url: str, redis_client: redis.Redis
+) -> None:
+    limits = Limits(sockets_per_address=0, commands_per_token=SLOW, commands_per_address=0, burst=2 / SLOW)
+    with running_stack(redis_url, limits=limits) as server, httpx.Client(base_url=server.base) as api:
+        gid, token = race(api)
+        with connect(f"{server.ws_base}/ws/games/{gid}?token={token}", open_timeout=10) as ws:
+            results = []
+            for i in range(3):
+                ws.send(
+                    json.dumps(
+                        {"type": "command", "command": {"type": "Note", "text": "x"}, "command_id": f"n{i}"}
+                    )
+                )
+                while (frame := json.loads(ws.recv(timeout=10)))["type"] != "result":
+                    pass
+                results.append(frame)
+        assert [r["status"] for r in results] == ["applied", "applied", "rejected"]
+        assert results[2]["code"] == "rate_limited" and results[2]["command_id"] == "n2"
+        assert redis_client.xlen(keys.events(gid)) == 3  # set-up and the two notes, not the third
+
+
 def test_an_address_over_its_rate_gets_429_whatever_token_it_uses(
     redis_url: str, redis_client: redis.Redis
 ) -> None:
