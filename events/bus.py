@@ -84,9 +84,16 @@ class CommandBus:
             origin=origin,
         )
 
-    def submit(self, game_id: str, seat: int | None, command: bytes, command_id: str | None = None) -> str:
+    def submit(
+        self,
+        game_id: str,
+        seat: int | None,
+        command: bytes,
+        command_id: str | None = None,
+        origin: Origin = "seat",
+    ) -> str:
         """Put one command (as JSON bytes) on its game's partition; returns its command id."""
-        message = self.message(game_id, seat, command, command_id)
+        message = self.message(game_id, seat, command, command_id, origin)
         self.submit_many([message])
         return message.command_id
 

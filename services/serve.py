@@ -16,6 +16,7 @@ from types import FrameType
 
 import structlog
 
+from events.migrate import scope_all
 from services.bootstrap import Services, build
 from services.config import Settings
 from services.discovery import ServeState, announce, withdraw
@@ -98,6 +99,9 @@ def serve(
         # Where the other verbs find this Redis, from any folder (services/discovery.py).
         announced = announce(url, gateway=f"http://{host}:{port}/")
         services.bus.ensure_groups()
+        renamed = scope_all(services.redis)  # data of a version before command ids had senders
+        if renamed:
+            log.info("result_fields_scoped", renamed=renamed)
         scheduler = make_scheduler(services.redis, url, delay, settings.partitions, settings.game_plugins)
         _announce(host, port)
         quiet = _quiet_children()

@@ -56,6 +56,7 @@ def _spec_flags(p: argparse.ArgumentParser, required: bool = True) -> None:
     p.add_argument("--bots", default="greedy,random", help="bot names taken in turn by the players")
     p.add_argument("--table-size", type=int, default=0, help="seats per table (default 4 where allowed)")
     p.add_argument("--advance", type=int, default=1, help="elimination: how many of each table go on")
+    p.add_argument("--move-limit", type=float, default=0.0, help="seconds per move before a timeout (0: off)")
     p.add_argument("--id", help="the tournament id (default: random)")
 
 
@@ -67,6 +68,7 @@ def _spec(args: argparse.Namespace) -> service.TournamentSpec:
     return service.TournamentSpec(
         game=args.game, format=args.format, rounds=args.rounds, table_size=args.table_size or None,
         players=args.players, bots=[b for b in args.bots.split(",") if b], advance=args.advance, id=args.id,
+        move_limit_s=args.move_limit,
     )  # fmt: skip
 
 

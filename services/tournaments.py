@@ -43,6 +43,8 @@ class TournamentSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     bye_points: int | None = None
     advance: int = 1
     options: dict[str, Any] = msgspec.field(default_factory=dict)
+    move_limit_s: float = 0.0
+    """Per-move clock in seconds (0: off): a silent seat plays its default move."""
     id: str | None = None
 
 
@@ -72,6 +74,7 @@ def settings_of(spec: TournamentSpec, min_seats: int, max_seats: int) -> Setting
         tie_breaks=tuple(spec.tie_breaks) if spec.tie_breaks else default_tie_breaks(fmt),  # type: ignore[arg-type]
         advance=spec.advance,
         options=dict(spec.options),
+        move_limit_s=max(0.0, spec.move_limit_s),
     )
 
 

@@ -27,6 +27,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Elimination: how many of each table go on to the next round."""
     options: dict[str, Any] = msgspec.field(default_factory=dict)
     """The game's options for every table."""
+    move_limit_s: float = 0.0
+    """Per-move clock: a seat silent this long plays its default move (``domain/clock.py``); 0 = off."""
 
 
 def default_tie_breaks(format: Format) -> tuple[str, ...]:

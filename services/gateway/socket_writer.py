@@ -47,21 +47,38 @@ def text_frame(payload: bytes) -> bytes:
 
 
 class DirectWriter:
-    """Writes ready-framed frames to one socket's transport while it keeps up."""
+    """Writes ready-framed frames to one socket's transport while it keeps up.
+
+    The frames written in one turn of the event loop go out in one ``write`` at its end (a mover's event
+    frame and its result, a burst of events): one system call per socket and turn, not per frame.
+    """
 
     def __init__(self, protocol: WebSocketsSansIOProtocol) -> None:
         self.protocol = protocol
         self.transport: asyncio.Transport = protocol.transport
+        self._batch: list[bytes] = []
 
     def write(self, frame: bytes) -> bool:
-        """Write the frame now; False if the socket is closing or behind (then nothing was written)."""
+        """Send the frame this turn; False if the socket is closing or behind (then nothing was taken)."""
         protocol = self.protocol
         if protocol.close_sent or protocol.disconnected or not protocol.writable.is_set():
             return False
         if self.transport.is_closing() or self.transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
             return False
-        self.transport.write(frame)
+        if not self._batch:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self._batch.append(frame)
         return True
+
+    @property
+    def holding(self) -> bool:
+        """Frames taken this turn are not written yet: anything sent otherwise must wait for them."""
+        return bool(self._batch)
+
+    def _flush(self) -> None:
+        batch, self._batch = self._batch, []
+        if not self.transport.is_closing():
+            self.transport.write(b"".join(batch) if len(batch) > 1 else batch[0])
 
 
 def direct_writer(websocket: WebSocket) -> DirectWriter | None:

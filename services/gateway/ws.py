@@ -181,6 +181,8 @@ async def _send_loop(
         await viewer.wake.wait()
         viewer.wake.clear()
         viewer.sending = True
+        while viewer.writer is not None and viewer.writer.holding:
+            await asyncio.sleep(0)  # frames taken for a direct write this turn go first
         if viewer.resync:
             viewer.resync = False
             seq, text = feed.resync_frame(viewer.seat)

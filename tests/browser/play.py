@@ -2,7 +2,8 @@
 
 Each decision is taken by clicking a highlighted target on the board when there is one; the word
 buttons and the number control are used only where the decision has nothing on the board (a pass,
-a bid amount, a confirm). Loans are never taken (a game of pledges and repayments could go round).
+a bid amount, a confirm). Loans are taken only when nothing else is offered (a game of pledges and
+repayments could go round).
 """
 
 from __future__ import annotations
@@ -41,11 +42,8 @@ def take_one_step(page: Any, rng: random.Random, clicks: Clicks) -> bool:
             button.first.click()
             clicks.controls += 1
             return True
-    choices = [
-        b
-        for b in page.locator("#decide button.choice:enabled").all()
-        if not (b.get_attribute("data-key") or "").startswith(MINOR)
-    ]
+    every = page.locator("#decide button.choice:enabled:visible").all()
+    choices = [b for b in every if not (b.get_attribute("data-key") or "").startswith(MINOR)] or every
     if choices:
         rng.choice(choices).click()
         clicks.controls += 1
@@ -53,11 +51,12 @@ def take_one_step(page: Any, rng: random.Random, clicks: Clicks) -> bool:
     return False
 
 
-def play_to_the_end(page: Any, seed: int, max_clicks: int = 2000) -> Clicks:
-    """Click until the game is over (the bots move in between)."""
+def play_to_the_end(page: Any, seed: int, max_clicks: int = 2000, until: str = "false") -> Clicks:
+    """Click until the game is over, or until the JavaScript condition ``until`` holds (the bots move in
+    between)."""
     rng = random.Random(seed)
     clicks = Clicks()
-    while not finished(page):
+    while not finished(page) and not page.evaluate(until):
         if clicks.board + clicks.controls > max_clicks:
             raise AssertionError(f"no end after {max_clicks} clicks")
         before = page.evaluate("document.body.dataset.seq")

@@ -6,12 +6,16 @@ results hash's bookkeeping fields are not command ids.
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 import redis
+from websockets.sync.client import connect
 
 from events import keys
 from tests.gateway.client import bearer, create, post_command
+from tests.gateway.harness import ServerThread
 from tests.support.pipeline import eventually
 from workers.jobs.bots import bot_command_id
 
@@ -91,3 +95,25 @@ def test_bot_command_ids_are_keyed_with_the_game_secret() -> None:
     assert one.startswith("bot-7-1-") and other.startswith("bot-7-1-")
     assert one != other and len(one) - len("bot-7-1-") == 20
     assert bot_command_id(b"a" * 32, 7, 1) == one  # a job run twice sends the same command
+
+
+def _move_over_socket(stack: ServerThread, game_id: str, token: str, command_id: str) -> dict[str, object]:
+    """Send a Roll over the seat's WebSocket; its result frame."""
+    with connect(f"{stack.ws_base}/ws/games/{game_id}?token={token}", open_timeout=10) as socket:
+        assert json.loads(socket.recv(timeout=10))["type"] == "hello"
+        socket.send(json.dumps({"type": "command", "command": {"type": "Roll"}, "command_id": command_id}))
+        while (frame := json.loads(socket.recv(timeout=15)))["type"] != "result":
+            pass
+        result: dict[str, object] = frame
+        return result
+
+
+def test_over_the_websocket_too_an_id_is_its_seat_own(stack: ServerThread, api: httpx.Client) -> None:
+    game = create(api, "race", 2)
+    gid = game["game_id"]
+    t0, t1 = game["seats"][0]["token"], game["seats"][1]["token"]
+    first = _move_over_socket(stack, gid, t0, "same")
+    second = _move_over_socket(stack, gid, t1, "same")
+    assert (first["status"], first["seq"]) == ("applied", 2)
+    assert (second["status"], second["seq"]) == ("applied", 3)
+    assert _move_over_socket(stack, gid, t0, "same") == first  # seat 0's again: its first result

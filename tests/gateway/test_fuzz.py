@@ -122,6 +122,8 @@ PATHS = [
     "/api/games", "/api/catalog", "/api/games/{g}", "/api/games/{g}/legal", "/api/games/{g}/events",
     "/api/games/{g}/commands", "/api/games/{g}/commands/{c}", "/healthz", "/openapi.json", "/",
     "/games/{g}", "/metrics", "/api/games/{g}/commands/@position", "/static/../pyproject.toml", "/nowhere",
+    "/api/tournaments", "/api/tournaments/{g}", "/api/tournaments/{g}/start", "/api/tournaments/{g}/pause",
+    "/api/tournaments/{g}/resume",
 ]  # fmt: skip
 OPERATIONS = [("POST", "/api/games"), ("POST", "/api/games/{g}/commands")] * 6 + [
     (method, path) for path in PATHS for method in ("GET", "POST", "PUT", "DELETE")
@@ -166,7 +168,8 @@ def _send(target: Target, case: dict[str, Any]) -> tuple[httpx.Response, str]:
 
 def _documented(target: Target, template: str, method: str) -> set[str] | None:
     """The statuses the document lists for this operation (None: not a documented operation)."""
-    path = template.replace("{g}", "{game_id}").replace("{c}", "{command_id}")
+    name = "{tournament_id}" if template.startswith("/api/tournaments") else "{game_id}"
+    path = template.replace("{g}", name).replace("{c}", "{command_id}")
     operation = target.spec["paths"].get(path, {}).get(method.lower())
     return set(operation["responses"]) if operation else None
 

@@ -25,9 +25,11 @@ from domain import games_with_plugins
 from domain.tournament import RoundPaired, State, TableFinished, TournamentEvent
 from domain.tournament import rules as tournament_rules
 from events import keys
+from events.bus import CommandBus
 from events.errors import GameExists, UnknownGame
-from events.store import EventStore, LoadedGame
+from events.store import EventStore, LoadedGame, now_ms
 from events.tournaments import LoadedTournament, TournamentStore, tournament_key
+from workers.jobs.clock import claim_timeouts
 from workers.jobs.schedule import make_scheduler
 
 log = structlog.get_logger("tournament")
@@ -248,7 +250,8 @@ def reconcile(
     plugins: tuple[str, ...] = (),
 ) -> LoadedTournament:
     """Put a running tournament back on its feet after any crash: the current round's games exist and
-    their bots are going, and a round whose games all ended is closed (here, not by a job). Safe to call
+    their bots are going, seats silent past the move clock play their default move, and a round whose
+    games all ended is closed (here, not by a job). Safe to call
     at any time from any process; returns the tournament as it is afterwards."""
     loaded = tournaments.load(tournament_id)
     current = loaded.state.current()
@@ -258,6 +261,10 @@ def reconcile(
         open_round(
             store, loaded.state, _as_paired(loaded.state, current.number), redis_url, partitions, plugins
         )
+        if loaded.state.settings.move_limit_s > 0:
+            live = [g for g, s in game_statuses(store, current.games).items() if s == b"live"]
+            limit_ms = int(loaded.state.settings.move_limit_s * 1000)
+            claim_timeouts(store, CommandBus(store.redis, partitions), live, limit_ms, now_ms())
         events = close_round(store, tournaments, tournament_id, current.number)
         after_decision(store, tournaments, tournament_id, events, redis_url, partitions, plugins)
     return tournaments.load(tournament_id)

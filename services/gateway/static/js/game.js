@@ -1,7 +1,7 @@
 // A game's page: the shell around the game's board module (boards/<game>.js). Live over the WebSocket;
 // a seat holder plays by clicking highlighted targets on the board; every game can be replayed by move.
 import { el, People } from "./dom.js";
-import { api, attachSocket, bearer, onResult, sendCommand } from "./net.js";
+import { api, bearer, sendOverHttp, SocketCommands } from "./net.js";
 import { Decision } from "./shell/decide.js";
 import { GameLog } from "./shell/log.js";
 import { finalTable, playersPanel } from "./shell/players.js";
@@ -16,6 +16,12 @@ const S = { info: null, board: null, people: null, viewer: null, live: null, rep
 let log = null;
 let socket = null;
 let retry = 500;
+const commands = new SocketCommands();
+
+/** The one function that sends a move: on the game's socket when it is open, else over HTTP. */
+function sendCommand(command) {
+  return socket && socket.readyState === WebSocket.OPEN ? commands.send(socket, command) : sendOverHttp(gameId, token, command);
+}
 const viewCache = new Map();
 
 const context = () => ({ people: S.people, viewer: S.viewer, bots: S.info.bots, final: S.live && S.live.status === "finished" });
@@ -84,7 +90,8 @@ function highlight(replaying) {
     node.classList.toggle("legal", targets.has(key));
     node.classList.toggle("chosen", decision.chosenKeys().includes(key));
   }
-  box.replaceChildren(decision.controls(S.board.prompt ? S.board.prompt(S.live.view, context()) : "Your move"));
+  const onBoard = new Set([...$("board").querySelectorAll("[data-target]")].map((n) => n.getAttribute("data-target")));
+  box.replaceChildren(decision.controls(S.board.prompt ? S.board.prompt(S.live.view, context()) : "Your move", onBoard));
 }
 
 async function refreshLegal() {
@@ -109,7 +116,7 @@ async function refreshLegal() {
 }
 
 async function play(command) {
-  const result = await sendCommand(gameId, token, command);
+  const result = await sendCommand(command);
   if (!result.ok) {
     notice(result.message, "error");
     S.legalFor = -1;
@@ -118,8 +125,8 @@ async function play(command) {
 }
 
 function onFrame(frame) {
-  if (frame.type === "pong") return;
-  if (frame.type === "result") return onResult(frame);
+  if (frame.type === "pong" || (frame.type === "result" && commands.settle(frame))) return;
+  if (frame.type === "result") return;
   if (frame.type === "hello") S.viewer = frame.viewer;
   if (frame.type === "event") {
     if (S.live && frame.seq <= S.live.seq) return;
@@ -162,13 +169,13 @@ function connect(from) {
   if (token) params.set("token", token);
   if (from) params.set("from", String(from));
   socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}?${params}`);
-  if (token) attachSocket(socket);
   socket.onopen = () => {
     setConn(S.live && S.live.status === "finished" ? "game over" : "connected");
     retry = 500;
   };
   socket.onmessage = (message) => onFrame(JSON.parse(message.data));
   socket.onclose = (event) => {
+    commands.dropAll();
     if (event.code >= 4400 && event.code < 4500) return setConn(`refused: ${event.reason}`);
     if (S.live && S.live.status === "finished") return setConn("game over");
     setConn("reconnecting…");

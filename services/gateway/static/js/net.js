@@ -14,37 +14,36 @@ export function bearer(token) {
   return token ? { Authorization: "Bearer " + token } : {};
 }
 
-let socket = null;
-const waiting = new Map(); // command_id -> resolve
-let sent = 0;
-
-/** The game's WebSocket, once open: moves go over it (one frame each way) instead of an HTTP request. */
-export function attachSocket(ws) {
-  socket = ws;
-  ws.addEventListener("close", () => {
-    if (socket === ws) socket = null;
-    for (const [id, resolve] of waiting) resolve({ ok: false, message: "the connection was lost; try again" });
-    waiting.clear();
-  });
-}
-
-/** A ``result`` frame from the socket: settles the move that carried its command id. */
-export function onResult(frame) {
-  const resolve = waiting.get(frame.command_id);
-  if (!resolve) return;
-  waiting.delete(frame.command_id);
-  resolve(frame.status === "applied" ? { ok: true, message: "" } : { ok: false, message: frame.message || frame.code });
-}
-
-/** Send one move and wait for its outcome: {ok, message}. Over the game's WebSocket when it is open
- * (the same checks and codes as HTTP), else over HTTP. */
-export async function sendCommand(gameId, token, command) {
-  if (socket && socket.readyState === WebSocket.OPEN) {
-    const commandId = `web-${Date.now().toString(36)}-${++sent}`;
-    const outcome = new Promise((resolve) => waiting.set(commandId, resolve));
-    socket.send(JSON.stringify({ type: "command", command_id: commandId, command }));
-    return outcome;
+/** Moves go as `command` frames on the game's WebSocket; each `result` frame settles its promise. */
+export class SocketCommands {
+  constructor() {
+    this.pending = new Map();
+    this.counter = 0;
   }
+  send(socket, command) {
+    const id = `web-${Date.now().toString(36)}-${(this.counter += 1)}`;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      socket.send(JSON.stringify({ type: "command", command_id: id, command }));
+    });
+  }
+  /** A `result` frame: true when it was one of ours. */
+  settle(frame) {
+    const resolve = this.pending.get(frame.command_id);
+    if (!resolve) return false;
+    this.pending.delete(frame.command_id);
+    resolve(frame.status === "applied" ? { ok: true, message: "" } : { ok: false, message: frame.message || frame.code });
+    return true;
+  }
+  /** A socket that closes leaves its moves unsettled: they are reported as not sent. */
+  dropAll() {
+    for (const resolve of this.pending.values()) resolve({ ok: false, message: "the connection dropped; try again" });
+    this.pending.clear();
+  }
+}
+
+/** One move over HTTP, waiting for its outcome: {ok, message} (used while the socket is not open). */
+export async function sendOverHttp(gameId, token, command) {
   const { status, body } = await api(`/api/games/${encodeURIComponent(gameId)}/commands?wait=true`, {
     method: "POST",
     headers: { ...bearer(token), "Content-Type": "application/json" },

@@ -51,7 +51,7 @@ function boatCard(boat, r, people) {
   const y = ROW_Y[r];
   const g = svg("g", { class: "target boat-card", "data-target": `boat:${boat.good}` },
     svg("rect", { x: 6, y: y - 40, width: 182, height: 80, rx: 10, fill: GOOD_COLOUR[boat.good], class: "card-bg" }),
-    svg("text", { x: 16, y: y - 20, class: "card-title" }, `${cap(boat.good)} boat`),
+    svg("text", { x: 16, y: y - 20, class: "card-title" }, cap(boat.good)),
     svg("text", { x: 180, y: y - 20, class: "card-sub", "text-anchor": "end" }, `cargo ${CARGO[boat.good]}`),
     tip(`The ${boat.good} boat: ${CARGO[boat.good]} pesos shared by its crew if it reaches the harbour; seats cost ${SEAT_COSTS[boat.good].join(", ")}`));
   boat.seats.forEach((occupant, i) => {

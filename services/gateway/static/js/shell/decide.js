@@ -72,10 +72,11 @@ export class Decision {
     await this.send(command);
   }
 
-  /** The controls: what is chosen so far, number controls, buttons in words, confirm and undo. */
-  controls(prompt) {
+  /** The controls: what is chosen so far, number controls, buttons in words, confirm and undo.
+   * Steps that have a target on the board (`onBoard`) are buttons too, folded away: the keyboard's way. */
+  controls(prompt, onBoard) {
     const { next, complete } = this.options();
-    const box = el("div", { class: "decide", id: "decide" });
+    const box = el("div", { class: "decide" });
     box.append(el("div", { class: "prompt" }, prompt));
     if (this.chosen.length) {
       const labels = this.candidates()[0].steps.slice(0, this.chosen.length).map((s) => s.label);
@@ -89,10 +90,14 @@ export class Decision {
     }
     for (const steps of numbered.values()) box.append(this.numberControl(steps));
     const row = el("div", { class: "choices" });
-    for (const step of plain.slice(0, MAX_BUTTONS)) {
-      row.append(el("button", { class: "choice", "data-key": step.key, disabled: this.busy, onclick: () => this.choose(step) }, step.label));
+    const button = (step) => el("button", { class: "choice", "data-key": step.key, disabled: this.busy, onclick: () => this.choose(step) }, step.label);
+    const drawn = plain.filter((s) => onBoard && onBoard.has(s.key));
+    for (const step of plain.filter((s) => !drawn.includes(s)).slice(0, MAX_BUTTONS)) row.append(button(step));
+    if (drawn.length) {
+      const folded = el("details", { class: "in-words" }, el("summary", {}, `or choose in words (${drawn.length})`), drawn.slice(0, MAX_BUTTONS).map(button));
+      if (drawn.length > MAX_BUTTONS) folded.append(el("span", { class: "more" }, `… ${drawn.length - MAX_BUTTONS} more on the board`));
+      box.append(el("div", { class: "hint" }, "Click a highlighted place on the board."), folded);
     }
-    if (plain.length > MAX_BUTTONS) row.append(el("span", { class: "more" }, `… ${plain.length - MAX_BUTTONS} more: click them on the board`));
     if (complete && this.chosen.length) {
       row.append(el("button", { class: "primary", id: "confirm", disabled: this.busy, onclick: () => this.play(complete.command) }, "Confirm"));
     }

@@ -20,7 +20,7 @@ export function finalTable(view, outcome, ctx, board) {
   const { people } = ctx;
   const head = ["", "Player", board.scoreName || "Score"];
   const lines = outcome.ranking.map((seat, place) => {
-    const parts = board.breakdown ? board.breakdown(view, outcome, seat) : [];
+    const parts = board.breakdown ? board.breakdown(view, outcome, seat, ctx) : [];
     return el("tr", { "data-seat": seat },
       el("td", { class: "place" }, place === 0 || outcome.scores[seat] !== outcome.scores[outcome.ranking[place - 1]] ? `${place + 1}.` : ""),
       el("td", {}, people.who(seat), outcome.winners.includes(seat) ? " 🏆" : ""),

@@ -1,0 +1,121 @@
+// East India Companies in words: the log's sentences and each legal command as steps on the board.
+export const GOODS = ["tea", "spices", "coffee", "silk"];
+export const ZONES = ["China", "Southeast Asia", "India"];
+export const SPACES = [
+  ["GOV_INFLUENCE_FE", "Governor", "Far East influence"], ["GOV_TRADING_POST", "Governor", "a trading post"],
+  ["SHP_SHIP", "Shipowner", "a new ship"], ["SHP_HARBOUR_EXT", "Shipowner", "a harbour extension"],
+  ["INV_SHIP", "Investor", "a ship"], ["INV_INFLUENCE_EU", "Investor", "European influence"],
+  ["MER_TRADE_SPICES", "Merchant", "spices trade"], ["MER_TRADE_COFFEE", "Merchant", "coffee trade"], ["MER_TRADE_SILK", "Merchant", "silk trade"],
+  ["CAP_EXPERTISE", "Captain", "expertise"], ["CAP_CARTOGRAPHY", "Captain", "cartography"],
+];
+const SPACE = Object.fromEntries(SPACES.map(([id, who, what]) => [id, `the ${who}'s ${what}`]));
+const list = (items) => (items.length < 2 ? items.join("") : items.slice(0, -1).join(", ") + " and " + items[items.length - 1]);
+const gs = (n) => `${n} GS`;
+
+export function goods(amounts) {
+  const parts = (amounts || []).map((n, i) => (n ? `${n} ${GOODS[i]}` : "")).filter(Boolean);
+  return parts.length ? list(parts) : "nothing";
+}
+
+export function shipName(id, ctx) {
+  if (!id) return "a face-down ship";
+  const [owner, kind] = id.split(":");
+  const whose = /^\d+$/.test(owner) ? `${ctx.people.name(Number(owner))}'s ` : "the neutral ";
+  return `${whose}${kind.startsWith("G") ? "galleon" : "ship " + kind.slice(2)}`;
+}
+
+/** A legal command as the steps a player takes on the board. */
+export function path(c, view, ctx) {
+  switch (c.type) {
+    case "PlaceEnvoy": {
+      const steps = [{ key: `space:${c.space}`, label: `Send an envoy to ${SPACE[c.space] || c.space}` }];
+      if (c.site) steps.push({ key: `site:${c.site}`, label: `a trading post in ${c.site}` });
+      if (c.ship) steps.push({ key: `ship:${c.ship}`, label: `taking ${c.ship.startsWith("SH") ? "ship " + c.ship.slice(2) : c.ship}` });
+      if (c.discard) steps.push({ key: `discard:${c.discard}`, label: `giving up ${shipName(c.discard, ctx)}` });
+      if (c.envoy) steps.push({ key: `envoy:${c.envoy}`, label: `envoy ${c.envoy + 1}` });
+      return steps;
+    }
+    case "RecallEnvoy":
+      return [{ key: `recall:${c.envoy}`, label: `Recall envoy ${c.envoy + 1}` }];
+    case "BuyShare":
+      return [{ key: `company:${c.company}`, label: `Buy a share of ${ctx.people.name(c.company)}'s company (${view.share_values[c.company]} GS)` }];
+    case "SellShares":
+      return [{ key: `company:${c.company}`, label: `Sell shares of ${ctx.people.name(c.company)}'s company` }, { key: "sell", num: c.count, label: `sell ${c.count}` }];
+    case "RedeemStartShare":
+      return [{ key: "redeem", label: "Redeem your pledged start share" }];
+    case "PledgeStartShare":
+      return [{ key: "pledge", label: "Pledge your start share" }];
+    case "Pass":
+      return [{ key: "pass", label: "Pass" }];
+    case "ChooseMarketCard":
+      return [{ key: `card:${c.card}`, label: `Market card ${c.card}` }];
+    case "SendShip":
+      return [{ key: `ship:${c.ship}`, label: `Send ${shipName(c.ship, ctx)}` }, { key: `zone:${c.zone}`, label: `to ${ZONES[c.zone - 1] || "zone " + c.zone}` }];
+    case "LoadShip":
+      return [{ key: `load:${c.goods.join("")}`, label: `Load ${goods(c.goods)}` }];
+    case "LeaveShipInFarEast":
+      return [{ key: "stay", label: "Leave the ship in the Far East (1 GS)" }];
+    case "SellFromWarehouse":
+      return [{ key: `wsell:${c.goods.join("")}`, label: `Sell ${goods(c.goods)} from the warehouse` }];
+    case "UnloadShip":
+      return [{ key: `ship:${c.ship}`, label: `Unload ${shipName(c.ship, ctx)}` }, { key: `store:${c.store.join("")}`, label: `storing ${goods(c.store)}` }];
+    default:
+      return [{ key: c.type, label: c.type }];
+  }
+}
+
+/** An event as a sentence (a list of strings and name chips), or null to leave it out. */
+export function describe(e, ctx) {
+  const who = (s) => (typeof s === "number" && s >= 0 ? ctx.people.who(s) : "The neutral company");
+  switch (e.type) {
+    case "GameSetUp":
+      return `A game of East India Companies for ${e.seats} begins.`;
+    case "EpochBegan":
+      return `Epoch ${e.epoch} begins.`;
+    case "TurnBegan":
+    case "PhaseBegan":
+      return null;
+    case "EnvoyPlaced":
+      return [who(e.player), ` sends an envoy to ${SPACE[e.space] || e.space}`, e.site ? ` (trading post in ${e.site})` : "", e.cost ? ` for ${gs(e.cost)}` : "", "."];
+    case "EnvoyRecalled":
+      return [who(e.player), " recalls an envoy."];
+    case "NeutralEnvoysPlaced":
+      return "The neutral envoys take their places.";
+    case "InitiativeChanged":
+      return ["Turn order: ", e.initiative.flatMap((s, i) => [i ? ", " : "", who(s)]), "."];
+    case "SharesSold":
+      return [who(e.player), ` sells ${e.count} share${e.count === 1 ? "" : "s"} of `, who(e.company), `'s company for ${gs(e.price)}.`];
+    case "StartSharePledged":
+      return [who(e.player), ` pledges the start share for ${gs(e.amount)}.`];
+    case "StartShareRedeemed":
+      return [who(e.player), ` redeems the start share for ${gs(e.price)}.`];
+    case "ShareBought":
+      return [who(e.player), " buys a share of ", who(e.company), `'s company for ${gs(e.price)}.`];
+    case "Passed":
+      return [who(e.player), " passes."];
+    case "MarketCardChosen":
+      return [who(e.player), ` chooses the ${e.market === "europe" ? "European" : "Far East"} market card.`];
+    case "MarketCardsDrawn":
+      return "The market cards are drawn.";
+    case "ShipSent":
+      return [who(e.player), ` sends ${e.ship ? shipName(e.ship, ctx) : "a ship"} to ${ZONES[e.zone - 1] || "zone " + e.zone}`, e.cost ? ` for ${gs(e.cost)}` : "", "."];
+    case "FarEastSupplied":
+      return `Goods arrive in the Far East: ${goods(e.added)}.`;
+    case "ShipsRevealed":
+      return `The ships in ${ZONES[e.zone - 1] || "zone " + e.zone} are turned face up.`;
+    case "ShipLoaded":
+      return [who(e.player), ` loads ${goods(e.goods)}`, e.cost ? ` for ${gs(e.cost)}` : "", "."];
+    case "ShipLeftInFarEast":
+      return [who(e.player), " leaves a ship in the Far East."];
+    case "EuropeDemanded":
+      return `Europe buys up ${goods(e.removed)}.`;
+    case "GoodsSold":
+      return [who(e.player), ` sells ${goods(e.sold)}`, e.stored.some(Boolean) ? ` and stores ${goods(e.stored)}` : "", ` (income ${e.income}).`];
+    case "EpochEnded":
+      return `Epoch ${e.epoch} ends: income, growth and dividends are paid.`;
+    case "GameEnded":
+      return "The fifth epoch is over: the game ends.";
+    default:
+      return e.type;
+  }
+}
