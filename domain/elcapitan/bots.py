@@ -14,7 +14,7 @@ from msgspec.structs import replace
 from domain.elcapitan import commands as cmd
 from domain.elcapitan import data
 from domain.elcapitan.rules import legal_commands
-from domain.elcapitan.rules.board import CITY, DESTINATION, arrival_space, card_cost, colour_of
+from domain.elcapitan.rules.board import CITY, DESTINATION, arrival_space, card_cost, colour_of, repayment
 from domain.elcapitan.rules.chain import next_sites, row_allowed, value
 from domain.elcapitan.rules.payday import majority_payouts, wealth
 from domain.elcapitan.rules.pirate import protection
@@ -25,9 +25,57 @@ from domain.engine import Bot, Rng
 Plan = tuple[float, list[cmd.ElCapitanCommand]]
 
 
+_ACTIONS = (cmd.BuildWarehouse, cmd.ReopenWarehouse, cmd.BuildFortress)
+
+
+def _random_settlement(state: State, seat: int, legal: list[cmd.ElCapitanCommand]) -> cmd.ElCapitanCommand:
+    """Repay a loan the cash covers, else extend one: a random merchant does not borrow to repay."""
+    p = state.players[seat]
+    for command in legal:
+        if isinstance(command, cmd.RepayLoan):
+            loan = p.loans[command.loan]
+            if p.money >= repayment(loan.amount, loan.extended):
+                return command
+    return next((c for c in legal if isinstance(c, cmd.ExtendLoan)), legal[0])
+
+
+def _random_turn_step(
+    state: State, seat: int, legal: list[cmd.ElCapitanCommand], rng: Rng
+) -> cmd.ElCapitanCommand | None:
+    """A random build if there is one, else one random sailing, else a card only with an empty hand,
+    else a random loan: random, but it does not spend its money on cards it never plays."""
+    for kinds in (_ACTIONS, (cmd.MovePirate,) if state.turn.pirate_due else ()):
+        chosen = [c for c in legal if isinstance(c, kinds)]
+        if chosen:
+            return rng.choice(chosen)
+    if state.turn.acted:
+        return None
+    sails = [c for c in legal if isinstance(c, cmd.Sail)]
+    if sails and not state.turn.sailed:
+        return rng.choice(sails)
+    buys = [c for c in legal if isinstance(c, cmd.BuyCard)]
+    if buys and not state.players[seat].hand and not state.turn.sailed:
+        return rng.choice(buys)
+    loans = [c for c in legal if isinstance(c, cmd.TakeLoan)]
+    return rng.choice(loans) if loans else None
+
+
 def random_bot(state: State, seat: int, rng: Rng) -> cmd.ElCapitanCommand:
-    """Any legal command, uniformly."""
-    return rng.choice(legal_commands(state, seat))
+    """A random merchant: random builds, sailings, cards and loans, in the order of a turn.
+
+    Uniform choice among all legal commands would buy cards every turn until the cash and all 30 loan
+    cards are gone, and then no one could build again; this one plays at random but like a merchant.
+    """
+    legal = legal_commands(state, seat)
+    if state.stage == "loans":
+        return _random_settlement(state, seat, legal)
+    if state.stage == "turn":
+        step = _random_turn_step(state, seat, legal, rng)
+        if step is not None:
+            return step
+        if cmd.EndTurn() in legal:
+            return cmd.EndTurn()
+    return rng.choice(legal)
 
 
 def _paydays_left(state: State) -> float:

@@ -146,10 +146,15 @@ class TurnStarted(Event, frozen=True, kw_only=True):
 
 
 class PhaseEndAnnounced(Event, frozen=True, kw_only=True):
-    """The round is finished and then comes the payday; ``reason`` names the trigger."""
+    """The round is finished and then comes the payday; ``reason`` names the trigger.
+
+    ``supply_built``: the rulebook's condition, ``seat`` built everything in front of him. ``deadlock``:
+    the safeguard, nobody can buy, sail, build or take a loan any more. ``no_building_for_a_round`` is
+    never emitted now; it stays readable in logs written by the earlier rule (issue 16).
+    """
 
     seat: int
-    reason: Literal["supply_built", "no_building_for_a_round"]
+    reason: Literal["supply_built", "deadlock", "no_building_for_a_round"]
 
 
 class PaydayHeld(Event, frozen=True, kw_only=True):

@@ -13,6 +13,7 @@ from domain.elcapitan.data import CITY_BY_NAME as CITY
 from domain.elcapitan.data import city_names
 from domain.elcapitan.state import (
     EMPTY,
+    HIDDEN_CARD,
     PIRATE,
     CityState,
     Deck,
@@ -98,7 +99,9 @@ def _apply_game_started(event: ev.GameStarted) -> State:
 
 def _apply_deck_shuffled(state: State, event: ev.DeckShuffled) -> State:
     deck = _deck(state, event.deck)
-    order = event.order if event.order is not None else deck.discard  # a redacted log keeps the count
+    # A redacted shuffle hides the order, not the size: the viewer's pile holds ``size`` unknown cards,
+    # so its draw count matches the table's (drawn cards are named by ``CardsRevealed``).
+    order = event.order if event.order is not None else (HIDDEN_CARD,) * event.size
     discard = () if event.from_discard else deck.discard
     return _with_deck(state, event.deck, replace(deck, draw=order, discard=discard))
 

@@ -16,6 +16,8 @@ EMPTY = -1
 """An empty site, harbour space or fortress site."""
 PIRATE = -2
 """The pirate ship on a harbour space (Islas Canarias expansion)."""
+HIDDEN_CARD = "?"
+"""An undrawn card whose identity a viewer's redacted stream does not name (only the pile's size)."""
 
 
 def colours(seats: int) -> int:

@@ -26,13 +26,16 @@ def parse_command(feed: GameFeed, raw: bytes, command_id: str | None) -> tuple[b
         command = codec.decode_command(feed.game, raw)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise ApiError(422, "invalid_command", f"not a {feed.game.key} command: {exc}") from exc
-    unknown = strict.unknown_field(raw, feed.game.Command)  # as unknown options are: a typo is no default
+    canonical = codec.encode_command(command)
+    # A command sent as ``/legal`` lists it is its own canonical form and so has no unknown field; any
+    # other is walked field by field (as unknown options are refused: a typo is no default).
+    unknown = None if canonical == raw else strict.unknown_field(raw, feed.game.Command)
     if unknown is not None:
         raise ApiError(422, "invalid_command", f"not a {feed.game.key} command: unknown field {unknown!r}")
     command_id = command_id or uuid.uuid4().hex
     if not COMMAND_ID.match(command_id):
         raise ApiError(400, "bad_command_id", "a command id is 1 to 64 letters, digits or _.:-")
-    return codec.encode_command(command), command_id
+    return canonical, command_id
 
 
 async def enqueue(

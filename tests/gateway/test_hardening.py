@@ -184,6 +184,28 @@ def test_a_seat_token_over_its_rate_gets_429_with_retry_after(
         assert post_command(api, gid, seat1, note).status_code == 200  # another seat has its own bucket
 
 
+def test_a_websocket_command_over_the_token_rate_is_answered_rejected_rate_limited(
+    redis_url: str, redis_client: redis.Redis
+) -> None:
+    limits = Limits(sockets_per_address=0, commands_per_token=SLOW, commands_per_address=0, burst=2 / SLOW)
+    with running_stack(redis_url, limits=limits) as server, httpx.Client(base_url=server.base) as api:
+        gid, token = race(api)
+        with connect(f"{server.ws_base}/ws/games/{gid}?token={token}", open_timeout=10) as ws:
+            results = []
+            for i in range(3):
+                ws.send(
+                    json.dumps(
+                        {"type": "command", "command": {"type": "Note", "text": "x"}, "command_id": f"n{i}"}
+                    )
+                )
+                while (frame := json.loads(ws.recv(timeout=10)))["type"] != "result":
+                    pass
+                results.append(frame)
+        assert [r["status"] for r in results] == ["applied", "applied", "rejected"]
+        assert results[2]["code"] == "rate_limited" and results[2]["command_id"] == "n2"
+        assert redis_client.xlen(keys.events(gid)) == 3  # set-up and the two notes, not the third
+
+
 def test_an_address_over_its_rate_gets_429_whatever_token_it_uses(
     redis_url: str, redis_client: redis.Redis
 ) -> None:
@@ -292,3 +314,32 @@ def test_a_client_gone_mid_body_is_one_quiet_line_not_a_traceback(stack: ServerT
     finally:
         logging.getLogger("uvicorn.error").removeHandler(uvicorn_errors)
     assert not [r for r in uvicorn_errors.records if r.levelno >= logging.ERROR]
+
+
+def test_a_spectator_that_never_reads_is_dropped_after_the_stall_limit(
+    redis_url: str, redis_client: redis.Redis
+) -> None:
+    limits = Limits(sockets_per_address=0, commands_per_token=0, commands_per_address=0, stall_seconds=1)
+    with running_stack(redis_url, limits=limits) as server, httpx.Client(base_url=server.base) as api:
+        gid, token = race(api)
+        with socket.socket() as stalled:
+            stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            stalled.connect(("127.0.0.1", server.port))
+            stalled.sendall(
+                f"GET /ws/games/{gid} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+            )  # fmt: skip
+            wait_until(lambda: gateway(server).open_websockets == 1)
+            # The kernel would buffer megabytes for a client that does not read; shrink the gateway side's
+            # send buffer so that its writes block after a few kilobytes, as they would over a real network.
+            for connection in server.server.server_state.connections:
+                raw = connection.transport.get_extra_info("socket")
+                raw.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+            note = {"command": {"type": "Note", "text": "x" * 100}}
+            sent = 0
+            while gateway(server).stats.ws_stalled == 0:
+                assert sent < 3000, "the stalled socket was never dropped"
+                post_command(api, gid, token, note, wait=False)
+                sent += 1
+            wait_until(lambda: gateway(server).open_websockets == 0)
+            print(f"\nstalled socket dropped after {sent} commands")

@@ -55,11 +55,14 @@ def setup(seats: int, options: Mapping[str, Any], seed: bytes) -> list[ev.ElCapi
 
 def _others(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:
     """Every legal turn command except EndTurn."""
-    return _turn_steps(state, seat) + pirate.pirate_commands(state, seat)
+    return turn_steps(state, seat) + pirate.pirate_commands(state, seat)
 
 
-def _turn_steps(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:
-    """Buying, sailing, the action and the loan open to the active player (not the pirate moves)."""
+def turn_steps(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:
+    """Buying, sailing, the action and the loan open to the active player (not the pirate moves).
+
+    Also the phase-end safeguard's test whether a player could do anything at all (``flow.deadlocked``).
+    """
     out: list[cmd.ElCapitanCommand] = []
     p = state.players[seat]
     for card in (*state.destinations.display, *state.interconnections.display):
@@ -82,7 +85,7 @@ def _may_pass(state: State, seat: Seat) -> bool:
     Decision (ambiguities 15 and 16): moving the pirate never helps to build, so it does not oblige a
     stuck player to spend money before passing; the owed free move does block the pass.
     """
-    return not state.turn.acted and not pirate.pirate_owed(state) and not _turn_steps(state, seat)
+    return not state.turn.acted and not pirate.pirate_owed(state) and not turn_steps(state, seat)
 
 
 def _check_end_turn(state: State, seat: Seat) -> bool:

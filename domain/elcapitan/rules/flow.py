@@ -1,14 +1,18 @@
 """Turn order, card display refill and the end of a phase (rulebook, "Kauf von Segelkarten",
-"Zahltag": the round is finished once a player has built everything in front of him).
+"Zahltag": "Sobald ein Spieler alle seine Warenhäuser und Festungen, die vor ihm auf dem Tisch standen,
+gebaut hat, wird die laufende Runde noch zu Ende gespielt [...]. Danach ist Zahltag." Nothing else ends
+a phase; a round of loans is ordinary play).
 """
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from domain.elcapitan import data
 from domain.elcapitan import events as ev
 from domain.elcapitan.evolve import evolve
-from domain.elcapitan.rules.board import supply_empty
-from domain.elcapitan.state import State
+from domain.elcapitan.rules.board import loans_available, supply_empty
+from domain.elcapitan.state import State, TurnState
 from domain.engine import Rng
 
 
@@ -42,6 +46,21 @@ def refill(out: Emitter, rng: Rng, deck_name: ev.DeckName) -> None:
         out.emit(ev.DeckShuffled(deck=deck_name, size=len(order), order=order, from_discard=True))
 
 
+def deadlocked(state: State) -> bool:
+    """Whether no player could do anything at all in a turn of the next round: no purchase, no sailing,
+    no build and no loan (so both loan stacks are empty). Then nothing can ever change again, and only
+    then may the phase end without the rulebook's condition (elcapitan.md, ambiguity 14).
+
+    Cheap tests first: this runs at the end of a round in which nobody built.
+    """
+    from domain.elcapitan.rules import turn_steps  # the rules package imports flow; avoid a cycle
+
+    if any(loans_available(state, kind.amount) > 0 for kind in data.LOANS):
+        return False
+    fresh = replace(state, round=state.round + 1, turn=TurnState())
+    return not any(turn_steps(replace(fresh, current=seat), seat) for seat in range(state.seats))
+
+
 def end_turn(out: Emitter, rng: Rng, passed: bool = False) -> None:
     """Close the active player's turn: refill, check the phase end, start the next turn or the payday."""
     from domain.elcapitan.rules.payday import hold_payday  # payday needs flow's Emitter; avoid a cycle
@@ -59,9 +78,9 @@ def end_turn(out: Emitter, rng: Rng, passed: bool = False) -> None:
     if not last_of_round:
         out.emit(ev.TurnStarted(seat=(seat + 1) % state.seats, round=state.round))
         return
-    if not state.phase_ending and not state.built_this_round:
-        # Project safeguard (ambiguity 14): a whole round without building ends the phase.
-        out.emit(ev.PhaseEndAnnounced(seat=seat, reason="no_building_for_a_round"))
+    if not state.phase_ending and not state.built_this_round and deadlocked(state):
+        # Safeguard (ambiguity 14): only a game that cannot go on at all ends its phase early.
+        out.emit(ev.PhaseEndAnnounced(seat=seat, reason="deadlock"))
     if out.state.phase_ending:
         hold_payday(out)
         return

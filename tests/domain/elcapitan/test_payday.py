@@ -8,7 +8,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from domain.elcapitan import data
-from domain.elcapitan.commands import BuildWarehouse, EndTurn, TakeLoan
+from domain.elcapitan.commands import BuildWarehouse, EndTurn
 from domain.elcapitan.rules.chain import ranking, value
 from domain.elcapitan.rules.payday import fortress_payouts, majority_payouts, payday, proliferation
 
@@ -105,14 +105,6 @@ def test_phase_end_the_round_is_finished_then_payday():
         state, events = act(state, seat, EndTurn())
     assert "PaydayHeld" in [type(e).__name__ for e in events]
     assert state.stage in ("loans", "choose_start") and state.phase == 1
-
-
-def test_ambiguity_14_a_round_without_any_building_ends_the_phase():
-    state = replace(start(4), round=2)
-    for seat in range(4):
-        state, events = act(state, seat, TakeLoan(amount=10))
-    names = [type(e).__name__ for e in events]
-    assert "PhaseEndAnnounced" in names and "PaydayHeld" in names
 
 
 def test_example_four_cities_pay_10_three_pay_5_nine_pay_60():
