@@ -1,0 +1,168 @@
+"""A real local Redis Cluster for the tests: 3 masters and 3 replicas on free loopback ports.
+
+Each node is an ``EmbeddedRedis`` (the same ``redis-server`` the other tests use: ``PATH``'s, or the one
+``HARBORMASTER_REDIS_SERVER`` names) started with ``--cluster-enabled yes``; ``redis-cli --cluster create``
+assigns the slots and pairs each master with a replica, and the cluster is ready once every node reports
+``cluster_state:ok`` and agrees on who owns every slot. The Cluster bus port is left where every Redis puts
+it by default (10,000 above the client port), so Redis 6.2, which cannot move it, works too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import redis
+
+from services.redis_launcher import EmbeddedRedis, free_port
+
+MASTERS = 3
+REPLICAS_PER_MASTER = 1
+
+
+class ClusterUnavailable(RuntimeError):
+    """This machine cannot start a local cluster (no ``redis-cli``); the tests say so and skip."""
+
+
+def redis_cli() -> str:
+    found = shutil.which("redis-cli")
+    if not found:
+        raise ClusterUnavailable(
+            "no redis-cli on PATH: the cluster tests need it for `redis-cli --cluster create`"
+        )
+    return found
+
+
+def _port_with_a_free_bus_port(taken: set[int]) -> int:
+    """A free port whose Cluster bus port (10,000 above) is free too, and not already handed out."""
+    while True:
+        port = free_port()
+        if port > 55535 or port in taken or port + 10000 in taken:
+            continue
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as bus:
+            try:
+                bus.bind(("127.0.0.1", port + 10000))
+            except OSError:
+                continue
+        taken.update((port, port + 10000))
+        return port
+
+
+class LocalCluster:
+    """Six ``redis-server`` children forming one Cluster; ``url`` names a node with the cluster scheme."""
+
+    def __init__(self, data_dir: Path, masters: int = MASTERS, replicas: int = REPLICAS_PER_MASTER) -> None:
+        self.data_dir = Path(data_dir)
+        self.masters = masters
+        self.replicas = replicas
+        self.nodes: list[EmbeddedRedis] = []
+
+    @property
+    def ports(self) -> list[int]:
+        return [node.port or 0 for node in self.nodes]
+
+    @property
+    def url(self) -> str:
+        """A seed node with the explicit scheme (any node would do: clients learn the rest)."""
+        return f"redis+cluster://127.0.0.1:{self.ports[0]}/0"
+
+    @property
+    def plain_url(self) -> str:
+        """The same seed node as a plain ``redis://`` URL (found to be a cluster by ``INFO cluster``)."""
+        return f"redis://127.0.0.1:{self.ports[0]}/0"
+
+    def start(self, timeout: float = 30.0) -> LocalCluster:
+        cli = redis_cli()
+        taken: set[int] = set()
+        for i in range((self.masters) * (1 + self.replicas)):
+            folder = self.data_dir / f"node{i}"
+            node = EmbeddedRedis(
+                folder,
+                port=_port_with_a_free_bus_port(taken),
+                unix_socket=False,
+                extra_args=(
+                    "--cluster-enabled", "yes",
+                    "--cluster-config-file", str(folder / "nodes.conf"),
+                    "--cluster-node-timeout", "2000",
+                ),
+            )  # fmt: skip
+            self.nodes.append(node)
+            node.start()
+        hosts = [f"127.0.0.1:{p}" for p in self.ports]
+        created = subprocess.run(
+            [cli, "--cluster", "create", *hosts, "--cluster-replicas", str(self.replicas), "--cluster-yes"],
+            capture_output=True,
+            timeout=timeout,
+        )
+        if created.returncode != 0:
+            self.stop()
+            raise RuntimeError(f"redis-cli --cluster create failed: {created.stdout[-2000:]!r}")
+        self.wait_ok(timeout)
+        return self
+
+    def client(self, port: int) -> redis.Redis:
+        return redis.Redis(host="127.0.0.1", port=port, socket_connect_timeout=1, socket_timeout=5)
+
+    def wait_ok(self, timeout: float = 30.0) -> None:
+        """Until every live node says ``cluster_state:ok`` and sees the same slot owners."""
+        deadline = time.monotonic() + timeout
+        while True:
+            if self._agreed():
+                return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the cluster did not reach cluster_state:ok within {timeout} s")
+            time.sleep(0.1)
+
+    def _agreed(self) -> bool:
+        views = set()
+        for node in self.nodes:
+            if node.process is None or node.process.poll() is not None:
+                continue
+            client = self.client(node.port or 0)
+            try:
+                if client.execute_command("CLUSTER", "INFO").find(b"cluster_state:ok") < 0:
+                    return False
+                slots = client.execute_command("CLUSTER", "SLOTS")
+                if any(len(s) - 3 < self.replicas for s in slots):
+                    return False  # a replica has not attached yet
+                views.add(tuple(sorted((int(s[0]), int(s[1]), int(s[2][1])) for s in slots)))
+            except redis.RedisError:
+                return False
+            finally:
+                client.close()
+        return len(views) == 1 and sum(end - start + 1 for start, end, _ in next(iter(views))) == 16384
+
+    def master_ports(self) -> list[int]:
+        client = self.client(self.ports[0])
+        try:
+            return sorted({int(s[2][1]) for s in client.execute_command("CLUSTER", "SLOTS")})
+        finally:
+            client.close()
+
+    def kill(self, port: int) -> None:
+        """``kill -9`` the node on ``port`` (a crash: nothing flushed, no goodbye to the others)."""
+        for node in self.nodes:
+            if node.port == port and node.process is not None:
+                node.process.kill()
+                node.process.wait()
+
+    def stop(self) -> None:
+        """Kill every node at once: a clean SHUTDOWN of a cluster master waits for its replica, seconds
+        a node, and the tests' data is thrown away anyway."""
+        for node in self.nodes:
+            if node.process is not None and node.process.poll() is None:
+                node.process.kill()
+        for node in self.nodes:
+            if node.process is not None:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    node.process.wait(timeout=10)
+
+    def __enter__(self) -> LocalCluster:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
