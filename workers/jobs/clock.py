@@ -75,16 +75,16 @@ def read_clocks(store: EventStore, game_id: str) -> SeatClocks:
 
 
 class Clock(msgspec.Struct, frozen=True, kw_only=True):
-    """A tournament's clock rules (0 turns a limit off)."""
+    """A tournament's clock rules (``None``, or 0 for the total, turns a limit off)."""
 
-    move_ms: int = 0
+    move_ms: int | None = None
     total_ms: int = 0
     forfeit: bool = False
     """A seat timed out once plays its default moves at once from then on."""
 
     def out_of_time(self, clocks: SeatClocks, seat: int, elapsed_ms: int) -> bool:
         """Whether ``seat``, to act for ``elapsed_ms`` now, has run out of time."""
-        if self.move_ms and elapsed_ms >= self.move_ms:
+        if self.move_ms is not None and elapsed_ms >= self.move_ms:
             return True
         if self.total_ms and clocks.used_ms.get(seat, 0) + elapsed_ms >= self.total_ms:
             return True
@@ -95,7 +95,7 @@ def claim_timeouts(
     store: EventStore,
     bus: CommandBus,
     game_ids: Iterable[str],
-    limit_ms: int = 0,
+    limit_ms: int | None = None,
     now_ms: int = 0,
     clock: Clock | None = None,
 ) -> list[tuple[str, int, str]]:
@@ -110,7 +110,7 @@ def claim_timeouts(
             continue
         elapsed = now_ms - last
         only_moves = not rules.total_ms and not rules.forfeit
-        if only_moves and (not rules.move_ms or elapsed < rules.move_ms):
+        if only_moves and (rules.move_ms is None or elapsed < rules.move_ms):
             continue  # the common case costs one read, not a load of the game
         clocks = SeatClocks() if only_moves else read_clocks(store, game_id)
         try:

@@ -269,7 +269,8 @@ def reconcile(
         settings = loaded.state.settings
         if settings.move_limit_s > 0 or settings.total_limit_s > 0:
             live = [g for g, s in game_statuses(store, current.games).items() if s == b"live"]
-            clock = Clock(move_ms=int(settings.move_limit_s * 1000), total_ms=int(settings.total_limit_s * 1000),
+            move_ms = int(settings.move_limit_s * 1000) if settings.move_limit_s > 0 else None
+            clock = Clock(move_ms=move_ms, total_ms=int(settings.total_limit_s * 1000),
                           forfeit=settings.on_timeout == "forfeit")  # fmt: skip
             claim_timeouts(store, CommandBus(store.redis, partitions), live, now_ms=now_ms(), clock=clock)
         events = close_round(store, tournaments, tournament_id, current.number)
