@@ -22,6 +22,7 @@ import redis
 from domain.engine import RuleViolation
 from events import codec
 from events.errors import EventsError, GameExists, UnknownGame
+from services import cluster
 from services import logging as hm_logging
 from services.bootstrap import ClusterNotSupported, Services, build, load_games
 from services.config import Settings
@@ -89,6 +90,10 @@ def cmd_new(services: Services, url: str, args: argparse.Namespace) -> int:
         )
     options = _json_arg(args.options, "--options")
     bots = {int(seat): name for seat, name in _json_arg(args.bots, "--bots").items()}
+    if bots and cluster.is_cluster_client(services.redis):
+        raise ClusterNotSupported(
+            "bot seats are played through rq, which does not run on a Redis Cluster yet"
+        )
     game_id, meta = create_game(
         services,
         args.game,
@@ -322,6 +327,10 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+ON_CLUSTER = ("new", "log", "export", "games")
+"""The verbs that work on a Redis Cluster (``new`` without bots: bot turns go through rq); the others refuse
+one at start (see ``services/bootstrap.py``)."""
+
 LONG_RUNNING = ("worker", "rq-worker", "gateway")
 """Processes ``serve`` supervises: started while Redis restarts, they wait for it rather than exit."""
 
@@ -344,7 +353,7 @@ def run(argv: Sequence[str]) -> int:
                 return cmd_rq_worker(services, args)
             return cmd_gateway(services, url, args)
     with redis_for_games(settings) as url:
-        services = build(settings, url)
+        services = build(settings, url, on_cluster=args.subcommand in ON_CLUSTER)
         if args.subcommand == "tournament":
             from services.tournament_cli import run_verb
 
