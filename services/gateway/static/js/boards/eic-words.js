@@ -8,7 +8,7 @@ export const SPACES = [
   ["MER_TRADE_SPICES", "Merchant", "spices trade"], ["MER_TRADE_COFFEE", "Merchant", "coffee trade"], ["MER_TRADE_SILK", "Merchant", "silk trade"],
   ["CAP_EXPERTISE", "Captain", "expertise"], ["CAP_CARTOGRAPHY", "Captain", "cartography"],
 ];
-const SPACE = Object.fromEntries(SPACES.map(([id, who, what]) => [id, `the ${who}'s ${what}`]));
+const SPACE = { ...Object.fromEntries(SPACES.map(([id, who, what]) => [id, `the ${who}'s ${what}`])), central: "the central zone" };
 const list = (items) => (items.length < 2 ? items.join("") : items.slice(0, -1).join(", ") + " and " + items[items.length - 1]);
 const gs = (n) => `${n} GS`;
 

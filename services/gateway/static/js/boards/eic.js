@@ -59,6 +59,10 @@ function spaces(view, ctx) {
       occupants.map((s, k) => svg("circle", { cx: x + 226 - k * 16, cy: y + 16, r: 7, fill: s >= 0 ? ctx.people.colour(s) : "#777", stroke: "#fff" })),
       tip(`${who} — ${what}${occupants.length ? `; envoys: ${occupants.map((s) => (s >= 0 ? ctx.people.name(s) : "neutral")).join(", ")}` : ""}`)));
   });
+  g.append(svg("g", { class: "target space", "data-target": "space:central" },
+    svg("rect", { x: 752, y: 66 + 5 * 38, width: 240, height: 32, rx: 6, class: "spot-bg" }),
+    svg("text", { x: 760, y: 66 + 5 * 38 + 21, class: "space-text" }, "Central zone"),
+    tip("The central zone: an envoy may stand here; it uses no ability and costs nothing")));
   return g;
 }
 
@@ -132,7 +136,7 @@ export default {
     return [["treasury", p.treasury], ["shares", p.shares.reduce((a, b) => a + b, 0)]];
   },
   prompt(view) {
-    return { envoy: "send an envoy", exchange: "buy or sell shares", send: "send ships", navigate: "send your ships out to sea", load: "load in the Far East", unload: "sell in Europe" }[view.step] || `phase ${view.phase}${view.step ? ", " + view.step : ""}`;
+    return { envoy: "send an envoy", exchange: "buy or sell shares", send: "send ships", navigate: "send your ships out to sea", load: "load in the Far East", unload: "sell in Europe", influence_fe: "use the Far East influence", influence_eu: "use the European influence" }[view.step] || `phase ${view.phase}${view.step ? ", " + view.step.replace(/_/g, " ") : ""}`;
   },
   path,
   describe,

@@ -92,7 +92,9 @@ export class Decision {
     const row = el("div", { class: "choices" });
     const button = (step) => el("button", { class: "choice", "data-key": step.key, disabled: this.busy, onclick: () => this.choose(step) }, step.label);
     const drawn = plain.filter((s) => onBoard && onBoard.has(s.key));
-    for (const step of plain.filter((s) => !drawn.includes(s)).slice(0, MAX_BUTTONS)) row.append(button(step));
+    const loose = plain.filter((s) => !drawn.includes(s));
+    if (loose.length > MAX_BUTTONS) row.append(this.picker(loose));
+    else for (const step of loose) row.append(button(step));
     if (drawn.length) {
       const folded = el("details", { class: "in-words" }, el("summary", {}, `or choose in words (${drawn.length})`), drawn.slice(0, MAX_BUTTONS).map(button));
       if (drawn.length > MAX_BUTTONS) folded.append(el("span", { class: "more" }, `… ${drawn.length - MAX_BUTTONS} more on the board`));
@@ -104,6 +106,13 @@ export class Decision {
     if (this.chosen.length) row.append(el("button", { id: "undo", disabled: this.busy, onclick: () => this.undo() }, "Undo"));
     box.append(row);
     return box;
+  }
+
+  /** Many choices with no place on the board (a market card among thirty): one list and a button. */
+  picker(steps) {
+    const select = el("select", { class: "picker", "aria-label": "choose", disabled: this.busy }, steps.map((step, i) => el("option", { value: i }, step.label)));
+    return el("span", { class: "pick" }, select,
+      el("button", { class: "choice primary", "data-key": "pick", disabled: this.busy, onclick: () => this.choose(steps[Number(select.value)]) }, "Choose"));
   }
 
   numberControl(steps) {

@@ -1,0 +1,74 @@
+"""What every ``harbormaster`` verb shares: the user's-mistake error, JSON flags, and which Redis to use."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from services.config import Settings
+from services.discovery import find_redis
+from services.redis_launcher import EmbeddedRedis, running_url
+
+
+class UserError(Exception):
+    """Something the user can fix: printed as one line, exit code 2."""
+
+
+# --- Redis: the one in REDIS_URL, the embedded one already running, or a new embedded one -----------------
+
+
+@contextmanager
+def redis_for(settings: Settings) -> Iterator[str]:
+    """The Redis URL a worker or gateway uses; starts (and afterwards stops) an embedded server when none
+    is running on the data folder."""
+    if settings.redis_url:
+        yield settings.redis_url
+        return
+    url = running_url(settings.data_dir)
+    if url:
+        yield url
+        return
+    with _embedded(settings.data_dir) as started:
+        yield started
+
+
+@contextmanager
+def redis_for_games(settings: Settings) -> Iterator[str]:
+    """The Redis URL a verb that works on games uses: the one the user means, from any folder (see
+    ``services/discovery.py``); when it has to start one of its own, it says so on stderr."""
+    found = find_redis(settings)
+    if found.url is not None:
+        yield found.url
+        return
+    assert found.start_in is not None
+    print(
+        f"harbormaster: no running server found; using {found.how} (until this command ends)", file=sys.stderr
+    )
+    with _embedded(found.start_in) as started:
+        yield started
+
+
+@contextmanager
+def _embedded(data_dir: Path) -> Iterator[str]:
+    server = EmbeddedRedis(data_dir)
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+def json_arg(text: str | None, name: str) -> dict[str, Any]:
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{name} is not valid JSON: {exc}") from exc
+    if not isinstance(value, dict):
+        raise UserError(f"{name} must be a JSON object")
+    return value
