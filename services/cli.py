@@ -39,6 +39,7 @@ def cmd_worker(services: Services, url: str, args: argparse.Namespace) -> int:
         bot_delay_s=args.bot_delay,
         batch_size=args.batch,
         plugins=services.settings.game_plugins,
+        archive_dir=str(services.settings.archive_dir) if services.settings.archive_dir else None,
     )
     return 0
 
@@ -154,6 +155,7 @@ def run(argv: Sequence[str]) -> int:
                 "log": game_cli.cmd_log,
                 "export": game_cli.cmd_export,
                 "games": game_cli.cmd_games,
+                "archive": game_cli.cmd_archive,
             }
             return handler[args.subcommand](services, args)
         except UnknownGame as exc:  # say where it looked: the wrong Redis is the usual reason

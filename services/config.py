@@ -61,13 +61,18 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     it ``watch_url`` is a relative URL (never built from the request's ``Host`` header)."""
     limits: Limits = Limits()
     """Per-client limits of the gateway (``docs/limits.md``)."""
+    archive_dir: Path | None = None
+    """``HARBORMASTER_ARCHIVE`` (default ``<data_dir>/archive``; ``off``: no archive): where each finished
+    game is archived as ``<game id>.jsonl.gz`` (``services/archive.py``)."""
 
     @classmethod
     def from_env(cls) -> Settings:
         env = os.environ
+        data_dir = Path(env.get("HARBORMASTER_DATA", ".harbormaster")).resolve()
+        archive = env.get("HARBORMASTER_ARCHIVE", "")
         return cls(
             redis_url=env.get("REDIS_URL") or None,
-            data_dir=Path(env.get("HARBORMASTER_DATA", ".harbormaster")).resolve(),
+            data_dir=data_dir,
             partitions=int(env.get("HARBORMASTER_PARTITIONS", DEFAULT_PARTITIONS)),
             snapshot_every=int(env.get("HARBORMASTER_SNAPSHOT_EVERY", 200)),
             admin_token=env.get("HARBORMASTER_ADMIN_TOKEN") or None,
@@ -77,4 +82,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             ws_compression=env.get("HARBORMASTER_WS_COMPRESSION", "") in ("1", "true", "yes"),
             public_url=env.get("HARBORMASTER_PUBLIC_URL", "").rstrip("/") or None,
             limits=Limits.from_env(env),
+            archive_dir=None
+            if archive == "off"
+            else Path(archive).resolve()
+            if archive
+            else data_dir / "archive",
         )

@@ -142,6 +142,22 @@ def cmd_games(services: Services, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_archive(services: Services, args: argparse.Namespace) -> int:
+    """Archive now, in this process: the finished games named, or every finished game not archived yet."""
+    from services.archive import archive_missing, write_archive
+
+    folder = Path(args.to) if args.to else services.settings.archive_dir
+    if folder is None:
+        raise UserError("no archive folder: HARBORMASTER_ARCHIVE is off; name one with --to")
+    if args.game_ids:  # named: written again (the same bytes), whether archived before or not
+        written = [{"game_id": g} | write_archive(services.store, g, folder) for g in args.game_ids]
+    else:
+        written = archive_missing(services.store, services.store.list_games(), folder)
+    for entry in written:
+        print(json.dumps(entry))
+    return 0
+
+
 def add_parsers(sub: Any) -> None:
     """The game verbs' subcommands, added to ``harbormaster``'s parser."""
     new = sub.add_parser("new", help="create a game; prints its id")
@@ -169,3 +185,6 @@ def add_parsers(sub: Any) -> None:
     verify.add_argument("file")
     games = sub.add_parser("games", help="list games")
     games.add_argument("--live", action="store_true")
+    archive = sub.add_parser("archive", help="write finished games as <id>.jsonl.gz (verify reads them)")
+    archive.add_argument("game_ids", nargs="*", help="default: every finished game not archived yet")
+    archive.add_argument("--to", help="the folder (default: HARBORMASTER_ARCHIVE or <data dir>/archive)")

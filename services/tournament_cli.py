@@ -168,6 +168,10 @@ def _run(services: Services, url: str, args: argparse.Namespace) -> int:
     finally:
         _stop(children)
     elapsed = time.monotonic() - started
+    if services.settings.archive_dir is not None:  # the last games' archive jobs may not have run
+        from services.archive import archive_missing
+
+        archive_missing(services.store, list(service.game_ids(state)), services.settings.archive_dir)
     console.print(standings_table(state, args.top))
     console.print(summary_line(state, _commands(services) - commands_before, elapsed))
     return 0

@@ -213,7 +213,10 @@ def summary(state: State, full: bool = True) -> dict[str, Any]:
 
 def export_lines(services: Services, tid: str) -> Iterator[bytes]:
     """The tournament's log as JSON Lines: its header, every envelope with its hashes and the event in
-    readable form, then one line per game with its final hash (each game exports on its own)."""
+    readable form, then one line per game with its final hash (each game exports on its own) and, once
+    archived, its archive file and the last hash in it (``null`` until then)."""
+    from services.archive import archived
+
     tournaments = TournamentStore(services.redis)
     header = tournaments.header(tid)
     yield ENCODER.encode({"kind": "header", **msgspec.to_builtins(header)})
@@ -223,11 +226,14 @@ def export_lines(services: Services, tid: str) -> Iterator[bytes]:
         line["payload"] = envelope.payload.hex()
         yield ENCODER.encode({"kind": "event", **line, "event": msgspec.to_builtins(decode(envelope))})
     state = tournaments.load(tid).state
+    files = archived(services.redis, list(game_ids(state)))
     for played in state.rounds:
         for index, game_id in enumerate(played.games):
             result = played.results[index]
+            entry = files.get(game_id, {})
             yield ENCODER.encode({"kind": "game", "round": played.number, "table": index + 1, "game_id": game_id,
-                                  "final_hash": result.final_hash if result else None})  # fmt: skip
+                                  "final_hash": result.final_hash if result else None,
+                                  "archive": entry.get("file"), "archive_last_hash": entry.get("last_hash")})  # fmt: skip
 
 
 def game_ids(state: State) -> Sequence[str]:

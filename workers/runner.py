@@ -19,6 +19,7 @@ from rq import Queue
 from events.bus import CommandBus
 from events.store import EventStore, LoadedGame
 from workers.fold import FoldWorker
+from workers.jobs.archive import ARCHIVE_QUEUE, ArchiveTrigger
 from workers.jobs.bots import BOT_QUEUE
 from workers.jobs.schedule import BotScheduler
 from workers.jobs.tournament import TOURNAMENT_QUEUE, TournamentTrigger
@@ -64,8 +65,10 @@ def run_fold_worker(
     bot_delay_s: float = 0.0,
     batch_size: int = 256,
     plugins: tuple[str, ...] = (),
+    archive_dir: str | None = None,
 ) -> int:
-    """A fold worker process's whole life; returns the number of commands it folded."""
+    """A fold worker process's whole life; returns the number of commands it folded. With ``archive_dir``
+    each game that ends is archived there by an rq job."""
     trigger = BotScheduler(
         queue=Queue(BOT_QUEUE, connection=store.redis),
         redis_url=redis_url,
@@ -74,10 +77,12 @@ def run_fold_worker(
         plugins=plugins,
     )
     tournaments = TournamentTrigger(store.redis, redis_url, bus.partitions, plugins)
+    archive = ArchiveTrigger(store.redis, redis_url, archive_dir, plugins)
 
     def after_applied(game_id: str, loaded: LoadedGame) -> None:
         trigger(game_id, loaded)
         tournaments(game_id, loaded)
+        archive(game_id, loaded)
 
     life = WorkerLife()
     install_stop_signals(life)
@@ -120,7 +125,7 @@ def run_rq_worker(client: redis.Redis, logging_level: str, no_fork: bool = False
     while True:
         started = time.monotonic()
         try:
-            queues = [Queue(name, connection=client) for name in (BOT_QUEUE, TOURNAMENT_QUEUE)]
+            queues = [Queue(name, connection=client) for name in (BOT_QUEUE, TOURNAMENT_QUEUE, ARCHIVE_QUEUE)]
             (SimpleWorker if no_fork else Worker)(queues, connection=client).work(logging_level=logging_level)
             return
         except REDIS_DOWN as exc:

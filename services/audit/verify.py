@@ -16,6 +16,7 @@ The end line is not signed: it tells a cut or damaged file, not one rewritten on
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import itertools
 from collections.abc import Iterable, Mapping
@@ -64,7 +65,9 @@ class _Parsed(msgspec.Struct, kw_only=True):
 
 
 def verify_file(path: Path, games: Mapping[str, Game[Any, Any, Any, Any]]) -> VerifyReport:
-    with open(path, "rb") as handle:
+    """Verify an export file; one ending in ``.gz`` (an archive) is read through gzip."""
+    opener: Any = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rb") as handle:
         return verify_lines(handle, games)
 
 

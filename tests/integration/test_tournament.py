@@ -4,11 +4,13 @@ own outcomes, every game verifies, the tournament's chain holds, and no round wa
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -18,7 +20,7 @@ from events.chain import first_broken_link
 from events.tournaments import TournamentStore, decode
 from services import tournaments as service
 from services.audit.export import export_lines
-from services.audit.verify import verify_lines
+from services.audit.verify import verify_file, verify_lines
 from tests.conftest import TEST_GAMES
 from tests.support.pipeline import eventually, services_for, stop_process, worker_process
 
@@ -94,7 +96,8 @@ def test_a_swiss_tournament_survives_killed_workers(
 
 
 def test_the_cli_runs_a_bot_tournament_and_shows_it(redis_url, redis_client, tmp_path) -> None:
-    env = {**os.environ, "REDIS_URL": redis_url, "HARBORMASTER_LOG_LEVEL": "warning", "COLUMNS": "160"}
+    env = {**os.environ, "REDIS_URL": redis_url, "HARBORMASTER_LOG_LEVEL": "warning", "COLUMNS": "160",
+           "HARBORMASTER_ARCHIVE": str(tmp_path / "archive")}  # fmt: skip
 
     def cli(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "services.cli", "tournament", *args], env=env,
@@ -110,7 +113,12 @@ def test_the_cli_runs_a_bot_tournament_and_shows_it(redis_url, redis_client, tmp
     assert '"status": "finished"' in status.stdout
     exported = cli("export", "tcli").stdout.splitlines()
     assert exported[0].startswith('{"kind":"header"')
-    assert sum('"kind":"game"' in line for line in exported) == 2
+    games = [json.loads(line) for line in exported if '"kind":"game"' in line]
+    assert len(games) == 2
+    for game in games:  # each game archived, and the archive holds the game up to its final hash
+        assert game["archive"] == str(tmp_path / "archive" / f"{game['game_id']}.jsonl.gz")
+        assert game["archive_last_hash"] == game["final_hash"]
+        assert verify_file(Path(game["archive"]), TEST_GAMES).finished
     assert "greedy-1" in cli("standings", "tcli").stdout
     export_file = tmp_path / "tcli.jsonl"
     export_file.write_text("\n".join(exported) + "\n")

@@ -1,0 +1,98 @@
+"""The archive: a finished game is written by an rq job as gzipped JSON Lines that ``verify`` accepts."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from services.archive import archive_path, archived, write_archive
+from services.audit.export import export_lines
+from services.audit.verify import verify_file
+from services.games import create_game
+from tests.support.pipeline import (
+    RACE_PLUGIN,
+    TEST_PLUGINS,
+    eventually,
+    services_for,
+    stop_process,
+    worker_process,
+)
+
+pytestmark = pytest.mark.redis
+
+
+def test_a_finished_game_is_archived_by_rq_and_verifies(redis_url, redis_client, tmp_path) -> None:
+    services = services_for(redis_url)
+    folder = tmp_path / "archive"
+    game_id, _ = create_game(
+        services, "race", 2, {"goal": 20}, bots={0: "random", 1: "greedy"}, redis_url=redis_url
+    )
+    env = {**os.environ, "REDIS_URL": redis_url, "HARBORMASTER_GAME_PLUGINS": RACE_PLUGIN,
+           "HARBORMASTER_PARTITIONS": str(services.bus.partitions), "HARBORMASTER_LOG_LEVEL": "warning"}  # fmt: skip
+    rq_worker = subprocess.Popen([sys.executable, "-m", "services.cli", "rq-worker", "--no-fork"], env=env)
+    fold = worker_process(redis_url, services.bus.partitions, {"HARBORMASTER_ARCHIVE": str(folder)})
+    try:
+        eventually(lambda: game_id in archived(redis_client, [game_id]), timeout=90, message="archived")
+    finally:
+        stop_process(fold)
+        rq_worker.terminate()
+        rq_worker.wait(timeout=20)
+
+    meta = services.store.meta(game_id)
+    entry = archived(redis_client, [game_id])[game_id]
+    path = archive_path(folder, game_id)
+    assert entry["file"] == str(path) and entry["last_hash"] == meta.last_hash
+    assert entry["last_seq"] == meta.last_seq == meta.last_seq and entry["bytes"] == path.stat().st_size
+    # The very export, compressed; and archiving again gives the same bytes (no time in the gzip header).
+    assert gzip.decompress(path.read_bytes()) == b"".join(
+        line + b"\n" for line in export_lines(services.store, game_id)
+    )
+    first = path.read_bytes()
+    write_archive(services.store, game_id, folder)
+    assert path.read_bytes() == first
+    report = verify_file(path, services.store.games)
+    assert report.ok and report.finished and report.decisions_checked, report.problems
+    # The command line verifies the archive as it is.
+    verified = subprocess.run([sys.executable, "-m", "services.cli", "verify", str(path)], env=env,
+                              capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert verified.returncode == 0 and verified.stdout.startswith(f"OK race {game_id}:"), verified.stderr
+
+
+def test_the_archive_verb_archives_finished_games_and_verify_catches_a_missing_event(
+    redis_url, redis_client, tmp_path
+) -> None:
+    services = services_for(redis_url)
+    game_id, _ = create_game(services, "race", 1, {"goal": 6}, redis_url=redis_url)
+    live_id, _ = create_game(services, "race", 1, {"goal": 6}, redis_url=redis_url)
+    env = {**os.environ, "REDIS_URL": redis_url, "HARBORMASTER_GAME_PLUGINS": TEST_PLUGINS,
+           "HARBORMASTER_PARTITIONS": str(services.bus.partitions), "HARBORMASTER_ARCHIVE": "off",
+           "HARBORMASTER_LOG_LEVEL": "warning"}  # fmt: skip
+    fold = worker_process(redis_url, services.bus.partitions, {"HARBORMASTER_ARCHIVE": "off"})
+    try:
+        for _ in range(6):  # a die rolls at least 1: six rolls reach the goal (any after it are refused)
+            services.bus.submit(game_id, 0, b'{"type": "Roll"}', None)
+        eventually(lambda: services.store.meta(game_id).status == "finished", timeout=60, message="race end")
+    finally:
+        stop_process(fold)
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "services.cli", *args], env=env, capture_output=True,
+                              text=True, timeout=60)  # fmt: skip
+
+    done = cli("archive", "--to", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line)["game_id"] for line in done.stdout.splitlines()] == [game_id]  # not the live one
+    assert cli("archive", "--to", str(tmp_path)).stdout == ""  # nothing left to do
+    path = archive_path(tmp_path, game_id)
+    lines = gzip.decompress(path.read_bytes()).splitlines()
+    del lines[2]  # an event gone missing
+    damaged = tmp_path / "damaged.jsonl.gz"
+    damaged.write_bytes(gzip.compress(b"\n".join(lines) + b"\n"))
+    refused = cli("verify", str(damaged))
+    assert refused.returncode == 1 and refused.stderr.startswith("FAILED at seq "), refused.stderr
+    assert live_id not in archived(redis_client, [game_id, live_id])

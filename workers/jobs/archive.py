@@ -1,0 +1,60 @@
+"""The archive trigger: when a game ends, the fold worker enqueues its archive job.
+
+The job itself (``services.archive.run_archive_job``) writes the same export as ``harbormaster export``,
+so it lives with the export in the services layer; workers sit below services and name it by its dotted
+path, which rq resolves in the rq worker (a process that has every layer loaded).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rq import Queue, Retry
+
+from events.store import LoadedGame
+
+ARCHIVE_QUEUE = "hm-archive"
+ARCHIVE_JOB = "services.archive.run_archive_job"
+ARCHIVE_INDEX = "hm:archive"
+"""A hash: game id -> JSON ``{"file", "last_seq", "last_hash", "bytes"}`` of its archive file."""
+
+
+def archive_job_id(game_id: str) -> str:
+    return f"hm-archive-{game_id}"
+
+
+class ArchiveTrigger:
+    """The fold worker's hook: enqueue a finished game's archive job once (the job id is the game's; an
+    archive already written makes a second run a no-op)."""
+
+    def __init__(
+        self, client: Any, redis_url: str, archive_dir: str | None, plugins: tuple[str, ...]
+    ) -> None:
+        self.queue = Queue(ARCHIVE_QUEUE, connection=client)
+        self.redis_url = redis_url
+        self.archive_dir = archive_dir
+        self.plugins = plugins
+
+    def __call__(self, game_id: str, loaded: LoadedGame) -> None:
+        if self.archive_dir is None or loaded.game.outcome(loaded.state) is None:
+            return
+        enqueue_archive(self.queue, self.redis_url, game_id, self.archive_dir, self.plugins)
+
+
+def enqueue_archive(
+    queue: Any, redis_url: str, game_id: str, archive_dir: str, plugins: tuple[str, ...]
+) -> None:
+    """Enqueue the archive job of a game unless it is archived already, queued or running."""
+    if queue.connection.hexists(ARCHIVE_INDEX, game_id):
+        return
+    job_id = archive_job_id(game_id)
+    if queue.connection.hget(f"rq:job:{job_id}", "status") in (b"queued", b"started"):
+        return
+    queue.enqueue_call(
+        func=ARCHIVE_JOB,
+        args=(redis_url, game_id, archive_dir, plugins),
+        job_id=job_id,
+        result_ttl=300,
+        failure_ttl=3600,
+        retry=Retry(max=3),
+    )
