@@ -64,6 +64,11 @@ async def game_page(request: Request) -> Response:
     return FileResponse(STATIC / "game.html")
 
 
+async def tournaments_page(request: Request) -> Response:
+    """The tournament list and one tournament's page (``static/js/tournaments.js`` tells them apart)."""
+    return FileResponse(STATIC / "tournaments.html")
+
+
 async def openapi_json(request: Request) -> Response:
     """``GET /openapi.json``."""
     return JSONResponse(openapi.spec(gateway_of(request).games))
@@ -96,6 +101,8 @@ def routes() -> list[BaseRoute]:
         Route("/openapi.json", openapi_json, methods=["GET"]),
         Route("/", index_page, methods=["GET"]),
         Route("/games/{game_id}", game_page, methods=["GET"], name="game_page"),
+        Route("/tournaments", tournaments_page, methods=["GET"]),
+        Route("/tournaments/{tournament_id}", tournaments_page, methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 

@@ -161,6 +161,13 @@ OPERATIONS: dict[str, dict[str, Op]] = {
                                                                           "content": {"text/html": {}}}}}},
     "/games/{game_id}": {"get": {"summary": "The web client's game page.", "parameters": [GAME_ID],
                                  "responses": {"200": {"description": "HTML", "content": {"text/html": {}}}}}},
+    "/tournaments": {"get": {"summary": "The web client's tournament list.",
+                             "responses": {"200": {"description": "HTML", "content": {"text/html": {}}}}}},
+    "/tournaments/{tournament_id}": {"get": {"summary": "The web client's tournament page: standings, rounds, "
+                                                        "tables (live, polled every 2 s).",
+                                             "parameters": [TOURNAMENT_ID],
+                                             "responses": {"200": {"description": "HTML",
+                                                                   "content": {"text/html": {}}}}}},
 }  # fmt: skip
 
 SCHEMA_STRUCTS: tuple[Any, ...] = (

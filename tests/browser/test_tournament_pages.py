@@ -1,0 +1,90 @@
+"""The tournament pages in headless Chromium: a small bot tournament runs on the real stack (gateway,
+fold worker, bot player and the reconciler that ``serve`` runs), its page's standings change while it
+runs without a reload, and a click on a table opens that table's game."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+import pytest
+import redis
+
+from services import tournaments as service
+from tests.gateway.harness import ServerThread, running_stack
+from tests.support.pipeline import services_for
+
+pytestmark = [pytest.mark.browser, pytest.mark.redis]
+
+
+@contextmanager
+def reconciling(url: str, tid: str) -> Iterator[None]:
+    """What ``serve`` does every few seconds: close a round whose games all ended and pair the next."""
+    services = services_for(url)
+    stop = threading.Event()
+
+    def run() -> None:
+        while not stop.wait(0.2):
+            service.reconcile(services, url, tid)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=15)
+
+
+@pytest.fixture
+def fast_stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
+    with running_stack(redis_url, bot_delay_s=0.02) as server:
+        yield server
+
+
+def _points(page: Any) -> list[int]:
+    return [int(x) for x in page.locator("#standings td.points").all_inner_texts()]
+
+
+def test_the_standings_update_live_and_a_table_opens_its_game(
+    page: Any, fast_stack: ServerThread, redis_url: str
+) -> None:
+    spec = {"game": "elcapitan", "players": 4, "table_size": 2, "rounds": 2, "bots": ["greedy", "random"],
+            "id": "tpage"}  # fmt: skip
+    with httpx.Client(base_url=fast_stack.base, timeout=30) as api:
+        assert api.post("/api/tournaments", json=spec).status_code == 201
+        page.goto(fast_stack.base + "/")
+        page.click("a[href='/tournaments']")  # the lobby links the tournament list
+        page.locator("[data-tournament=tpage]").wait_for()
+        assert "not started" in page.locator("[data-tournament=tpage]").inner_text()
+        page.click("[data-tournament=tpage]")
+        page.wait_for_url("**/tournaments/tpage")
+        page.locator("#standings").wait_for()
+        assert _points(page) == [0, 0, 0, 0]
+        page.evaluate("window.unreloaded = true")  # gone if the page reloads: the updates must be live
+
+        assert api.post("/api/tournaments/tpage/start").status_code == 200
+        with reconciling(redis_url, "tpage"):
+            page.locator("#status.live").wait_for(timeout=20_000)
+            page.locator("details.round[data-round='1'] .table-row").first.wait_for()
+            # Round 1 closes when both tables end: the standings (and the points column) change.
+            page.wait_for_function(
+                "[...document.querySelectorAll('#standings td.points')].some((td) => td.textContent !== '0')",
+                timeout=45_000,
+            )
+        assert page.evaluate("window.unreloaded") is True
+        points = _points(page)
+        assert points == sorted(points, reverse=True) and sum(points) > 0
+        ranks = page.locator("#standings td.rank").all_inner_texts()
+        assert ranks[0] == "1"
+
+        table = page.locator("details.round[data-round='1'] .table-row").first
+        game_id = table.get_attribute("data-game")
+        assert game_id == "tpage-r1-t1"
+        table.click()
+        page.wait_for_url(f"**/games/{game_id}")
+        page.locator("#board svg").wait_for()
+        assert api.get(f"/api/games/{game_id}").status_code == 200
