@@ -47,8 +47,13 @@ class CommandBus:
         self.partitions = partitions
         # The same connections, but XREADGROUP's reply is left as Redis sends it: turning every entry into a
         # dict first cost the worker more than reading it.
-        self._raw: Any = redis.Redis(connection_pool=client.connection_pool)
-        self._raw.response_callbacks.pop("XREADGROUP", None)
+        pool = getattr(client, "connection_pool", None)
+        # A Cluster client (no single pool) submits and acknowledges, but does not read: a worker's read of
+        # its partitions spans slots, which the fold worker does not route per node yet.
+        self._raw: Any = redis.Redis(connection_pool=pool) if pool is not None else client
+        self.on_cluster = pool is None
+        if pool is not None:
+            self._raw.response_callbacks.pop("XREADGROUP", None)
         self._trim = client.register_script(TRIM_LUA)
 
     def pipeline(self) -> Any:
@@ -127,6 +132,8 @@ class CommandBus:
         """
         if not partitions:
             return []
+        if self.on_cluster and len(partitions) > 1:
+            raise RuntimeError("on a Redis Cluster the bus reads one partition at a time (they span slots)")
         call = self.read_call(consumer, partitions, count, block_ms, pending)
         if writes is not None and len(writes):
             writes.execute_command(*call)

@@ -17,9 +17,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from domain.tournament import FORMATS, State
+from domain.tournament import FORMATS, Entrant, State
 from services import tournaments as service
 from services.bootstrap import Services
+from services.cli_common import UserError
 from workers.metrics import METRICS_KEY
 
 RECONCILE_EVERY_S = 3.0
@@ -41,6 +42,11 @@ def add_parser(sub: Any) -> None:
     _spec_flags(create, required=False)
     check = verbs.add_parser("verify", help="check a tournament export offline: chain, replay, every pairing")
     check.add_argument("file")
+    link = verbs.add_parser(
+        "link", help="a person's current table and the link that opens it with their seat"
+    )
+    link.add_argument("tournament_id")
+    link.add_argument("--key", required=True, help="the person's key (printed once by create)")
     for verb in ("start", "pause", "resume", "status", "standings", "export"):
         parser = verbs.add_parser(verb, help=f"{verb} a tournament")
         parser.add_argument("tournament_id")
@@ -58,6 +64,7 @@ def _spec_flags(p: argparse.ArgumentParser, required: bool = True) -> None:
     p.add_argument("--advance", type=int, default=1, help="elimination: how many of each table go on")
     p.add_argument("--move-limit", type=float, default=0.0, help="seconds per move before a timeout (0: off)")
     p.add_argument("--id", help="the tournament id (default: random)")
+    p.add_argument("--person", action="append", default=[], help="a person entrant's name (repeatable)")
 
 
 def _spec(args: argparse.Namespace) -> service.TournamentSpec:
@@ -68,7 +75,7 @@ def _spec(args: argparse.Namespace) -> service.TournamentSpec:
     return service.TournamentSpec(
         game=args.game, format=args.format, rounds=args.rounds, table_size=args.table_size or None,
         players=args.players, bots=[b for b in args.bots.split(",") if b], advance=args.advance, id=args.id,
-        move_limit_s=args.move_limit,
+        move_limit_s=args.move_limit, entrants=[Entrant(name=name) for name in args.person],
     )  # fmt: skip
 
 
@@ -77,9 +84,21 @@ def run_verb(services: Services, url: str, args: argparse.Namespace) -> int:
     if args.verb == "run":
         return _run(services, url, args)
     if args.verb == "create":
-        print(service.create(services, _spec(args)), file=out)
+        tid, made = service.create_with_keys(services, _spec(args))
+        print(tid, file=out)
+        names = service.load(services, tid).entrants
+        for index, key in sorted(made.items()):  # shown this once: Redis keeps only the digest
+            print(json.dumps({"player": index, "name": names[index].name, "key": key}), file=out)
         return 0
     tid = args.tournament_id
+    if args.verb == "link":
+        from services.tournament_people import current_table, player_of
+
+        person = player_of(services, tid, args.key)
+        if person is None:
+            raise UserError(f"that key is not the key of a person in tournament {tid}")
+        print(json.dumps(current_table(service.load(services, tid), person, args.key)), file=out)
+        return 0
     if args.verb in ("start", "pause", "resume"):
         getattr(service, args.verb)(services, url, tid)
         print(json.dumps(service.summary(service.load(services, tid), full=False)), file=out)

@@ -80,22 +80,25 @@ def settings_of(spec: TournamentSpec, min_seats: int, max_seats: int) -> Setting
 
 def create(services: Services, spec: TournamentSpec) -> str:
     """Record a new tournament; raises ``RuleViolation`` for settings the game cannot play."""
+    return create_with_keys(services, spec)[0]
+
+
+def create_with_keys(services: Services, spec: TournamentSpec) -> tuple[str, dict[int, str]]:
+    """Record a new tournament; returns its id and each person's key (player index -> key), which
+    exists only here: Redis keeps its digest (``services/tournament_people.py``)."""
+    from services.tournament_people import make_keys
+
     game = services.store.games.get(spec.game)
     if game is None:
         raise RuleViolation("tournament.game", f"unknown game {spec.game!r}")
     entrants = entrants_of(spec)
-    people = [e.name for e in entrants if not e.bot]
-    if people:
-        raise RuleViolation(
-            "tournament.people", "entrants without a bot are not supported yet (server bots only)"
-        )
     tid = spec.id or "t" + secrets.token_hex(5)
     events = tournament_rules.create(
         tid, settings_of(spec, game.min_seats, game.max_seats), entrants,
         min_seats=game.min_seats, max_seats=game.max_seats, pairing_seed=secrets.token_bytes(16),
     )  # fmt: skip
     TournamentStore(services.redis).create(events[0])  # type: ignore[arg-type]
-    return tid
+    return tid, make_keys(services, tid, [p for p, e in enumerate(entrants) if not e.bot])
 
 
 def _verb(services: Services, url: str, tid: str, name: str, verb: Any) -> list[Any]:

@@ -136,13 +136,15 @@ OPERATIONS: dict[str, dict[str, Op]] = {
         "get": _op("Tournaments, newest first, paged (no standings: see one tournament).",
                    ("200", t.TournamentList), ("400",),
                    parameters=[_query("offset", _int(0), "skip this many"), _query("limit", _int(1, 500), "at most this many")]),
-        "post": _op("Create a tournament of server bots (entrants, or players + bots taken in turn); "
+        "post": _op("Create a tournament (entrants — a person is one without a bot; its key is in `people`, "
+                    "shown once — or players + bots taken in turn); "
                     "start it with /start.", ("201", t.TournamentInfo), ("400", "401", "403", "409", "413", "422"),
                     requestBody=_body(TournamentSpec), security=[{"adminToken": []}, {}]),
     },
     "/api/tournaments/{tournament_id}": {
         "get": _op("A tournament: settings, progress, standings (tie-breaks and ratings) and every round's "
-                   "tables with their game ids.", ("200", t.TournamentInfo), ("404",), parameters=[TOURNAMENT_ID]),
+                   "tables with their game ids; with a person's key as bearer token, `you`: their table and its link.",
+                   ("200", t.TournamentInfo), ("403", "404"), parameters=[TOURNAMENT_ID]),
     },
     **{
         f"/api/tournaments/{{tournament_id}}/{verb}": {

@@ -12,6 +12,7 @@ from starlette.responses import Response
 
 from domain.engine import RuleViolation
 from events.tournaments import TournamentExists, UnknownTournament
+from services import tournament_people as people
 from services import tournaments as service
 from services.gateway import auth
 from services.gateway.context import gateway_of
@@ -52,6 +53,27 @@ class RoundLine(msgspec.Struct, frozen=True):
     tables: list[TableLine]
 
 
+class PersonKey(msgspec.Struct, frozen=True):
+    """A person entrant's key, returned once by ``POST /api/tournaments`` (Redis keeps its digest)."""
+
+    player: int
+    name: str
+    key: str
+
+
+class PersonTable(msgspec.Struct, frozen=True):
+    """Where a person plays now (``GET /api/tournaments/{id}`` with ``Authorization: Bearer <their key>``):
+    ``link`` opens the table in the web client with their seat; no game on a bye or before round 1."""
+
+    player: int
+    name: str
+    round: int
+    game_id: str | None
+    seat: int | None
+    finished: bool
+    link: str | None
+
+
 class TournamentInfo(msgspec.Struct, frozen=True):
     """A tournament; ``standings`` and ``rounds_played`` only on ``GET /api/tournaments/{id}``."""
 
@@ -69,6 +91,10 @@ class TournamentInfo(msgspec.Struct, frozen=True):
     winners: list[str]
     standings: list[StandingLine] | None = None
     rounds_played: list[RoundLine] | None = None
+    people: list[PersonKey] | None = None
+    """Only in the answer to ``POST /api/tournaments``: each person entrant's key, shown this once."""
+    you: PersonTable | None = None
+    """Only with a person's key as the bearer token: their current table and its link."""
 
 
 class TournamentList(msgspec.Struct, frozen=True):
@@ -105,17 +131,33 @@ async def create_tournament(request: Request) -> Response:
     _admin(request)
     spec = decode_body(await read_body(request), service.TournamentSpec)
     try:
-        tid = await run_in_threadpool(service.create, gateway_of(request).services, spec)
+        tid, made = await run_in_threadpool(service.create_with_keys, gateway_of(request).services, spec)
     except RuleViolation as exc:
         raise ApiError(422, exc.code, exc.message) from exc
     except TournamentExists as exc:
         raise ApiError(409, "tournament_exists", f"a tournament {spec.id!r} exists already") from exc
-    return json_response(await _info(request, tid, full=False), status=201)
+    body = await _info(request, tid, full=False)
+    if made:
+        names = {p: e.name for p, e in enumerate(service.entrants_of(spec))}
+        body["people"] = [{"player": p, "name": names[p], "key": key} for p, key in sorted(made.items())]
+    return json_response(body, status=201)
 
 
 async def get_tournament(request: Request) -> Response:
-    """``GET /api/tournaments/{tournament_id}``: settings, progress, standings and every round's tables."""
-    return json_response(await _info(request, request.path_params["tournament_id"]))
+    """``GET /api/tournaments/{tournament_id}``: settings, progress, standings and every round's tables;
+    with a person's key as the bearer token, also ``you``: their current table and its link."""
+    tid = request.path_params["tournament_id"]
+    body = await _info(request, tid)
+    key = auth.bearer(request.headers.get("authorization"))
+    admin = gateway_of(request).settings.admin_token
+    if key is not None and not (admin and auth.admin_ok(admin, key)):  # the organiser may send theirs
+        services = gateway_of(request).services
+        player = await run_in_threadpool(people.player_of, services, tid, key)
+        if player is None:
+            raise ApiError(403, "wrong_key", "this is not the key of a person in this tournament")
+        state = await run_in_threadpool(service.load, services, tid)
+        body["you"] = people.current_table(state, player, key)
+    return json_response(body)
 
 
 async def _verb(request: Request, verb: Any) -> Response:

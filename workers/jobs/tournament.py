@@ -30,6 +30,7 @@ from events.errors import GameExists, UnknownGame
 from events.store import EventStore, LoadedGame, now_ms
 from events.tournaments import LoadedTournament, TournamentStore, tournament_key
 from workers.jobs.clock import claim_timeouts
+from workers.jobs.people import seat_people
 from workers.jobs.schedule import make_scheduler
 
 log = structlog.get_logger("tournament")
@@ -144,7 +145,7 @@ def open_round(
     plugins: tuple[str, ...],
 ) -> None:
     """Create the round's games (each with a fresh secret seed; an existing one is left alone) with the
-    entrants' bots in their seats, and set the bots going."""
+    entrants' bots in their seats and the people's keys as their seats' tokens, and set the bots going."""
     scheduler = make_scheduler(store.redis, redis_url, 0.0, partitions, plugins)
     store.redis.hset(_tables_key(state.tournament_id), f"r{paired.round}", len(paired.tables))
     statuses = game_statuses(store, paired.games)
@@ -156,6 +157,7 @@ def open_round(
                     state.settings.game, game_id, len(players), state.settings.options,
                     secrets.token_bytes(32), bots=bots, tournament=True,
                 )  # fmt: skip
+        seat_people(store.redis, state.tournament_id, game_id, players)
         if statuses.get(game_id) != b"finished":
             scheduler.ensure(game_id, store.load(game_id))
 
