@@ -193,11 +193,19 @@ class EventStore:
         """
         self._append(keys=append_keys(game_id), args=append_args(items, create), client=pipe)
 
+    def _append_now(self, game_id: str, items: Sequence[AppendItem], create: bool = False) -> Any:
+        """The append script's reply, sent now. On a Redis Cluster the script is called on the client itself,
+        which sends it to the node of the game's slot (and follows ``MOVED``/``ASK``): redis-py's cluster
+        pipeline refuses scripts."""
+        if not hasattr(self.redis, "connection_pool"):
+            return self._append(keys=append_keys(game_id), args=append_args(items, create), client=self.redis)
+        pipe = self.redis.pipeline(transaction=False)
+        self.queue_append_batch(pipe, game_id, items, create)
+        return pipe.execute()[0]
+
     def append(self, game_id: str, item: AppendItem) -> AppendResult:
         """Append one command's events (or record its rejection), atomically."""
-        pipe = self.redis.pipeline(transaction=False)
-        self.queue_append_batch(pipe, game_id, [item])
-        result = parse_append_replies(pipe.execute()[0])[0]
+        result = parse_append_replies(self._append_now(game_id, [item]))[0]
         if result.status == "missing":
             raise UnknownGame(game_id)
         if result.status == "conflict":
@@ -253,10 +261,8 @@ class EventStore:
             "tournament": int(tournament),
             "spectator_delay": spectator_delay,
         }
-        pipe = self.redis.pipeline(transaction=False)
         item = AppendItem(record=record, envelopes=envelopes, at_hash="", meta_fields=meta_fields)
-        self.queue_append_batch(pipe, game_id, [item], create=True)
-        result = parse_append_replies(pipe.execute()[0])[0]
+        result = parse_append_replies(self._append_now(game_id, [item], create=True))[0]
         if result.status == "exists":
             raise GameExists(game_id)
         self.redis.zadd(keys.GAMES_INDEX, {game_id: ts})

@@ -11,17 +11,18 @@ import redis
 from domain import Game, games_with_plugins
 from events.bus import CommandBus
 from events.store import EventStore
+from services import cluster
 from services.config import Settings
 
 
 class ClusterNotSupported(Exception):
-    """``REDIS_URL`` names a node of a Redis Cluster, which Harbormaster cannot run on yet."""
+    """``REDIS_URL`` names a node of a Redis Cluster, which this component cannot run on yet."""
 
 
 CLUSTER_REFUSAL = (
-    "REDIS_URL names a node of a Redis Cluster; Harbormaster runs on a standalone Redis only for now "
-    "(its keys are laid out for a Cluster, but its clients, the command bus's reads, the fold worker's "
-    "connection and rq are not: deploy/CLUSTER.md says what is missing)"
+    "REDIS_URL names a node of a Redis Cluster; on a Cluster only the verbs new (without bots), log, "
+    "export and games work so far: the fold worker, the gateway, serve, rq and tournaments need a "
+    "standalone Redis (deploy/CLUSTER.md says what is missing)"
 )
 
 
@@ -32,23 +33,22 @@ class Services(msgspec.Struct, kw_only=True):
     settings: Settings
 
 
-def connect(url: str) -> redis.Redis:
-    """A client that returns bytes (our codecs decode them)."""
-    return redis.Redis.from_url(url, decode_responses=False, health_check_interval=30)
+def connect(url: str) -> Any:
+    """A client that returns bytes (our codecs decode them): ``RedisCluster`` on a Cluster (see
+    ``services/cluster.py`` for how one is recognised)."""
+    return cluster.connect(url)
 
 
-def require_standalone(client: redis.Redis) -> None:
-    """Refuse a Redis Cluster node before anything is written.
+def require_standalone(client: Any) -> None:
+    """Refuse a Redis Cluster before anything is written, for the components that cannot run on one yet.
 
     On a Cluster, the first command that spans hash slots (the bus reads all its inbox partitions in one
     ``XREADGROUP``) fails mid-way with ``CROSSSLOT`` or ``MOVED``; one clear error at the start is better.
     A server that will not say (``INFO`` renamed away) is taken to be standalone.
     """
-    try:
-        cluster = client.info("cluster")
-    except redis.ResponseError:
-        return
-    if cluster.get("cluster_enabled"):
+    if cluster.is_cluster_client(client) or (
+        isinstance(client, redis.Redis) and cluster.cluster_enabled(client)
+    ):
         raise ClusterNotSupported(CLUSTER_REFUSAL)
 
 
@@ -58,10 +58,15 @@ def load_games(settings: Settings) -> dict[str, Game[Any, Any, Any, Any]]:
 
 
 def build(
-    settings: Settings, url: str, games: Mapping[str, Game[Any, Any, Any, Any]] | None = None
+    settings: Settings,
+    url: str,
+    games: Mapping[str, Game[Any, Any, Any, Any]] | None = None,
+    on_cluster: bool = False,
 ) -> Services:
+    """The services on ``url``; unless the caller works on a Cluster (``on_cluster``), a Cluster is refused."""
     client = connect(url)
-    require_standalone(client)
+    if not on_cluster:
+        require_standalone(client)
     store = EventStore(
         client, games if games is not None else load_games(settings), snapshot_every=settings.snapshot_every
     )

@@ -116,6 +116,10 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+ON_CLUSTER = ("new", "log", "export", "games")
+"""The verbs that work on a Redis Cluster (``new`` without bots: bot turns go through rq); the others refuse
+one at start (see ``services/bootstrap.py``)."""
+
 LONG_RUNNING = ("worker", "rq-worker", "gateway")
 """Processes ``serve`` supervises: started while Redis restarts, they wait for it rather than exit."""
 
@@ -138,7 +142,7 @@ def run(argv: Sequence[str]) -> int:
                 return cmd_rq_worker(services, args)
             return cmd_gateway(services, url, args)
     with redis_for_games(settings) as url:
-        services = build(settings, url)
+        services = build(settings, url, on_cluster=args.subcommand in ON_CLUSTER)
         if args.subcommand == "tournament":
             from services.tournament_cli import run_verb
 

@@ -25,6 +25,8 @@ from types import TracebackType
 import redis
 import structlog
 
+from services.cluster import node_url
+
 log = structlog.get_logger("redis_launcher")
 
 
@@ -201,7 +203,8 @@ def wait_for_redis(url: str, timeout: float = 120.0) -> None:
     instead of exiting); after ``timeout`` the last error is raised."""
     deadline, wait_s = time.monotonic() + timeout, 0.1
     while True:
-        client = redis.Redis.from_url(url, socket_connect_timeout=1)
+        # Any one node of a Cluster answering is enough to go on: the Cluster client finds the others.
+        client = redis.Redis.from_url(node_url(url), socket_connect_timeout=1)
         try:
             client.dbsize()
             return

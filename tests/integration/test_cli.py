@@ -158,7 +158,7 @@ def cluster_node(tmp_path) -> Iterator[tuple[str, redis.Redis]]:
 
 
 @pytest.mark.parametrize(
-    "args", [("new", "race", "--seats", "1"), ("worker",), ("serve", "--port", "0")], ids=lambda a: a[0]
+    "args", [("worker",), ("gateway", "--port", "0"), ("serve", "--port", "0")], ids=lambda a: a[0]
 )
 def test_a_redis_cluster_in_redis_url_is_refused_in_one_line_before_anything_is_written(
     cluster_node, args
