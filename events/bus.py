@@ -15,8 +15,10 @@ from typing import Any
 
 import msgspec
 import redis
+from redis.cluster import RedisCluster
 
 from events import codec, keys
+from events.cluster_reads import ClusterReads
 from events.envelope import InboxMessage, Origin
 from events.store import now_ms
 
@@ -42,18 +44,18 @@ class DeadLetter(msgspec.Struct, frozen=True, kw_only=True):
 class CommandBus:
     """Submitting commands, and the worker's side of reading, acknowledging and dead-lettering them."""
 
-    def __init__(self, client: redis.Redis, partitions: int = DEFAULT_PARTITIONS) -> None:
+    def __init__(self, client: redis.Redis | RedisCluster, partitions: int = DEFAULT_PARTITIONS) -> None:
         self.redis: Any = client  # redis-py types replies loosely; ours are bytes (decode_responses off)
         self.partitions = partitions
         # The same connections, but XREADGROUP's reply is left as Redis sends it: turning every entry into a
         # dict first cost the worker more than reading it.
-        pool = getattr(client, "connection_pool", None)
-        # A Cluster client (no single pool) submits and acknowledges, but does not read: a worker's read of
-        # its partitions spans slots, which the fold worker does not route per node yet.
-        self._raw: Any = redis.Redis(connection_pool=pool) if pool is not None else client
-        self.on_cluster = pool is None
-        if pool is not None:
-            self._raw.response_callbacks.pop("XREADGROUP", None)
+        # A Cluster client has no single pool: its reads go per node (events/cluster_reads.py).
+        self._raw: Any = client
+        self._cluster_reads = ClusterReads(client) if isinstance(client, RedisCluster) else None
+        if isinstance(client, redis.Redis):
+            raw = redis.Redis(connection_pool=client.connection_pool)
+            raw.response_callbacks.pop("XREADGROUP", None)
+            self._raw = raw
         self._trim = client.register_script(TRIM_LUA)
 
     def pipeline(self) -> Any:
@@ -132,8 +134,13 @@ class CommandBus:
         """
         if not partitions:
             return []
-        if self.on_cluster and len(partitions) > 1:
-            raise RuntimeError("on a Redis Cluster the bus reads one partition at a time (they span slots)")
+        if self._cluster_reads is not None:
+            if writes is not None and len(writes):
+                writes.execute()
+            replies = self._cluster_reads.read(
+                partitions, lambda p: self.read_call(consumer, [p], count, None, pending), block_ms
+            )
+            return [entry for reply in replies for entry in self.entries_of(reply)]
         call = self.read_call(consumer, partitions, count, block_ms, pending)
         if writes is not None and len(writes):
             writes.execute_command(*call)

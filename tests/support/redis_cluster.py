@@ -143,6 +143,34 @@ class LocalCluster:
         finally:
             client.close()
 
+    def node_id(self, port: int) -> str:
+        client = self.client(port)
+        try:
+            return str(client.execute_command("CLUSTER", "MYID").decode())
+        finally:
+            client.close()
+
+    def move_slot(self, slot: int, source: int, target: int) -> None:
+        """Migrate ``slot`` with its keys from the master on port ``source`` to the one on ``target``, the way
+        ``redis-cli --cluster reshard`` does: IMPORTING/MIGRATING, ``MIGRATE`` key by key, then NODE."""
+        src, dst = self.client(source), self.client(target)
+        try:
+            src_id, dst_id = self.node_id(source), self.node_id(target)
+            dst.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", src_id)
+            src.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", dst_id)
+            while batch := src.execute_command("CLUSTER", "GETKEYSINSLOT", slot, 100):
+                src.execute_command("MIGRATE", "127.0.0.1", target, "", 0, 5000, "KEYS", *batch)
+            for port in self.master_ports():
+                node = self.client(port)
+                try:
+                    node.execute_command("CLUSTER", "SETSLOT", slot, "NODE", dst_id)
+                finally:
+                    node.close()
+        finally:
+            src.close()
+            dst.close()
+        self.wait_ok()
+
     def kill(self, port: int) -> None:
         """``kill -9`` the node on ``port`` (a crash: nothing flushed, no goodbye to the others)."""
         for node in self.nodes:
