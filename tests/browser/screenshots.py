@@ -1,8 +1,10 @@
 """Screenshots of each game's board mid-game, as a player and as a spectator, at 1360 and 390 px.
 
 ``python -m tests.browser.screenshots`` starts its own Redis and stack, plays each game some way with
-random legal moves over HTTP, and writes ``docs/screenshots/<game>-<player|spectator>-<width>.png`` and
-the lobby. Needs Chromium (``HARBORMASTER_CHROMIUM`` or ``chromium`` on PATH) and playwright.
+random legal moves over HTTP, and writes ``docs/screenshots/<game>-<player|spectator>-<width>.png``, the
+lobby, and a bot tournament in its second round (``tournaments-<width>.png``,
+``tournament-<width>.png``); ``… screenshots tournaments`` (or ``games``) takes only those. Needs
+Chromium (``HARBORMASTER_CHROMIUM`` or ``chromium`` on PATH) and playwright.
 """
 
 from __future__ import annotations
@@ -10,16 +12,19 @@ from __future__ import annotations
 import contextlib
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 from playwright.sync_api import sync_playwright
 
+from services import tournaments as service
 from services.redis_launcher import EmbeddedRedis
 from tests.browser.conftest import CHROMIUM
 from tests.gateway.client import create, play_random
 from tests.gateway.harness import running_stack
+from tests.support.pipeline import services_for
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
@@ -37,20 +42,60 @@ def _mid_game(api: httpx.Client, kind: str) -> tuple[str, str]:
     return game["game_id"], tokens[to_act[0] if to_act else 0]
 
 
-def _shoot(browser: Any, url: str, width: int, target: Path) -> None:
+def _tournament_mid_way(api: httpx.Client, url: str) -> str:
+    """A 10-player Manila Swiss with round 1 closed and round 2 under way (the reconciler closes rounds
+    here, as ``serve`` does); returns its id."""
+    spec = {"game": "manila", "players": 10, "table_size": 4, "rounds": 3, "bots": ["greedy", "random"],
+            "id": "harbour-cup"}  # fmt: skip
+    assert api.post("/api/tournaments", json=spec).status_code == 201
+    assert api.post("/api/tournaments/harbour-cup/start").status_code == 200
+    services = services_for(url)
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline:
+        state = service.reconcile(services, url, "harbour-cup")
+        if len(state.rounds) >= 2:
+            break
+        time.sleep(0.3)
+    return "harbour-cup"
+
+
+def _shoot(browser: Any, url: str, width: int, target: Path, ready: str = "#board svg, #create") -> None:
     context = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=1)
     try:
         page = context.new_page()
         page.goto(url)
-        page.locator("#board svg, #create").first.wait_for()
+        page.locator(ready).first.wait_for()
         page.wait_for_timeout(600)  # the legal moves arrive after the board: let them be highlighted
         page.screenshot(path=str(target), full_page=True)
     finally:
         context.close()
 
 
-def main() -> int:
+def _games(browser: Any, api: httpx.Client, base: str) -> None:
+    for kind in ("manila", "elcapitan", "eic"):
+        game_id, token = _mid_game(api, kind)
+        for width in WIDTHS:
+            _shoot(
+                browser, f"{base}/games/{game_id}#token={token}", width, SHOTS / f"{kind}-player-{width}.png"
+            )
+            _shoot(browser, f"{base}/games/{game_id}", width, SHOTS / f"{kind}-spectator-{width}.png")
+    for width in WIDTHS:
+        _shoot(browser, f"{base}/", width, SHOTS / f"lobby-{width}.png")
+
+
+def _tournaments(browser: Any, api: httpx.Client, base: str, url: str) -> None:
+    tid = _tournament_mid_way(api, url)
+    ready = "#standings, .tournament-row"
+    for width in WIDTHS:  # first, while round 2's games are still being played
+        _shoot(browser, f"{base}/tournaments/{tid}", width, SHOTS / f"tournament-{width}.png", ready)
+    for width in WIDTHS:
+        _shoot(browser, f"{base}/tournaments", width, SHOTS / f"tournaments-{width}.png", ready)
+
+
+def main(argv: list[str]) -> int:
+    """All screenshots; ``games`` or ``tournaments`` as the argument takes only those."""
     SHOTS.mkdir(parents=True, exist_ok=True)
+    only = argv[0] if argv else None
     with tempfile.TemporaryDirectory() as folder:
         server = EmbeddedRedis(Path(folder))
         server.start()
@@ -63,23 +108,10 @@ def main() -> int:
                 browser = playwright.chromium.launch(
                     executable_path=CHROMIUM, headless=True, args=["--no-sandbox"]
                 )
-                for kind in ("manila", "elcapitan", "eic"):
-                    game_id, token = _mid_game(api, kind)
-                    for width in WIDTHS:
-                        _shoot(
-                            browser,
-                            f"{stack.base}/games/{game_id}#token={token}",
-                            width,
-                            SHOTS / f"{kind}-player-{width}.png",
-                        )
-                        _shoot(
-                            browser,
-                            f"{stack.base}/games/{game_id}",
-                            width,
-                            SHOTS / f"{kind}-spectator-{width}.png",
-                        )
-                for width in WIDTHS:
-                    _shoot(browser, f"{stack.base}/", width, SHOTS / f"lobby-{width}.png")
+                if only in (None, "games"):
+                    _games(browser, api, stack.base)
+                if only in (None, "tournaments"):
+                    _tournaments(browser, api, stack.base, server.url)
                 browser.close()
         finally:
             server.stop()
@@ -88,4 +120,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -81,10 +81,38 @@ def test_the_standings_update_live_and_a_table_opens_its_game(
         ranks = page.locator("#standings td.rank").all_inner_texts()
         assert ranks[0] == "1"
 
-        table = page.locator("details.round[data-round='1'] .table-row").first
+        # Round 1's close paired round 2 in the same append: its tables are open, one click from watching.
+        table = page.locator("details.round[data-round='2'][open] .table-row").first
         game_id = table.get_attribute("data-game")
-        assert game_id == "tpage-r1-t1"
+        assert game_id == "tpage-r2-t1"
         table.click()
         page.wait_for_url(f"**/games/{game_id}")
         page.locator("#board svg").wait_for()
         assert api.get(f"/api/games/{game_id}").status_code == 200
+
+
+@pytest.mark.parametrize("width", [390, 1920])
+def test_the_tournament_pages_fit_a_phone_and_a_wall_screen(
+    width: int, browser: Any, fast_stack: ServerThread
+) -> None:
+    spec = {
+        "game": "manila",
+        "players": 7,
+        "table_size": 4,
+        "rounds": 2,
+        "bots": ["greedy"],
+        "id": f"fit{width}",
+    }
+    with httpx.Client(base_url=fast_stack.base, timeout=30) as api:
+        assert api.post("/api/tournaments", json=spec).status_code == 201
+        assert api.post(f"/api/tournaments/fit{width}/start").status_code == 200
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        page = context.new_page()
+        for path, ready in (("/tournaments", ".tournament-row"), (f"/tournaments/fit{width}", ".table-row")):
+            page.goto(fast_stack.base + path)
+            page.locator(ready).first.wait_for()
+            assert page.evaluate("document.documentElement.scrollWidth") <= width, path
+            assert page.evaluate("document.querySelector('main').scrollWidth") <= width, path
+    finally:
+        context.close()

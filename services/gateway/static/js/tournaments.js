@@ -7,16 +7,24 @@ import { api } from "./net.js";
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 2000;
 const FORMATS = { swiss: "Swiss", round_robin: "Round-robin", elimination: "Single elimination" };
+// Each tie-break's column heading, its short form for phones, what it counts, and its name in a sentence.
 const TIE_BREAKS = {
-  points: ["Points", "tournament points by place at each table"],
-  opponents_points: ["Opp. pts", "sum of the current points of everyone the player sat with, per table"],
-  game_score: ["Game score", "sum of the player's in-game scores (money, wealth, florins)"],
-  wins: ["Wins", "tables won"],
-  progress: ["Progress", "how far the player got (elimination)"],
+  points: ["Points", "Pts", "tournament points by place at each table", "points"],
+  opponents_points: ["Opp. pts", "Opp.", "sum of the current points of everyone the player sat with, per table", "opponents' points"],
+  game_score: ["Game score", "Score", "sum of the player's in-game scores (money, wealth, florins)", "in-game score"],
+  wins: ["Wins", "W", "tables won", "wins"],
+  progress: ["Progress", "Prog.", "how far the player got (elimination)", "progress"],
 };
+
+function heading(key) {
+  const [long, short, what] = TIE_BREAKS[key] || [key, key, key];
+  return el("th", { class: "num", title: what }, el("span", { class: "long" }, long), el("span", { class: "short" }, short));
+}
 const STATUS = { created: "not started", running: "live", paused: "paused", finished: "finished" };
 let titles = {};
 let lastPoints = new Map();
+let seenRound = null;
+let lastSeen = "";
 
 function badge(status) {
   return el("span", { class: "badge " + (status === "running" ? "live" : status) }, STATUS[status] || status);
@@ -38,15 +46,15 @@ function setConn(text) {
 // --- the list -------------------------------------------------------------------------------------
 
 function listRow(t) {
-  const progress = t.status === "running" || t.status === "paused" ? `${t.tables_finished}/${t.tables} tables done` : "";
   return el("a", { class: "game-row tournament-row", href: "/tournaments/" + encodeURIComponent(t.tournament_id), "data-tournament": t.tournament_id },
     el("b", {}, t.tournament_id),
-    el("span", { class: "names" }, describe(t), progress ? [" · ", progress] : "",
+    el("span", { class: "names" }, describe(t),
       t.winners.length ? [" · won by ", el("b", {}, t.winners.join(", "))] : ""),
     badge(t.status));
 }
 
 async function drawList() {
+  $("title").textContent = "";
   const { status, body } = await api("/api/tournaments?limit=100");
   if (status !== 200) return setConn("gateway unavailable");
   const rows = body.tournaments;
@@ -61,27 +69,34 @@ async function drawList() {
 function standingsTable(t) {
   const names = new Map(t.standings.map((r) => [r.player, r.name]));
   const head = el("tr", {}, el("th", { class: "num" }, "#"), el("th", {}, "Player"),
-    t.tie_breaks.map((k) => el("th", { class: "num", title: (TIE_BREAKS[k] || [k, k])[1] }, (TIE_BREAKS[k] || [k])[0])),
-    el("th", { class: "num", title: "tables played (and byes)" }, "Tables"),
+    t.tie_breaks.map(heading),
+    el("th", { class: "num played", title: "tables played (and byes)" }, "Tables"),
     el("th", { class: "num", title: "OpenSkill (Plackett-Luce) rating shown as mu − 3 sigma" }, "Rating"));
   const rows = t.standings.map((r) => {
     const before = lastPoints.get(r.player);
     const changed = before !== undefined && before !== r.points;
     return el("tr", { class: changed ? "changed" : "", "data-player": r.player },
       el("td", { class: "num rank" }, r.rank),
-      el("td", {}, el("span", { class: "who" }, r.name), r.bot ? el("span", { class: "tag" }, `${r.bot} bot`) : ""),
+      el("td", {}, el("span", { class: "who", title: r.bot ? `${r.bot} bot` : "" }, r.name), r.bot ? el("span", { class: "tag" }, `${r.bot} bot`) : ""),
       t.tie_breaks.map((k) => el("td", { class: "num " + k }, r[k])),
-      el("td", { class: "num" }, r.tables, r.byes ? el("small", {}, ` +${r.byes} bye${r.byes > 1 ? "s" : ""}`) : ""),
+      el("td", { class: "num played" }, r.tables, r.byes ? el("small", {}, ` +${r.byes} bye${r.byes > 1 ? "s" : ""}`) : ""),
       el("td", { class: "num rating", title: `mu ${r.rating.mu.toFixed(2)}, sigma ${r.rating.sigma.toFixed(2)}` }, r.rating.ordinal.toFixed(1)));
   });
   lastPoints = new Map(t.standings.map((r) => [r.player, r.points]));
   return [names, el("div", { class: "scroll" }, el("table", { class: "standings", id: "standings" }, el("thead", {}, head), el("tbody", {}, rows)))];
 }
 
+/** How a table stands: its result once its round closed, else its game's progress (from the live list). */
+function tableState(table, live) {
+  if (table.finished) return ["finished", "finished"];
+  if (!live) return ["", "waiting"];
+  const seq = live.get(table.game_id);
+  return seq === undefined ? ["finished", "game over"] : ["live", `playing · ${seq} events`];
+}
+
 function tableRow(table, names, live) {
   const people = new People(table.players.map((p) => names.get(p)));
-  const state = table.finished ? el("span", { class: "badge finished" }, "finished")
-    : el("span", { class: "badge " + (live ? "live" : "") }, live ? "playing" : "waiting");
+  const [kind, text] = tableState(table, live);
   let who;
   if (table.finished) {
     // The ranking lists players first to last, each with their in-game score.
@@ -91,19 +106,24 @@ function tableRow(table, names, live) {
     who = table.players.map((_, seat) => people.who(seat));
   }
   return el("a", { class: "table-row", href: "/games/" + encodeURIComponent(table.game_id), "data-game": table.game_id, title: "watch this table" },
-    el("span", { class: "table-no" }, `Table ${table.table}`), el("span", { class: "seated" }, who), state,
-    el("span", { class: "watch" }, table.finished ? "replay ›" : "watch ›"));
+    el("span", { class: "table-no" }, `Table ${table.table}`), el("span", { class: "seated" }, who),
+    el("span", { class: "badge " + kind }, text), el("span", { class: "watch" }, kind === "live" ? "watch ›" : "replay ›"));
 }
 
-function roundPanel(round, names, current, status) {
-  const live = round.round === current && status === "running";
-  const done = round.tables.filter((x) => x.finished).length;
+function roundPanel(round, names, live) {
+  const done = round.tables.filter((x) => tableState(x, live)[0] === "finished").length;
   const summary = round.closed ? "finished" : `${done}/${round.tables.length} tables finished`;
-  const box = el("details", { class: "round", "data-round": round.round, open: round.round === current || null },
+  return el("details", { class: "round", "data-round": round.round },
     el("summary", {}, el("b", {}, `Round ${round.round}`), ` · ${plural(round.tables.length, "table")} · ${summary}`),
-    round.tables.map((x) => tableRow(x, names, live)),
+    round.tables.map((x) => tableRow(x, names, round.closed ? null : live)),
     round.byes.length ? el("p", { class: "byes" }, "Bye: ", round.byes.map((p) => names.get(p)).join(", ")) : "");
-  return box;
+}
+
+/** Game id → events so far, of every live game (one request; null when the tournament is not running). */
+async function liveGames(t) {
+  if (t.status !== "running" && t.status !== "paused") return null;
+  const { status, body } = await api("/api/games?status=live&limit=500");
+  return status === 200 ? new Map(body.games.map((g) => [g.game_id, g.seq])) : null;
 }
 
 function openRounds() {
@@ -117,24 +137,33 @@ async function drawTournament(tid) {
     return setConn("not found");
   }
   if (status !== 200) return setConn("gateway unavailable");
+  const live = await liveGames(t);
+  const seen = JSON.stringify([t, live ? [...live] : null]);
+  if (seen === lastSeen) return; // nothing changed: keep the page as it is (selection, hover, focus)
+  lastSeen = seen;
   document.title = `Harbormaster — ${t.tournament_id}`;
   $("title").textContent = t.tournament_id;
   $("status").replaceWith(Object.assign(badge(t.status), { id: "status" }));
-  const kept = document.querySelector("details.round") ? openRounds() : null;
+  // Which rounds the reader opened survive the redraw; at first only the current round is open.
+  const kept = document.querySelector("details.round") ? openRounds() : new Set();
+  if (t.round !== seenRound) kept.add(t.round).delete(seenRound); // a new round opens, the old one folds
+  seenRound = t.round;
   const [names, standings] = standingsTable(t);
-  const rounds = [...t.rounds_played].reverse().map((r) => roundPanel(r, names, t.round, t.status));
-  if (kept) for (const d of rounds) d.open = kept.has(Number(d.dataset.round)) || (Number(d.dataset.round) === t.round && !kept.size);
-  const progress = t.tables ? el("progress", { max: t.tables, value: t.tables_finished }) : "";
+  const rounds = [...t.rounds_played].reverse().map((r) => roundPanel(r, names, live));
+  for (const d of rounds) d.open = kept.has(Number(d.dataset.round));
+  const current = t.rounds_played.find((r) => r.round === t.round);
+  const doneNow = current ? current.tables.filter((x) => tableState(x, live)[0] === "finished").length : 0;
+  const progress = t.tables ? el("progress", { max: t.tables, value: doneNow }) : "";
   $("app").replaceChildren(el("div", { class: "tournament-layout" },
     el("section", {},
       el("div", { class: "panel" }, el("p", { class: "about" }, describe(t)),
-        t.status === "running" || t.status === "paused" ? el("p", { class: "about" }, `Round ${t.round}: ${t.tables_finished} of ${t.tables} tables finished `, progress) : "",
+        t.status === "running" || t.status === "paused" ? el("p", { class: "about" }, `Round ${t.round}: ${doneNow} of ${t.tables} tables finished `, progress) : "",
         t.winners.length ? el("p", { class: "winners" }, "🏆 Won by ", el("b", {}, t.winners.join(", "))) : ""),
       el("div", { class: "panel" }, el("h2", {}, "Standings"), standings,
-        el("p", { class: "hint-text" }, "Ranked by ", t.tie_breaks.map((k) => (TIE_BREAKS[k] || [k])[0].toLowerCase()).join(", then "), ". Standings count closed rounds."))),
+        el("p", { class: "hint-text" }, "Ranked by ", t.tie_breaks.map((k) => (TIE_BREAKS[k] || [k, k, k, k])[3]).join(", then "), ". Standings count closed rounds."))),
     el("aside", {}, el("div", { class: "panel" }, el("h2", {}, "Rounds"),
       rounds.length ? rounds : el("p", {}, "Not started yet.")))));
-  setConn(t.status === "running" ? "live · updated every 2 s" : `updated ${new Date().toLocaleTimeString()}`);
+  setConn(t.status === "running" ? "live · updated every 2 s" : "checked every 2 s");
 }
 
 async function start() {
@@ -142,9 +171,13 @@ async function start() {
   if (catalog.status === 200) titles = Object.fromEntries(catalog.body.games.map((g) => [g.key, g.title]));
   const match = location.pathname.match(/^\/tournaments\/(.+)$/);
   const draw = match ? () => drawTournament(decodeURIComponent(match[1])) : drawList;
+  // A redraw between a press and its release would swallow the click: none while a pointer is down.
+  let pressed = false;
+  addEventListener("pointerdown", () => (pressed = true));
+  addEventListener("pointerup", () => setTimeout(() => (pressed = false), 300));
   const tick = async () => {
     try {
-      await draw();
+      if (!pressed) await draw();
     } catch (e) {
       setConn("gateway unavailable");
     }
