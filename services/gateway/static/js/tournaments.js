@@ -2,7 +2,7 @@
 // tie-break and rating, the rounds with their tables, each one click from watching its game). Both poll
 // the JSON every 2 s (the gateway has no push channel for tournaments; a poll is one small GET).
 import { el, People, plural } from "./dom.js";
-import { api } from "./net.js";
+import { api, bearer } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 2000;
@@ -25,6 +25,27 @@ let titles = {};
 let lastPoints = new Map();
 let seenRound = null;
 let lastSeen = "";
+let keyRefused = false;
+
+/** A person entrant's key: from the link (`#key=…`, kept in this browser's storage), never shown. */
+function personKey(tid) {
+  const found = new URLSearchParams(location.hash.slice(1)).get("key");
+  if (found && !keyRefused) {
+    localStorage.setItem("hm-tkey-" + tid, found);
+    history.replaceState(null, "", location.pathname); // out of the address bar, out of screenshots
+  }
+  return keyRefused ? null : localStorage.getItem("hm-tkey-" + tid);
+}
+
+/** Where the person with the key plays now, one click away. */
+function yourTable(you) {
+  let what;
+  if (!you.round) what = "Round 1 has not been paired yet.";
+  else if (!you.game_id) what = `Round ${you.round}: you have a bye.`;
+  else what = [`Round ${you.round}: `, el("a", { class: "primary-link", id: "your-table", href: you.link },
+    you.finished ? "your table (finished) ›" : "play your table ›")];
+  return el("div", { class: "panel you-panel" }, el("b", {}, `You are ${you.name}. `), what);
+}
 
 function badge(status) {
   return el("span", { class: "badge " + (status === "running" ? "live" : status) }, STATUS[status] || status);
@@ -67,6 +88,7 @@ async function drawList() {
 // --- one tournament -------------------------------------------------------------------------------
 
 function standingsTable(t) {
+  const you = t.you || null;
   const names = new Map(t.standings.map((r) => [r.player, r.name]));
   const head = el("tr", {}, el("th", { class: "num" }, "#"), el("th", {}, "Player"),
     t.tie_breaks.map(heading),
@@ -75,7 +97,8 @@ function standingsTable(t) {
   const rows = t.standings.map((r) => {
     const before = lastPoints.get(r.player);
     const changed = before !== undefined && before !== r.points;
-    return el("tr", { class: changed ? "changed" : "", "data-player": r.player },
+    const mine = you !== null && you.player === r.player;
+    return el("tr", { class: [changed ? "changed" : "", mine ? "mine" : ""].join(" ").trim(), "data-player": r.player },
       el("td", { class: "num rank" }, r.rank),
       el("td", {}, el("span", { class: "who", title: r.bot ? `${r.bot} bot` : "" }, r.name), r.bot ? el("span", { class: "tag" }, `${r.bot} bot`) : ""),
       t.tie_breaks.map((k) => el("td", { class: "num " + k }, r[k])),
@@ -131,7 +154,13 @@ function openRounds() {
 }
 
 async function drawTournament(tid) {
-  const { status, body: t } = await api("/api/tournaments/" + encodeURIComponent(tid));
+  const key = personKey(tid);
+  const { status, body: t } = await api("/api/tournaments/" + encodeURIComponent(tid), { headers: bearer(key) });
+  if (status === 403 && key) {
+    localStorage.removeItem("hm-tkey-" + tid); // not this tournament's key: show the page without it
+    keyRefused = true;
+    return drawTournament(tid);
+  }
   if (status === 404) {
     $("app").replaceChildren(el("div", { class: "notice error" }, `There is no tournament “${tid}”. `, el("a", { href: "/tournaments" }, "All tournaments")));
     return setConn("not found");
@@ -156,6 +185,8 @@ async function drawTournament(tid) {
   const progress = t.tables ? el("progress", { max: t.tables, value: doneNow }) : "";
   $("app").replaceChildren(el("div", { class: "tournament-layout" },
     el("section", {},
+      t.you ? yourTable(t.you) : "",
+      keyRefused ? el("div", { class: "notice error" }, "That link's key is not of a player in this tournament.") : "",
       el("div", { class: "panel" }, el("p", { class: "about" }, describe(t)),
         t.status === "running" || t.status === "paused" ? el("p", { class: "about" }, `Round ${t.round}: ${doneNow} of ${t.tables} tables finished `, progress) : "",
         t.winners.length ? el("p", { class: "winners" }, "🏆 Won by ", el("b", {}, t.winners.join(", "))) : ""),
@@ -175,6 +206,12 @@ async function start() {
   let pressed = false;
   addEventListener("pointerdown", () => (pressed = true));
   addEventListener("pointerup", () => setTimeout(() => (pressed = false), 300));
+  // A new link pasted over this page's (`#key=…`) is read at once.
+  addEventListener("hashchange", () => {
+    keyRefused = false;
+    lastSeen = "";
+    draw();
+  });
   const tick = async () => {
     try {
       if (!pressed) await draw();
