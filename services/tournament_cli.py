@@ -63,6 +63,9 @@ def _spec_flags(p: argparse.ArgumentParser, required: bool = True) -> None:
     p.add_argument("--table-size", type=int, default=0, help="seats per table (default 4 where allowed)")
     p.add_argument("--advance", type=int, default=1, help="elimination: how many of each table go on")
     p.add_argument("--move-limit", type=float, default=0.0, help="seconds per move before a timeout (0: off)")
+    p.add_argument("--total-limit", type=float, default=0.0, help="seconds per seat and game in all (0: off)")
+    p.add_argument("--on-timeout", choices=("default-move", "forfeit"), default="default-move",
+                   help="what a timeout does: the default move, or that and the seat forfeits its table")  # fmt: skip
     p.add_argument("--id", help="the tournament id (default: random)")
     p.add_argument("--person", action="append", default=[], help="a person entrant's name (repeatable)")
 
@@ -75,7 +78,8 @@ def _spec(args: argparse.Namespace) -> service.TournamentSpec:
     return service.TournamentSpec(
         game=args.game, format=args.format, rounds=args.rounds, table_size=args.table_size or None,
         players=args.players, bots=[b for b in args.bots.split(",") if b], advance=args.advance, id=args.id,
-        move_limit_s=args.move_limit, entrants=[Entrant(name=name) for name in args.person],
+        move_limit_s=args.move_limit, total_limit_s=args.total_limit,
+        on_timeout=args.on_timeout.replace("-", "_"), entrants=[Entrant(name=name) for name in args.person],
     )  # fmt: skip
 
 

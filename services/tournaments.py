@@ -45,6 +45,10 @@ class TournamentSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_f
     options: dict[str, Any] = msgspec.field(default_factory=dict)
     move_limit_s: float = 0.0
     """Per-move clock in seconds (0: off): a silent seat plays its default move."""
+    total_limit_s: float = 0.0
+    """Total thinking time per seat and game in seconds (0: off); past it, each turn is the default move."""
+    on_timeout: str = "default_move"
+    """``default_move`` or ``forfeit`` (a timed-out seat ranks below the others at its table)."""
     id: str | None = None
 
 
@@ -75,6 +79,8 @@ def settings_of(spec: TournamentSpec, min_seats: int, max_seats: int) -> Setting
         advance=spec.advance,
         options=dict(spec.options),
         move_limit_s=max(0.0, spec.move_limit_s),
+        total_limit_s=max(0.0, spec.total_limit_s),
+        on_timeout=spec.on_timeout,  # type: ignore[arg-type]  # checked by rules.create
     )
 
 
@@ -207,6 +213,11 @@ def summary(state: State, full: bool = True) -> dict[str, Any]:
         "tables_finished": sum(r is not None for r in current.results) if current else 0,
         "tables": len(current.results) if current else 0,
         "winners": [state.entrants[p].name for p in state.winners],
+        "clock": {
+            "move_limit_s": state.settings.move_limit_s,
+            "total_limit_s": state.settings.total_limit_s,
+            "on_timeout": state.settings.on_timeout,
+        },
     }
     if full:
         body["standings"] = standings_json(state)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from domain.tournament.data import FORMATS, Entrant, Format, Settings, default_tie_breaks
+from domain.tournament.data import FORMATS, ON_TIMEOUT, Entrant, Format, Settings, default_tie_breaks
 from domain.tournament.events import (
     RoundClosed,
     RoundPaired,
@@ -39,6 +39,7 @@ def fold(events: Sequence[TournamentEvent], state: State | None = None) -> State
 
 __all__ = [
     "FORMATS",
+    "ON_TIMEOUT",
     "Entrant",
     "Format",
     "PlayedRound",

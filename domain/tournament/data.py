@@ -11,6 +11,8 @@ from domain.tournament.standings import DEFAULT_TIE_BREAKS
 
 Format = Literal["swiss", "round_robin", "elimination"]
 FORMATS: tuple[Format, ...] = ("swiss", "round_robin", "elimination")
+OnTimeout = Literal["default_move", "forfeit"]
+ON_TIMEOUT: tuple[OnTimeout, ...] = ("default_move", "forfeit")
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
@@ -29,6 +31,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """The game's options for every table."""
     move_limit_s: float = 0.0
     """Per-move clock: a seat silent this long plays its default move (``domain/clock.py``); 0 = off."""
+    total_limit_s: float = 0.0
+    """Total clock per seat and game: a seat whose thinking time adds up to this plays its default move
+    on each of its turns from then on, at once; 0 = off."""
+    on_timeout: OnTimeout = "default_move"
+    """``default_move``: a timed-out seat plays its default move and the game's result stands.
+    ``forfeit``: a seat timed out even once is forfeited: the clock plays its default moves from then on,
+    at once, and the table ranks it below every seat that was never timed out (``forfeit_result``)."""
 
 
 def default_tie_breaks(format: Format) -> tuple[str, ...]:

@@ -41,6 +41,8 @@ class TableFinished(Event, frozen=True, kw_only=True):
     scores: tuple[int, ...]
     winners: tuple[Player, ...]
     final_hash: str
+    forfeits: tuple[Player, ...] = ()
+    """Players forfeited by the clock (``on_timeout = forfeit``): already ranked below the others."""
 
 
 class RoundClosed(Event, frozen=True, kw_only=True):

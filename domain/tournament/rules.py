@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 
 from domain.engine import RuleViolation
-from domain.tournament.data import FORMATS, Entrant, Settings
+from domain.tournament.data import FORMATS, ON_TIMEOUT, Entrant, Settings
 from domain.tournament.events import (
     RoundClosed,
     RoundPaired,
@@ -61,6 +61,10 @@ def create(
     for size in (settings.table_size, settings.table_size - 1):
         if size >= min_seats and len(settings.points.by_size.get(str(size), ())) != size:
             raise _refuse("points", f"points by place for tables of {size} are missing")
+    if settings.on_timeout not in ON_TIMEOUT:
+        raise _refuse("on_timeout", f"on_timeout is one of {', '.join(ON_TIMEOUT)}")
+    if settings.move_limit_s < 0 or settings.total_limit_s < 0:
+        raise _refuse("clock", "clock limits are seconds, 0 or more")
     if len(entrants) < min_seats:
         raise _refuse("entrants", f"{len(entrants)} entrants cannot fill one table of {min_seats}")
     if settings.format == "elimination" and not 1 <= settings.advance < min_seats:

@@ -74,6 +74,14 @@ class PersonTable(msgspec.Struct, frozen=True):
     link: str | None
 
 
+class ClockSettings(msgspec.Struct, frozen=True):
+    """The tournament's clocks (0: off) and what a timeout does (``default_move`` or ``forfeit``)."""
+
+    move_limit_s: float
+    total_limit_s: float
+    on_timeout: str
+
+
 class TournamentInfo(msgspec.Struct, frozen=True):
     """A tournament; ``standings`` and ``rounds_played`` only on ``GET /api/tournaments/{id}``."""
 
@@ -89,6 +97,7 @@ class TournamentInfo(msgspec.Struct, frozen=True):
     tables_finished: int
     tables: int
     winners: list[str]
+    clock: ClockSettings | None = None
     standings: list[StandingLine] | None = None
     rounds_played: list[RoundLine] | None = None
     people: list[PersonKey] | None = None

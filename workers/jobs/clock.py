@@ -6,7 +6,8 @@ the bus like any player's command, as the clock (origin ``clock``: ids of its ow
 take) with the command id ``timeout-<seq>-<seat>-<tag>`` (keyed with the game's secret seed): the game
 decides it, the log keeps it, ``verify`` re-decides it, and a second claim of the same timeout is a
 duplicate.
-``serve`` and ``harbormaster tournament run`` call it with each tournament's reconcile pass.
+``serve`` and ``harbormaster tournament run`` call it with each tournament's reconcile pass. A tournament
+may also limit each seat's total thinking time per game, and forfeit a timed-out seat (``Clock``).
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ import hashlib
 import hmac
 from collections.abc import Iterable
 
+import msgspec
 import structlog
 
 from domain.clock import default_move
 from events import codec, keys
 from events.bus import CommandBus
+from events.envelope import Envelope
 from events.errors import UnknownGame
 from events.store import EventStore
 
@@ -41,16 +44,75 @@ def timeout_command_id(seed: bytes, seq: int, seat: int) -> str:
     return f"timeout-{seq}-{seat}-{tag}"
 
 
+class SeatClocks(msgspec.Struct, kw_only=True):
+    """What the log says of each seat's clock: thinking time used (ms) and timeouts suffered."""
+
+    used_ms: dict[int, int] = msgspec.field(default_factory=dict)
+    timeouts: dict[int, int] = msgspec.field(default_factory=dict)
+    last_ts_ms: int = 0
+
+
+def seat_clocks(envelopes: Iterable[Envelope]) -> SeatClocks:
+    """Each seat's clock from the game's events alone: a command's first event charges its seat the time
+    since the event before it (what the seat spent deciding, in games where one seat acts at a time); a
+    command of the clock (id ``timeout-…``) counts as a timeout of its seat."""
+    clocks, previous = SeatClocks(), ""
+    for envelope in envelopes:
+        first_of_command = envelope.command_id != previous
+        previous = envelope.command_id
+        if envelope.seat is not None and first_of_command and clocks.last_ts_ms:
+            seat = envelope.seat
+            clocks.used_ms[seat] = clocks.used_ms.get(seat, 0) + envelope.ts_ms - clocks.last_ts_ms
+            if envelope.command_id.startswith("timeout-"):
+                clocks.timeouts[seat] = clocks.timeouts.get(seat, 0) + 1
+        clocks.last_ts_ms = envelope.ts_ms
+    return clocks
+
+
+def read_clocks(store: EventStore, game_id: str) -> SeatClocks:
+    entries = store.redis.xrange(keys.events(game_id))
+    return seat_clocks(codec.decode_envelope(fields[b"e"]) for _, fields in entries)
+
+
+class Clock(msgspec.Struct, frozen=True, kw_only=True):
+    """A tournament's clock rules (``None``, or 0 for the total, turns a limit off)."""
+
+    move_ms: int | None = None
+    total_ms: int = 0
+    forfeit: bool = False
+    """A seat timed out once plays its default moves at once from then on."""
+
+    def out_of_time(self, clocks: SeatClocks, seat: int, elapsed_ms: int) -> bool:
+        """Whether ``seat``, to act for ``elapsed_ms`` now, has run out of time."""
+        if self.move_ms is not None and elapsed_ms >= self.move_ms:
+            return True
+        if self.total_ms and clocks.used_ms.get(seat, 0) + elapsed_ms >= self.total_ms:
+            return True
+        return self.forfeit and clocks.timeouts.get(seat, 0) > 0
+
+
 def claim_timeouts(
-    store: EventStore, bus: CommandBus, game_ids: Iterable[str], limit_ms: int, now_ms: int
+    store: EventStore,
+    bus: CommandBus,
+    game_ids: Iterable[str],
+    limit_ms: int | None = None,
+    now_ms: int = 0,
+    clock: Clock | None = None,
 ) -> list[tuple[str, int, str]]:
-    """Submit the default move of each seat to act in each game silent for ``limit_ms`` or more; returns
-    ``(game id, seat, command id)`` of each one submitted."""
+    """Submit the default move of each seat to act that has run out of time (``limit_ms`` alone: silent
+    that long; ``clock``: the move limit, the total per seat, forfeited seats); returns ``(game id, seat,
+    command id)`` of each one submitted."""
+    rules = clock or Clock(move_ms=limit_ms)
     claimed: list[tuple[str, int, str]] = []
     for game_id in game_ids:
         last = last_move_ms(store, game_id)
-        if last is None or now_ms - last < limit_ms:
+        if last is None:
             continue
+        elapsed = now_ms - last
+        only_moves = not rules.total_ms and not rules.forfeit
+        if only_moves and (rules.move_ms is None or elapsed < rules.move_ms):
+            continue  # the common case costs one read, not a load of the game
+        clocks = SeatClocks() if only_moves else read_clocks(store, game_id)
         try:
             loaded = store.load(game_id)
         except UnknownGame:
@@ -59,7 +121,7 @@ def claim_timeouts(
         if game.outcome(state) is not None:
             continue
         for seat in sorted(game.to_act(state)):
-            command = default_move(game, state, seat)
+            command = default_move(game, state, seat) if rules.out_of_time(clocks, seat, elapsed) else None
             if command is None:
                 continue
             command_id = timeout_command_id(loaded.meta.seed, loaded.seq, seat)

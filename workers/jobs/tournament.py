@@ -24,12 +24,13 @@ from rq import Queue, Retry
 from domain import games_with_plugins
 from domain.tournament import RoundPaired, State, TableFinished, TournamentEvent
 from domain.tournament import rules as tournament_rules
+from domain.tournament.forfeit import forfeit_result
 from events import keys
 from events.bus import CommandBus
 from events.errors import GameExists, UnknownGame
 from events.store import EventStore, LoadedGame, now_ms
 from events.tournaments import LoadedTournament, TournamentStore, tournament_key
-from workers.jobs.clock import claim_timeouts
+from workers.jobs.clock import Clock, claim_timeouts, read_clocks
 from workers.jobs.people import seat_people
 from workers.jobs.schedule import make_scheduler
 
@@ -102,14 +103,16 @@ def _table_result(store: EventStore, state: State, number: int, table: int) -> T
     if outcome is None:
         return None
     seats = played.pairing.tables[table]
-    return TableFinished(
-        round=number,
-        table=table,
-        ranking=tuple(seats[s] for s in outcome.ranking),
-        scores=tuple(outcome.scores[s] for s in outcome.ranking),
-        winners=tuple(seats[s] for s in outcome.winners),
-        final_hash=loaded.hash,
-    )
+    ranking = tuple(seats[s] for s in outcome.ranking)
+    scores = tuple(outcome.scores[s] for s in outcome.ranking)
+    winners = tuple(seats[s] for s in outcome.winners)
+    forfeits: tuple[int, ...] = ()
+    if state.settings.on_timeout == "forfeit":  # from the game's own log: anyone can check it
+        timed_out = read_clocks(store, game_id).timeouts
+        forfeits = tuple(seats[s] for s in sorted(timed_out))
+        ranking, scores, winners = forfeit_result(ranking, scores, winners, forfeits)
+    return TableFinished(round=number, table=table, ranking=ranking, scores=scores, winners=winners,
+                         final_hash=loaded.hash, forfeits=forfeits)  # fmt: skip
 
 
 def close_round(
@@ -263,10 +266,13 @@ def reconcile(
         open_round(
             store, loaded.state, _as_paired(loaded.state, current.number), redis_url, partitions, plugins
         )
-        if loaded.state.settings.move_limit_s > 0:
+        settings = loaded.state.settings
+        if settings.move_limit_s > 0 or settings.total_limit_s > 0:
             live = [g for g, s in game_statuses(store, current.games).items() if s == b"live"]
-            limit_ms = int(loaded.state.settings.move_limit_s * 1000)
-            claim_timeouts(store, CommandBus(store.redis, partitions), live, limit_ms, now_ms())
+            move_ms = int(settings.move_limit_s * 1000) if settings.move_limit_s > 0 else None
+            clock = Clock(move_ms=move_ms, total_ms=int(settings.total_limit_s * 1000),
+                          forfeit=settings.on_timeout == "forfeit")  # fmt: skip
+            claim_timeouts(store, CommandBus(store.redis, partitions), live, now_ms=now_ms(), clock=clock)
         events = close_round(store, tournaments, tournament_id, current.number)
         after_decision(store, tournaments, tournament_id, events, redis_url, partitions, plugins)
     return tournaments.load(tournament_id)

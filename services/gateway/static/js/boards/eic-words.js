@@ -1,4 +1,5 @@
 // East India Companies in words: the log's sentences and each legal command as steps on the board.
+import { MARKET_CARDS } from "./eic-cards.js";
 export const GOODS = ["tea", "spices", "coffee", "silk"];
 export const ZONES = ["China", "Southeast Asia", "India"];
 export const SPACES = [
@@ -15,6 +16,16 @@ const gs = (n) => `${n} GS`;
 export function goods(amounts) {
   const parts = (amounts || []).map((n, i) => (n ? `${n} ${GOODS[i]}` : "")).filter(Boolean);
   return parts.length ? list(parts) : "nothing";
+}
+
+/** A market card by what it prints: "Far East card (deck 1): 2 tea and 1 spices; +1 tea with 4 players". */
+export function marketCard(id) {
+  const card = MARKET_CARDS[id];
+  if (!card) return `Market card ${id}`;
+  const signed = (amounts) => list(amounts.map((n, i) => (n ? `${n > 0 ? n : "−" + -n} ${GOODS[i]}` : "")).filter(Boolean)) || "nothing";
+  const market = card.market === "europe" ? "European" : "Far East";
+  const extra = card.extra.some((n) => n) ? `; +${signed(card.extra)} with 4 players` : "";
+  return `${market} card (deck ${card.deck}): ${signed(card.base)}${extra}`;
 }
 
 export function shipName(id, ctx) {
@@ -48,7 +59,7 @@ export function path(c, view, ctx) {
     case "Pass":
       return [{ key: "pass", label: "Pass" }];
     case "ChooseMarketCard":
-      return [{ key: `card:${c.card}`, label: `Market card ${c.card}` }];
+      return [{ key: `card:${c.card}`, label: marketCard(c.card) }];
     case "SendShip":
       return [{ key: `ship:${c.ship}`, label: `Send ${shipName(c.ship, ctx)}` }, { key: `zone:${c.zone}`, label: `to ${ZONES[c.zone - 1] || "zone " + c.zone}` }];
     case "LoadShip":

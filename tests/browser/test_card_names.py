@@ -1,0 +1,21 @@
+"""The web client names East India Companies' market cards by what they print: its table is data.py's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from domain.eic import data
+
+CARDS_JS = Path(__file__).parents[2] / "services" / "gateway" / "static" / "js" / "boards" / "eic-cards.js"
+
+
+def test_the_clients_market_cards_are_the_engines() -> None:
+    text = CARDS_JS.read_text()
+    table = json.loads(text[text.index("= ") + 2 : text.rindex(";")])
+    expected = {
+        card: {"market": market, "deck": deck, "base": list(base), "extra": list(extra)}
+        for market, cards in (("far_east", data.FAR_EAST_CARDS), ("europe", data.EUROPE_CARDS))
+        for card, (deck, base, extra) in cards.items()
+    }
+    assert table == expected
