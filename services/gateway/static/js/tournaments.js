@@ -60,6 +60,20 @@ function describe(t) {
   return `${gameTitle(t.game)} · ${FORMATS[t.format] || t.format} · ${plural(t.players, "player")} · tables of ${t.table_size} · ${round}`;
 }
 
+function seconds(s) {
+  return s >= 120 ? `${Math.round(s / 60)} min` : `${s} s`;
+}
+
+/** The clocks in words, or nothing when there are none. */
+function clocks(clock) {
+  if (!clock || (!clock.move_limit_s && !clock.total_limit_s)) return "";
+  const parts = [];
+  if (clock.move_limit_s) parts.push(`${seconds(clock.move_limit_s)} per move`);
+  if (clock.total_limit_s) parts.push(`${seconds(clock.total_limit_s)} per game`);
+  const then = clock.on_timeout === "forfeit" ? "a seat out of time forfeits" : "a seat out of time plays its default move";
+  return `Clock: ${parts.join(", ")}; ${then}.`;
+}
+
 function setConn(text) {
   $("conn").textContent = text;
 }
@@ -117,7 +131,7 @@ function tableState(table, live) {
   return seq === undefined ? ["finished", "game over"] : ["live", `playing · ${seq} events`];
 }
 
-function tableRow(table, names, live) {
+function tableRow(table, names, live, you) {
   const people = new People(table.players.map((p) => names.get(p)));
   const [kind, text] = tableState(table, live);
   let who;
@@ -128,17 +142,21 @@ function tableRow(table, names, live) {
   } else {
     who = table.players.map((_, seat) => people.who(seat));
   }
-  return el("a", { class: "table-row", href: "/games/" + encodeURIComponent(table.game_id), "data-game": table.game_id, title: "watch this table" },
+  // The person's own table opens with their seat; every other table as a spectator.
+  const mine = you && you.game_id === table.game_id && you.link;
+  const href = mine ? you.link : "/games/" + encodeURIComponent(table.game_id);
+  const go = mine && kind === "live" ? "play ›" : kind === "live" ? "watch ›" : "replay ›";
+  return el("a", { class: "table-row" + (mine ? " mine" : ""), href, "data-game": table.game_id, title: mine ? "your table" : "watch this table" },
     el("span", { class: "table-no" }, `Table ${table.table}`), el("span", { class: "seated" }, who),
-    el("span", { class: "badge " + kind }, text), el("span", { class: "watch" }, kind === "live" ? "watch ›" : "replay ›"));
+    el("span", { class: "badge " + kind }, text), el("span", { class: "watch" }, go));
 }
 
-function roundPanel(round, names, live) {
+function roundPanel(round, names, live, you) {
   const done = round.tables.filter((x) => tableState(x, live)[0] === "finished").length;
   const summary = round.closed ? "finished" : `${done}/${round.tables.length} tables finished`;
   return el("details", { class: "round", "data-round": round.round },
     el("summary", {}, el("b", {}, `Round ${round.round}`), ` · ${plural(round.tables.length, "table")} · ${summary}`),
-    round.tables.map((x) => tableRow(x, names, round.closed ? null : live)),
+    round.tables.map((x) => tableRow(x, names, round.closed ? null : live, you)),
     round.byes.length ? el("p", { class: "byes" }, "Bye: ", round.byes.map((p) => names.get(p)).join(", ")) : "");
 }
 
@@ -178,7 +196,7 @@ async function drawTournament(tid) {
   if (t.round !== seenRound) kept.add(t.round).delete(seenRound); // a new round opens, the old one folds
   seenRound = t.round;
   const [names, standings] = standingsTable(t);
-  const rounds = [...t.rounds_played].reverse().map((r) => roundPanel(r, names, live));
+  const rounds = [...t.rounds_played].reverse().map((r) => roundPanel(r, names, live, t.you || null));
   for (const d of rounds) d.open = kept.has(Number(d.dataset.round));
   const current = t.rounds_played.find((r) => r.round === t.round);
   const doneNow = current ? current.tables.filter((x) => tableState(x, live)[0] === "finished").length : 0;
@@ -188,6 +206,7 @@ async function drawTournament(tid) {
       t.you ? yourTable(t.you) : "",
       keyRefused ? el("div", { class: "notice error" }, "That link's key is not of a player in this tournament.") : "",
       el("div", { class: "panel" }, el("p", { class: "about" }, describe(t)),
+        clocks(t.clock) ? el("p", { class: "about clock" }, clocks(t.clock)) : "",
         t.status === "running" || t.status === "paused" ? el("p", { class: "about" }, `Round ${t.round}: ${doneNow} of ${t.tables} tables finished `, progress) : "",
         t.winners.length ? el("p", { class: "winners" }, "🏆 Won by ", el("b", {}, t.winners.join(", "))) : ""),
       el("div", { class: "panel" }, el("h2", {}, "Standings"), standings,
