@@ -4,10 +4,10 @@ The inbox partitions hash to different slots, so the single ``XREADGROUP`` over 
 that a standalone Redis answers is a ``CROSSSLOT`` error on a Cluster, even between slots of one node. Here
 the partitions are grouped by the master that serves their slot (redis-py's slot map) and each node gets
 one round trip: a pipeline of one non-blocking ``XREADGROUP`` per partition, on that node's own
-connection, replies left raw as the standalone read leaves them. A ``MOVED``/``ASK`` reply (a slot moved
-since the map was read) refreshes the map and sends the reads again: a read refused with a redirection
-read nothing, and the entries the others read stay pending for this consumer (read again with
-``pending``), so nothing is lost.
+connection, replies left raw as the standalone read leaves them. A ``MOVED`` reply (a slot moved since
+the map was read) reloads the map and sends that read again; an ``ASK`` (a slot half migrated) sends it to
+the importing node after ``ASKING``. A read refused with a redirection read nothing, and the replies of the
+others are kept, so no entry is delivered and dropped.
 
 Blocking: ``XREADGROUP ... BLOCK`` cannot wait on several slots at once, so a read that finds nothing
 sleeps a short poll interval (``POLL_MS``, at most ``block_ms``) and returns empty; the caller reads again.
@@ -70,7 +70,9 @@ class ClusterReads:
                 # The replies of the reads that ran are kept (their entries are now delivered to us);
                 # only the redirected ones are sent again.
                 for p, reply in zip(ps, pipe.execute(raise_on_error=False), strict=True):
-                    if isinstance(reply, MovedError | AskError):
+                    if isinstance(reply, AskError):
+                        replies.append(self._asking(reply, call_for(p)))
+                    elif isinstance(reply, MovedError):
                         redirected.append(p)
                     elif isinstance(reply, Exception):
                         raise reply
@@ -84,3 +86,15 @@ class ClusterReads:
             self._raw.clear()
             todo = redirected
         raise MovedError(f"partitions {todo} still redirected after {REDIRECTIONS} slot-map refreshes")
+
+    def _asking(self, ask: AskError, call: tuple[Any, ...]) -> Any:
+        """The read sent to the node importing the slot, preceded by ``ASKING`` (the slot is half migrated:
+        the map stays as it is until the migration ends, so it is not reloaded)."""
+        node = self.cluster.get_node(host=ask.host, port=ask.port)
+        if node is None:
+            self.cluster.nodes_manager.initialize()
+            node = self.cluster.get_node(host=ask.host, port=ask.port)
+        pipe: Any = self._node_client(node).pipeline(transaction=False)
+        pipe.execute_command("ASKING")
+        pipe.execute_command(*call)
+        return pipe.execute()[1]

@@ -46,7 +46,7 @@ def _tournament_mid_way(api: httpx.Client, url: str) -> str:
     """A 10-player Manila Swiss with round 1 closed and round 2 under way (the reconciler closes rounds
     here, as ``serve`` does); returns its id."""
     spec = {"game": "manila", "players": 10, "table_size": 4, "rounds": 3, "bots": ["greedy", "random"],
-            "id": "harbour-cup"}  # fmt: skip
+            "move_limit_s": 60, "id": "harbour-cup"}  # fmt: skip
     assert api.post("/api/tournaments", json=spec).status_code == 201
     assert api.post("/api/tournaments/harbour-cup/start").status_code == 200
     services = services_for(url)

@@ -68,12 +68,12 @@ def test_the_standings_update_live_and_a_table_opens_its_game(
 
         assert api.post("/api/tournaments/tpage/start").status_code == 200
         with reconciling(redis_url, "tpage"):
-            page.locator("#status.live").wait_for(timeout=20_000)
+            page.locator("#status.live").wait_for(timeout=60_000)
             page.locator("details.round[data-round='1'] .table-row").first.wait_for()
             # Round 1 closes when both tables end: the standings (and the points column) change.
             page.wait_for_function(
                 "[...document.querySelectorAll('#standings td.points')].some((td) => td.textContent !== '0')",
-                timeout=45_000,
+                timeout=120_000,  # a round of two El Capitán games: seconds, more under heavy load
             )
         assert page.evaluate("window.unreloaded") is True
         points = _points(page)
@@ -116,3 +116,29 @@ def test_the_tournament_pages_fit_a_phone_and_a_wall_screen(
             assert page.evaluate("document.querySelector('main').scrollWidth") <= width, path
     finally:
         context.close()
+
+
+def test_a_person_s_link_shows_their_table_one_click_away(page: Any, fast_stack: ServerThread) -> None:
+    spec = {"game": "manila", "entrants": [{"name": "Anna"}], "players": 3, "bots": ["greedy"], "rounds": 1,
+            "table_size": 3, "id": "tyou"}  # fmt: skip
+    with httpx.Client(base_url=fast_stack.base, timeout=30) as api:
+        created = api.post("/api/tournaments", json=spec)
+        assert created.status_code == 201, created.text
+        [anna] = created.json()["people"]
+        assert api.post("/api/tournaments/tyou/start").status_code == 200
+    page.goto(f"{fast_stack.base}/tournaments/tyou#key=wrong")
+    page.locator(".notice.error").wait_for()  # a key of nobody: said so, and the page still shows
+    page.locator("#standings").wait_for()
+    assert page.locator(".you-panel").count() == 0
+
+    page.goto(f"{fast_stack.base}/tournaments/tyou#key={anna['key']}")
+    link = page.locator("#your-table")
+    link.wait_for()
+    assert anna["key"] not in page.locator("body").inner_text()  # the key is never printed
+    assert page.locator("#standings tr.mine").inner_text().split()[1] == "Anna"
+    assert link.get_attribute("href") == f"/games/tyou-r1-t1#token={anna['key']}"
+    mine = page.locator(".table-row.mine")  # in the round's list too, her table opens with her seat
+    assert mine.get_attribute("href") == link.get_attribute("href")
+    link.click()
+    page.wait_for_url("**/games/tyou-r1-t1**")
+    page.locator("#board svg").wait_for()

@@ -68,3 +68,24 @@ def test_commands_on_every_master_are_read_per_node_once_and_survive_a_slot_move
     assert reader.redis.get_node_from_key(keys.inbox(moved)).port == target
     assert bus.backlog() == 0
     reader.redis.close()
+
+
+def test_a_read_of_a_half_migrated_slot_follows_ask_to_the_importing_node(
+    redis_cluster: LocalCluster, cluster_client: RedisCluster
+) -> None:
+    bus = CommandBus(cluster_client, partitions=PARTITIONS)
+    bus.ensure_groups()
+    games = [f"ask{n}" for n in range(20)]
+    moving = keys.partition_for(games[0], PARTITIONS)
+    slot = cluster_client.keyslot(keys.inbox(moving))
+    source = cluster_client.get_node_from_key(keys.inbox(moving)).port
+    target = next(port for port in redis_cluster.master_ports() if port != source)
+    sent = _submit(bus, games, "c")
+    redis_cluster.begin_move(slot, source, target)  # the partition's stream is on target; the map says source
+    try:
+        read = _command_ids(_drain(bus, "w2"))
+        assert sorted(read) == sorted(sent)
+        assert cluster_client.get_node_from_key(keys.inbox(moving)).port == source  # no map reload for ASK
+    finally:
+        redis_cluster.finish_move(slot, target)
+    assert bus.backlog() == 0

@@ -153,22 +153,30 @@ class LocalCluster:
     def move_slot(self, slot: int, source: int, target: int) -> None:
         """Migrate ``slot`` with its keys from the master on port ``source`` to the one on ``target``, the way
         ``redis-cli --cluster reshard`` does: IMPORTING/MIGRATING, ``MIGRATE`` key by key, then NODE."""
+        self.begin_move(slot, source, target)
+        self.finish_move(slot, target)
+
+    def begin_move(self, slot: int, source: int, target: int) -> None:
+        """The first half of a migration: the slot is MIGRATING/IMPORTING and its keys are on ``target``,
+        but every node still maps it to ``source``, which answers ``ASK`` for a key it no longer has."""
         src, dst = self.client(source), self.client(target)
         try:
-            src_id, dst_id = self.node_id(source), self.node_id(target)
-            dst.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", src_id)
-            src.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", dst_id)
+            dst.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", self.node_id(source))
+            src.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", self.node_id(target))
             while batch := src.execute_command("CLUSTER", "GETKEYSINSLOT", slot, 100):
                 src.execute_command("MIGRATE", "127.0.0.1", target, "", 0, 5000, "KEYS", *batch)
-            for port in self.master_ports():
-                node = self.client(port)
-                try:
-                    node.execute_command("CLUSTER", "SETSLOT", slot, "NODE", dst_id)
-                finally:
-                    node.close()
         finally:
             src.close()
             dst.close()
+
+    def finish_move(self, slot: int, target: int) -> None:
+        target_id = self.node_id(target)
+        for port in self.master_ports():
+            node = self.client(port)
+            try:
+                node.execute_command("CLUSTER", "SETSLOT", slot, "NODE", target_id)
+            finally:
+                node.close()
         self.wait_ok()
 
     def kill(self, port: int) -> None:

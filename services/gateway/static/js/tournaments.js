@@ -2,7 +2,7 @@
 // tie-break and rating, the rounds with their tables, each one click from watching its game). Both poll
 // the JSON every 2 s (the gateway has no push channel for tournaments; a poll is one small GET).
 import { el, People, plural } from "./dom.js";
-import { api } from "./net.js";
+import { api, bearer } from "./net.js";
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 2000;
@@ -25,6 +25,27 @@ let titles = {};
 let lastPoints = new Map();
 let seenRound = null;
 let lastSeen = "";
+let keyRefused = false;
+
+/** A person entrant's key: from the link (`#key=…`, kept in this browser's storage), never shown. */
+function personKey(tid) {
+  const found = new URLSearchParams(location.hash.slice(1)).get("key");
+  if (found && !keyRefused) {
+    localStorage.setItem("hm-tkey-" + tid, found);
+    history.replaceState(null, "", location.pathname); // out of the address bar, out of screenshots
+  }
+  return keyRefused ? null : localStorage.getItem("hm-tkey-" + tid);
+}
+
+/** Where the person with the key plays now, one click away. */
+function yourTable(you) {
+  let what;
+  if (!you.round) what = "Round 1 has not been paired yet.";
+  else if (!you.game_id) what = `Round ${you.round}: you have a bye.`;
+  else what = [`Round ${you.round}: `, el("a", { class: "primary-link", id: "your-table", href: you.link },
+    you.finished ? "your table (finished) ›" : "play your table ›")];
+  return el("div", { class: "panel you-panel" }, el("b", {}, `You are ${you.name}. `), what);
+}
 
 function badge(status) {
   return el("span", { class: "badge " + (status === "running" ? "live" : status) }, STATUS[status] || status);
@@ -37,6 +58,20 @@ function gameTitle(key) {
 function describe(t) {
   const round = t.status === "created" ? `${t.rounds} rounds` : `round ${t.round} of ${t.rounds}`;
   return `${gameTitle(t.game)} · ${FORMATS[t.format] || t.format} · ${plural(t.players, "player")} · tables of ${t.table_size} · ${round}`;
+}
+
+function seconds(s) {
+  return s >= 120 ? `${Math.round(s / 60)} min` : `${s} s`;
+}
+
+/** The clocks in words, or nothing when there are none. */
+function clocks(clock) {
+  if (!clock || (!clock.move_limit_s && !clock.total_limit_s)) return "";
+  const parts = [];
+  if (clock.move_limit_s) parts.push(`${seconds(clock.move_limit_s)} per move`);
+  if (clock.total_limit_s) parts.push(`${seconds(clock.total_limit_s)} per game`);
+  const then = clock.on_timeout === "forfeit" ? "a seat out of time forfeits" : "a seat out of time plays its default move";
+  return `Clock: ${parts.join(", ")}; ${then}.`;
 }
 
 function setConn(text) {
@@ -67,6 +102,7 @@ async function drawList() {
 // --- one tournament -------------------------------------------------------------------------------
 
 function standingsTable(t) {
+  const you = t.you || null;
   const names = new Map(t.standings.map((r) => [r.player, r.name]));
   const head = el("tr", {}, el("th", { class: "num" }, "#"), el("th", {}, "Player"),
     t.tie_breaks.map(heading),
@@ -75,7 +111,8 @@ function standingsTable(t) {
   const rows = t.standings.map((r) => {
     const before = lastPoints.get(r.player);
     const changed = before !== undefined && before !== r.points;
-    return el("tr", { class: changed ? "changed" : "", "data-player": r.player },
+    const mine = you !== null && you.player === r.player;
+    return el("tr", { class: [changed ? "changed" : "", mine ? "mine" : ""].join(" ").trim(), "data-player": r.player },
       el("td", { class: "num rank" }, r.rank),
       el("td", {}, el("span", { class: "who", title: r.bot ? `${r.bot} bot` : "" }, r.name), r.bot ? el("span", { class: "tag" }, `${r.bot} bot`) : ""),
       t.tie_breaks.map((k) => el("td", { class: "num " + k }, r[k])),
@@ -94,7 +131,7 @@ function tableState(table, live) {
   return seq === undefined ? ["finished", "game over"] : ["live", `playing · ${seq} events`];
 }
 
-function tableRow(table, names, live) {
+function tableRow(table, names, live, you) {
   const people = new People(table.players.map((p) => names.get(p)));
   const [kind, text] = tableState(table, live);
   let who;
@@ -105,17 +142,21 @@ function tableRow(table, names, live) {
   } else {
     who = table.players.map((_, seat) => people.who(seat));
   }
-  return el("a", { class: "table-row", href: "/games/" + encodeURIComponent(table.game_id), "data-game": table.game_id, title: "watch this table" },
+  // The person's own table opens with their seat; every other table as a spectator.
+  const mine = you && you.game_id === table.game_id && you.link;
+  const href = mine ? you.link : "/games/" + encodeURIComponent(table.game_id);
+  const go = mine && kind === "live" ? "play ›" : kind === "live" ? "watch ›" : "replay ›";
+  return el("a", { class: "table-row" + (mine ? " mine" : ""), href, "data-game": table.game_id, title: mine ? "your table" : "watch this table" },
     el("span", { class: "table-no" }, `Table ${table.table}`), el("span", { class: "seated" }, who),
-    el("span", { class: "badge " + kind }, text), el("span", { class: "watch" }, kind === "live" ? "watch ›" : "replay ›"));
+    el("span", { class: "badge " + kind }, text), el("span", { class: "watch" }, go));
 }
 
-function roundPanel(round, names, live) {
+function roundPanel(round, names, live, you) {
   const done = round.tables.filter((x) => tableState(x, live)[0] === "finished").length;
   const summary = round.closed ? "finished" : `${done}/${round.tables.length} tables finished`;
   return el("details", { class: "round", "data-round": round.round },
     el("summary", {}, el("b", {}, `Round ${round.round}`), ` · ${plural(round.tables.length, "table")} · ${summary}`),
-    round.tables.map((x) => tableRow(x, names, round.closed ? null : live)),
+    round.tables.map((x) => tableRow(x, names, round.closed ? null : live, you)),
     round.byes.length ? el("p", { class: "byes" }, "Bye: ", round.byes.map((p) => names.get(p)).join(", ")) : "");
 }
 
@@ -131,7 +172,13 @@ function openRounds() {
 }
 
 async function drawTournament(tid) {
-  const { status, body: t } = await api("/api/tournaments/" + encodeURIComponent(tid));
+  const key = personKey(tid);
+  const { status, body: t } = await api("/api/tournaments/" + encodeURIComponent(tid), { headers: bearer(key) });
+  if (status === 403 && key) {
+    localStorage.removeItem("hm-tkey-" + tid); // not this tournament's key: show the page without it
+    keyRefused = true;
+    return drawTournament(tid);
+  }
   if (status === 404) {
     $("app").replaceChildren(el("div", { class: "notice error" }, `There is no tournament “${tid}”. `, el("a", { href: "/tournaments" }, "All tournaments")));
     return setConn("not found");
@@ -149,14 +196,17 @@ async function drawTournament(tid) {
   if (t.round !== seenRound) kept.add(t.round).delete(seenRound); // a new round opens, the old one folds
   seenRound = t.round;
   const [names, standings] = standingsTable(t);
-  const rounds = [...t.rounds_played].reverse().map((r) => roundPanel(r, names, live));
+  const rounds = [...t.rounds_played].reverse().map((r) => roundPanel(r, names, live, t.you || null));
   for (const d of rounds) d.open = kept.has(Number(d.dataset.round));
   const current = t.rounds_played.find((r) => r.round === t.round);
   const doneNow = current ? current.tables.filter((x) => tableState(x, live)[0] === "finished").length : 0;
   const progress = t.tables ? el("progress", { max: t.tables, value: doneNow }) : "";
   $("app").replaceChildren(el("div", { class: "tournament-layout" },
     el("section", {},
+      t.you ? yourTable(t.you) : "",
+      keyRefused ? el("div", { class: "notice error" }, "That link's key is not of a player in this tournament.") : "",
       el("div", { class: "panel" }, el("p", { class: "about" }, describe(t)),
+        clocks(t.clock) ? el("p", { class: "about clock" }, clocks(t.clock)) : "",
         t.status === "running" || t.status === "paused" ? el("p", { class: "about" }, `Round ${t.round}: ${doneNow} of ${t.tables} tables finished `, progress) : "",
         t.winners.length ? el("p", { class: "winners" }, "🏆 Won by ", el("b", {}, t.winners.join(", "))) : ""),
       el("div", { class: "panel" }, el("h2", {}, "Standings"), standings,
@@ -175,6 +225,12 @@ async function start() {
   let pressed = false;
   addEventListener("pointerdown", () => (pressed = true));
   addEventListener("pointerup", () => setTimeout(() => (pressed = false), 300));
+  // A new link pasted over this page's (`#key=…`) is read at once.
+  addEventListener("hashchange", () => {
+    keyRefused = false;
+    lastSeen = "";
+    draw();
+  });
   const tick = async () => {
     try {
       if (!pressed) await draw();
