@@ -86,6 +86,9 @@ def serve(
     Either way the gateway and the workers are stopped first, warmly, and the embedded Redis last.
     """
     previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    # Ctrl-C stops serve even when it was started with SIGINT ignored (a background job of a script
+    # inherits that, and Python then never raises KeyboardInterrupt).
+    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
     server = None
     supervisor: Supervisor | None = None
     announced: ServeState | None = None
@@ -138,4 +141,5 @@ def serve(
         if server is not None:
             server.stop()
         signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGINT, previous_int)
     return 0
