@@ -26,7 +26,7 @@ import websockets
 
 from services.redis_launcher import EmbeddedRedis
 from tests.gateway.harness import free_port
-from tests.support.pipeline import RACE_PLUGIN
+from tests.support.pipeline import TEST_PLUGINS
 
 THROUGHPUT_GAMES = 200
 THROUGHPUT_SECONDS = 10.0
@@ -37,9 +37,10 @@ UNLIMITED_ENV = {"HARBORMASTER_WS_PER_ADDRESS": "0", "HARBORMASTER_COMMANDS_PER_
 """Every client of the bench comes from one address: the per-client limits (docs/limits.md) are off."""
 
 
-def _spawn(args: list[str], url: str) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "REDIS_URL": url, "HARBORMASTER_GAME_PLUGINS": RACE_PLUGIN,
-           "HARBORMASTER_LOG_LEVEL": "warning", **UNLIMITED_ENV}  # fmt: skip
+def _spawn(args: list[str], url: str, extra_env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """A ``harbormaster`` process of the benches on ``url``, knowing the test games, limits off."""
+    env = {**os.environ, "REDIS_URL": url, "HARBORMASTER_GAME_PLUGINS": TEST_PLUGINS,
+           "HARBORMASTER_LOG_LEVEL": "warning", **UNLIMITED_ENV, **(extra_env or {})}  # fmt: skip
     return subprocess.Popen([sys.executable, "-m", "services.cli", *args], env=env)
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -22,21 +21,14 @@ from typing import Any
 import httpx
 
 from services.redis_launcher import EmbeddedRedis
-from tests.bench.bench_gateway import UNLIMITED_ENV, _rss_mb, _wait_ready
+from tests.bench.bench_gateway import _rss_mb, _spawn, _wait_ready
 from tests.gateway.harness import free_port
-from tests.support.pipeline import TEST_PLUGINS
 
 HERE = Path(__file__).parent
 PEER_SCRIPT = Path("shared") / "bench" / "boardgameio" / "run.sh"
 ROUNDS = 2
 FANOUT_MOVES = 40
 FANOUT_INTERVAL_S = 0.1
-
-
-def _spawn(args: list[str], url: str) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "REDIS_URL": url, "HARBORMASTER_GAME_PLUGINS": TEST_PLUGINS,
-           "HARBORMASTER_LOG_LEVEL": "warning", **UNLIMITED_ENV}  # fmt: skip
-    return subprocess.Popen([sys.executable, "-m", "services.cli", *args], env=env)
 
 
 def _cpu_s(pid: int) -> float:

@@ -15,7 +15,6 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -23,9 +22,9 @@ from pathlib import Path
 import httpx
 
 from services.redis_launcher import EmbeddedRedis
-from tests.bench.bench_gateway import UNLIMITED_ENV, _rss_mb, _wait_ready
+from tests.bench import bench_gateway
+from tests.bench.bench_gateway import _rss_mb, _wait_ready
 from tests.gateway.harness import free_port
-from tests.support.pipeline import RACE_PLUGIN
 
 STALLED = 1000
 EVENTS = 1500
@@ -41,10 +40,7 @@ def _frame_bytes(api: httpx.Client, game_id: str) -> int:
 
 
 def _spawn(args: list[str], url: str) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "REDIS_URL": url, "HARBORMASTER_GAME_PLUGINS": RACE_PLUGIN,
-           "HARBORMASTER_LOG_LEVEL": "warning", "HARBORMASTER_WS_STALL_SECONDS": str(STALL_SECONDS),
-           **UNLIMITED_ENV}  # fmt: skip
-    return subprocess.Popen([sys.executable, "-m", "services.cli", *args], env=env)
+    return bench_gateway._spawn(args, url, {"HARBORMASTER_WS_STALL_SECONDS": str(STALL_SECONDS)})
 
 
 def _stalled_socket(port: int, game_id: str) -> socket.socket:
