@@ -22,7 +22,7 @@ import redis
 from events.keys import partition_for
 from events.store import APPEND_LUA, append_keys
 from services.redis_launcher import EmbeddedRedis
-from tests.bench.bench_foundation import redis_cpu_seconds
+from tests.bench.load_generator import redis_cpu_seconds
 
 GAMES = 200
 BATCH = 33

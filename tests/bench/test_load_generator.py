@@ -10,7 +10,7 @@ import pytest
 
 from events import codec, keys
 from events.keys import partition_for
-from tests.bench.bench_foundation import (
+from tests.bench.load_generator import (
     GAMES,
     PARTITIONS,
     PLACEHOLDER_MS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 
-from tests.bench.bench_foundation import _p99_by_speed
+from tests.bench.latency_figures import _p99_by_speed
 from tests.bench.vcpu_speed import RunningSampler, SpeedSamples, sample
 
 FAST, HALF = 0.147, 0.294

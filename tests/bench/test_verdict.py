@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tests.bench.bench_foundation import CpuUse, HalfLoad, Latency, verdict
+from tests.bench.latency_figures import HalfLoad, Latency, verdict
+from tests.bench.load_generator import CpuUse
 from tests.bench.vcpu_speed import SpeedSamples
 
 
