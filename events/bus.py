@@ -58,12 +58,20 @@ class CommandBus:
             self._raw = raw
         self._trim = client.register_script(TRIM_LUA)
 
+    @property
+    def on_cluster(self) -> bool:
+        """Whether the bus is on a Redis Cluster (its reads go per node)."""
+        return self._cluster_reads is not None
+
     def pipeline(self) -> Any:
         """A pipeline for writes to send ahead of the next ``read`` (see its ``writes``)."""
         return self._raw.pipeline(transaction=False)
 
     def ensure_groups(self) -> None:
-        """Create the consumer group on every partition (from the start, so nothing is skipped)."""
+        """Create the consumer group on every partition (from the start, so nothing is skipped); on a Cluster,
+        load the trim script on every master (the worker's trims are queued as bare ``EVALSHA``)."""
+        if self._cluster_reads is not None:
+            self.reload_scripts()
         for p in range(self.partitions):
             try:
                 self.redis.xgroup_create(keys.inbox(p), keys.GROUP, id="0", mkstream=True)
@@ -136,7 +144,7 @@ class CommandBus:
             return []
         if self._cluster_reads is not None:
             if writes is not None and len(writes):
-                writes.execute()
+                self.send_writes(writes)
             replies = self._cluster_reads.read(
                 partitions, lambda p: self.read_call(consumer, [p], count, None, pending), block_ms
             )
@@ -175,6 +183,19 @@ class CommandBus:
                 entries.append(InboxEntry(partition=partition, entry_id=entry_id, raw=_message_field(fields)))
         return entries
 
+    def send_writes(self, writes: Any) -> None:
+        """Send a pipeline of queued writes (``pipeline``). On a Cluster, a trim refused ``NOSCRIPT`` (a master
+        that never had the script: a promoted replica) loads it again; the partition is trimmed next time."""
+        if self._cluster_reads is None:
+            writes.execute()
+            return
+        failed = [r for r in writes.execute(raise_on_error=False) if isinstance(r, Exception)]
+        if any(isinstance(r, redis.exceptions.NoScriptError) for r in failed):
+            self.reload_scripts()
+        others = [r for r in failed if not isinstance(r, redis.exceptions.NoScriptError)]
+        if others:
+            raise others[0]
+
     def reload_scripts(self) -> None:
         """Load the trim script again (after the server lost its script cache)."""
         self.redis.script_load(TRIM_LUA)
@@ -197,6 +218,9 @@ class CommandBus:
     def queue_trim(self, pipe: Any, partition: int) -> None:
         """Trim a partition below what is still needed (trim.lua), so the inbox does not grow without
         bound; one trim now and then costs less than deleting each acknowledged entry."""
+        if self._cluster_reads is not None:  # a Cluster's pipeline refuses scripts, not the command
+            pipe.execute_command("EVALSHA", self._trim.sha, 1, keys.inbox(partition), keys.GROUP)
+            return
         self._trim(keys=[keys.inbox(partition)], args=[keys.GROUP], client=pipe)
 
     def queue_dead_letter(self, pipe: Any, entry: InboxEntry, reason: str) -> None:

@@ -21,6 +21,7 @@ from events import codec, keys
 from events.chain import genesis, sealed
 from events.envelope import CommandRecord, Envelope, GameHeader
 from events.errors import GameExists, SequenceConflict, UnknownGame
+from events.replica_ack import ReplicaAck, append_with_ack
 
 APPEND_LUA = (Path(__file__).parent / "lua" / "append.lua").read_text()
 
@@ -175,10 +176,12 @@ class EventStore:
         client: redis.Redis,
         games: Mapping[str, Game[Any, Any, Any, Any]],
         snapshot_every: int = 200,
+        replica_ack: ReplicaAck | None = None,
     ) -> None:
         self.redis: Any = client  # redis-py types replies loosely; ours are bytes (decode_responses off)
         self.games = games
         self.snapshot_every = snapshot_every
+        self.replica_ack = replica_ack or ReplicaAck()
         self._append = client.register_script(APPEND_LUA)
         self.script_source = APPEND_LUA
 
@@ -196,11 +199,25 @@ class EventStore:
     def _append_now(self, game_id: str, items: Sequence[AppendItem], create: bool = False) -> Any:
         """The append script's reply, sent now. On a Redis Cluster the script is called on the client itself,
         which sends it to the node of the game's slot (and follows ``MOVED``/``ASK``): redis-py's cluster
-        pipeline refuses scripts."""
+        pipeline refuses scripts. With a replica acknowledgement (``events/replica_ack.py``) the reply comes
+        only once the replicas confirmed the append."""
+        ack = self.replica_ack
         if not hasattr(self.redis, "connection_pool"):
+            if ack.active:
+                queue = functools.partial(
+                    self.queue_append_batch, game_id=game_id, items=items, create=create
+                )
+                return append_with_ack(self.redis, keys.events(game_id), queue, ack)
             return self._append(keys=append_keys(game_id), args=append_args(items, create), client=self.redis)
         pipe = self.redis.pipeline(transaction=False)
         self.queue_append_batch(pipe, game_id, items, create)
+        if ack.active:
+            pipe.execute_command(*ack.command())
+            reply, confirmation = pipe.execute(raise_on_error=False)
+            if isinstance(reply, BaseException):
+                raise reply
+            ack.check(confirmation)
+            return reply
         return pipe.execute()[0]
 
     def append(self, game_id: str, item: AppendItem) -> AppendResult:

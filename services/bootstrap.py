@@ -10,6 +10,7 @@ import redis
 
 from domain import Game, games_with_plugins
 from events.bus import CommandBus
+from events.replica_ack import check_supported
 from events.store import EventStore
 from services import cluster
 from services.config import Settings
@@ -21,7 +22,7 @@ class ClusterNotSupported(Exception):
 
 CLUSTER_REFUSAL = (
     "REDIS_URL names a node of a Redis Cluster; on a Cluster only the verbs new (without bots), log, "
-    "export and games work so far: the fold worker, the gateway, serve, rq and tournaments need a "
+    "export and games work so far, and the fold worker: the gateway, serve, rq and tournaments need a "
     "standalone Redis (deploy/CLUSTER.md says what is missing)"
 )
 
@@ -67,8 +68,19 @@ def build(
     client = connect(url)
     if not on_cluster:
         require_standalone(client)
+    masters = (
+        [client.get_redis_connection(node) for node in client.get_primaries()]
+        if cluster.is_cluster_client(client)
+        else [client]
+    )
+    check_supported(
+        settings.replica_ack, masters
+    )  # WAITAOF on a Redis older than 7.2: refused here, said why
     store = EventStore(
-        client, games if games is not None else load_games(settings), snapshot_every=settings.snapshot_every
+        client,
+        games if games is not None else load_games(settings),
+        snapshot_every=settings.snapshot_every,
+        replica_ack=settings.replica_ack,
     )
     bus = CommandBus(client, partitions=settings.partitions)
     return Services(redis=client, store=store, bus=bus, settings=settings)

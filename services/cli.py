@@ -55,9 +55,9 @@ def cmd_gateway(services: Services, url: str, args: argparse.Namespace) -> int:
     import uvicorn
 
     from services.gateway.app import create_app
-    from services.gateway.socket_writer import SocketProtocol
+    from services.gateway.socket_writer import SocketProtocol, shared_port
 
-    uvicorn.run(
+    config = uvicorn.Config(
         create_app(services, redis_url=url),
         host=args.host,
         port=args.port,
@@ -65,6 +65,8 @@ def cmd_gateway(services: Services, url: str, args: argparse.Namespace) -> int:
         ws_per_message_deflate=services.settings.ws_compression,
         ws=SocketProtocol,
     )
+    sockets = [shared_port(args.host, args.port)] if args.reuse_port else None
+    uvicorn.Server(config).run(sockets=sockets)
     return 0
 
 
@@ -109,6 +111,9 @@ def parser() -> argparse.ArgumentParser:
     gateway = sub.add_parser("gateway", help="only the gateway (HTTP, WebSocket, web client) on REDIS_URL")
     gateway.add_argument("--host", default="127.0.0.1")
     gateway.add_argument("--port", type=int, default=8000)
+    gateway.add_argument(
+        "--reuse-port", action="store_true", help="share the port with other gateways (SO_REUSEPORT)"
+    )
     game_cli.add_parsers(sub)
     from services.tournament_cli import add_parser as add_tournament_parser
 
@@ -119,6 +124,9 @@ def parser() -> argparse.ArgumentParser:
 ON_CLUSTER = ("new", "log", "export", "games")
 """The verbs that work on a Redis Cluster (``new`` without bots: bot turns go through rq); the others refuse
 one at start (see ``services/bootstrap.py``)."""
+
+LONG_RUNNING_ON_CLUSTER = ("worker",)
+"""The long-running processes that run on a Redis Cluster (the fold worker: ``workers/cluster_wire.py``)."""
 
 LONG_RUNNING = ("worker", "rq-worker", "gateway")
 """Processes ``serve`` supervises: started while Redis restarts, they wait for it rather than exit."""
@@ -135,7 +143,7 @@ def run(argv: Sequence[str]) -> int:
     if args.subcommand in LONG_RUNNING:
         with redis_for(settings) as url:
             wait_for_redis(url)
-            services = build(settings, url)
+            services = build(settings, url, on_cluster=args.subcommand in LONG_RUNNING_ON_CLUSTER)
             if args.subcommand == "worker":
                 return cmd_worker(services, url, args)
             if args.subcommand == "rq-worker":

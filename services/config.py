@@ -9,6 +9,7 @@ from pathlib import Path
 import msgspec
 
 from events.bus import DEFAULT_PARTITIONS
+from events.replica_ack import ReplicaAck
 
 
 class Limits(msgspec.Struct, frozen=True, kw_only=True):
@@ -64,6 +65,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     archive_dir: Path | None = None
     """``HARBORMASTER_ARCHIVE`` (default ``<data_dir>/archive``; ``off``: no archive): where each finished
     game is archived as ``<game id>.jsonl.gz`` (``services/archive.py``)."""
+    replica_ack: ReplicaAck = ReplicaAck()
+    """``HARBORMASTER_REPLICA_ACK`` (``none``/``wait``/``waitaof``), ``_REPLICAS``, ``_TIMEOUT_MS``: whether an
+    append waits for replicas to confirm it before its command is acknowledged (``events/replica_ack.py``)."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -82,6 +86,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             ws_compression=env.get("HARBORMASTER_WS_COMPRESSION", "") in ("1", "true", "yes"),
             public_url=env.get("HARBORMASTER_PUBLIC_URL", "").rstrip("/") or None,
             limits=Limits.from_env(env),
+            replica_ack=ReplicaAck.from_env(env),
             archive_dir=None
             if archive == "off"
             else Path(archive).resolve()

@@ -22,6 +22,7 @@ import logging
 import time
 import uuid
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import msgspec
 import redis
@@ -40,11 +41,11 @@ from events.store import (
     parse_append_reply,
 )
 from workers.cache import StateCache
+from workers.cluster_wire import wire_for
 from workers.decide import Decider, Decision
 from workers.leases import PartitionLeases
 from workers.metrics import WorkerMetrics
 from workers.reader import InboxReader
-from workers.wire import ScriptWire
 
 log = structlog.get_logger("fold")
 
@@ -61,8 +62,8 @@ class Flight(msgspec.Struct, kw_only=True):
     entries: Sequence[InboxEntry]
     by_game: dict[str, list[Decision]]
     poison: list[tuple[InboxEntry, str]]
-    appends: bytes = b""
-    """The script calls, packed (``ScriptWire.pack_call``): one per game, in the order of ``by_game``."""
+    appends: Any = b""
+    """The script calls, packed (``ScriptWire.pack_appends``): one per game, in the order of ``by_game``."""
 
     @property
     def size(self) -> int:
@@ -101,7 +102,7 @@ class FoldWorker:
             client, bus, self.worker_id, self.leases, self.metrics, batch_size, block_ms
         )
         self.on_applied = on_applied
-        self.wire = ScriptWire(client, store.script_source)
+        self.wire = wire_for(client, store.script_source, store.replica_ack)
         self._in_flight: Flight | None = None
         """A batch sent, its replies not read yet: it is landed in the next step, after its successor is sent."""
         self._log_each = log.is_enabled_for(logging.DEBUG)
@@ -258,11 +259,9 @@ class FoldWorker:
                 continue
             flight.by_game.setdefault(decision.message.game_id, []).append(decision)
         # Packed now, while Redis is still busy with the batch before: sending it is then one write.
-        flight.appends = b"".join(
-            [
-                self.wire.pack_call(append_keys(game_id), append_args([d.item for d in decisions]))
-                for game_id, decisions in flight.by_game.items()
-            ]
+        flight.appends = self.wire.pack_appends(
+            (append_keys(game_id), append_args([d.item for d in decisions]))
+            for game_id, decisions in flight.by_game.items()
         )
         return flight
 

@@ -64,7 +64,8 @@ class PartitionLeases:
         pipe.zremrangebyscore(keys.WORKERS, "-inf", now - self.ttl_ms / 1000)
         pipe.zcard(keys.WORKERS)
         for p in ordered:  # EVALSHA by hand: a pipeline with a registered script asks SCRIPT EXISTS first
-            pipe.evalsha(self._renew.sha, 1, keys.lease(p), self.owner, self.ttl_ms)
+            # (and a Cluster's pipeline refuses the evalsha method, not the command)
+            pipe.execute_command("EVALSHA", self._renew.sha, 1, keys.lease(p), self.owner, self.ttl_ms)
         replies = pipe.execute(raise_on_error=False)
         renewed = replies[3:]
         if any(isinstance(r, redis.exceptions.NoScriptError) for r in renewed):  # the script cache was lost

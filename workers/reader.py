@@ -51,7 +51,8 @@ class InboxReader:
         """Partitions whose pending entries (delivered to this consumer, never acknowledged) are read first."""
         self.untrimmed: set[int] = set()
         """Partitions acknowledged since their last trim."""
-        self._wire = Wire(client)
+        # On a Redis Cluster the read goes per node (``events/cluster_reads.py``): none is sent ahead.
+        self._wire = None if bus.on_cluster else Wire(client)
         self._ahead = 0
         """Replies outstanding on the wire for the read sent ahead (0: none sent)."""
         self._next_housekeeping = 0.0
@@ -99,7 +100,7 @@ class InboxReader:
         """Send the next read now, with the queued writes, without waiting for its reply (taken by the
         next ``next_entries``). Not while pending entries are to be read first: they come in order."""
         owned = self.leases.owned
-        if self._ahead or not owned or self.drain_pending & owned:
+        if self._wire is None or self._ahead or not owned or self.drain_pending & owned:
             return
         self._queue_housekeeping()
         calls = [args for args, _options in self.writes.command_stack]
@@ -109,6 +110,7 @@ class InboxReader:
         self._ahead = len(calls)
 
     def _receive_ahead(self) -> list[InboxEntry]:
+        assert self._wire is not None  # only a read sent ahead is received here
         *written, read = self._wire.receive(self._ahead)
         self._ahead = 0
         for reply in written:
@@ -125,11 +127,12 @@ class InboxReader:
         """Send the queued writes now, with the counters and trims (they otherwise wait for a read)."""
         self._queue_housekeeping(force=True)
         if len(self.writes):
-            self.writes.execute()
+            self.bus.send_writes(self.writes)
 
     def close(self) -> None:
         """Drop the connection of the reads sent ahead (their entries stay pending for this consumer)."""
-        self._wire.close()
+        if self._wire is not None:
+            self._wire.close()
         self._ahead = 0
 
     def _queue_housekeeping(self, force: bool = False) -> None:

@@ -7,13 +7,17 @@ a growing back-off, and starts folding again with a fresh worker on the same pro
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import signal
 import time
 from types import FrameType
+from typing import Any
 
 import redis
 import structlog
+from redis.cluster import RedisCluster
+from redis.exceptions import ClusterDownError, MasterDownError, RedisClusterException, SlotNotCoveredError
 from rq import Queue
 
 from events.bus import CommandBus
@@ -27,8 +31,16 @@ from workers.jobs.tournament import TOURNAMENT_QUEUE, TournamentTrigger
 log = structlog.get_logger("runner")
 
 
-REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError, OSError)
-"""What a Redis outage raises (``BusyLoadingError`` while it loads its data is a ``ConnectionError``)."""
+REDIS_DOWN = (
+    redis.ConnectionError,
+    redis.TimeoutError,
+    OSError,
+    ClusterDownError,
+    MasterDownError,
+    SlotNotCoveredError,
+)
+"""What a Redis outage raises (``BusyLoadingError`` while it loads its data is a ``ConnectionError``; on a
+Cluster, a master lost and not yet replaced answers ``CLUSTERDOWN``, or its slots are not covered)."""
 
 RECONNECT_FIRST_S = 0.2
 RECONNECT_MOST_S = 5.0
@@ -106,10 +118,21 @@ def run_fold_worker(
             if time.monotonic() - started > 30:
                 wait_s = RECONNECT_FIRST_S
             log.warning("redis_unreachable", error=str(exc) or type(exc).__name__, retry_in_s=wait_s)
-            store.redis.connection_pool.disconnect()
+            _disconnect(store.redis)
             time.sleep(wait_s)
             wait_s = min(RECONNECT_MOST_S, wait_s * 2)
     return folded
+
+
+def _disconnect(client: Any) -> None:
+    """Drop the client's connections; a Cluster client also reads its slot map again (a replica may have
+    taken a lost master's place), if any node answers."""
+    if not isinstance(client, RedisCluster):
+        client.connection_pool.disconnect()
+        return
+    client.disconnect_connection_pools()  # type: ignore[no-untyped-call]
+    with contextlib.suppress(*REDIS_DOWN, RedisClusterException):
+        client.nodes_manager.initialize()
 
 
 def run_rq_worker(client: redis.Redis, logging_level: str, no_fork: bool = False) -> None:

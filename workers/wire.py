@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import functools
 import socket
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import hiredis
 import redis
+
+from events.replica_ack import ReplicaAck, confirmed
 
 READ_SIZE = 65536
 SEND_BUFFER = 4 << 20
@@ -32,12 +34,16 @@ Call = tuple[Any, ...]
 class Wire:
     """A dedicated connection: calls are written at once, their replies read later, in the order sent."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, replica_ack: ReplicaAck | None = None) -> None:
         self.client = client
         self._connection: Any = None  # redis-py's Connection, untyped
         self._reader: Any = None
         """hiredis's reader of this connection's replies (after redis-py's handshake, it reads every one)."""
         self.outstanding = 0
+        self._ack = replica_ack if replica_ack is not None and replica_ack.active else None
+        """With a replica acknowledgement, each write ends with its ``WAIT``/``WAITAOF`` and each read of
+        its replies checks that one (``events/replica_ack.py``)."""
+        self._ack_call = [_pack(self._ack.command())] if self._ack is not None else []
 
     def pack(self, calls: Sequence[Call]) -> bytes:
         """The calls as Redis's protocol bytes, ready for ``send_packed``."""
@@ -54,22 +60,23 @@ class Wire:
             return
         connection = self._connect()
         try:
-            connection.send_packed_command([payload], check_health=False)
+            connection.send_packed_command([payload, *self._ack_call], check_health=False)
         except Exception:
             self.close()
             raise
-        self.outstanding += count
+        self.outstanding += count + (self._ack is not None)
 
     def receive(self, count: int) -> list[Any]:
         """The next ``count`` replies, in the order sent; an error reply comes back as the exception."""
         connection = self._connect()
+        wanted = count + (self._ack is not None)
         try:
-            replies = self._read_replies(connection._sock, count)
+            replies = self._read_replies(connection._sock, wanted)
         except Exception:
             self.close()
             raise
-        self.outstanding -= count
-        return replies
+        self.outstanding -= wanted
+        return replies if self._ack is None else confirmed(replies, self._ack)
 
     def _read_replies(self, sock: Any, count: int) -> list[Any]:
         """``count`` replies parsed by the wire's reader, receiving from the socket as they arrive."""
@@ -108,8 +115,8 @@ class Wire:
 class ScriptWire(Wire):
     """A ``Wire`` for ``EVALSHA`` calls of one script."""
 
-    def __init__(self, client: redis.Redis, script: str) -> None:
-        super().__init__(client)
+    def __init__(self, client: redis.Redis, script: str, replica_ack: ReplicaAck | None = None) -> None:
+        super().__init__(client, replica_ack)
         self.script = script
         self.sha = client.script_load(script)
 
@@ -118,15 +125,13 @@ class ScriptWire(Wire):
         return ("EVALSHA", self.sha, len(keys), *keys, *args)
 
     def pack_call(self, keys: tuple[str, ...], args: Sequence[Any]) -> bytes:
-        """``call(keys, args)`` as protocol bytes, for ``send_packed``. The part that names the script and
-        its keys is packed once for each set of keys (a game's are the same for each of its commands)."""
-        return b"".join(
-            (
-                b"*%d\r\n" % (3 + len(keys) + len(args)),
-                _script_and_keys(self.sha, keys),
-                _without_array_header(_pack(tuple(args))),
-            )
-        )
+        """``call(keys, args)`` as protocol bytes, for ``send_packed``."""
+        return pack_script_call(self.sha, keys, args)
+
+    def pack_appends(self, calls: Iterable[tuple[tuple[str, ...], Sequence[Any]]]) -> bytes:
+        """Several ``(keys, args)`` calls as one payload for ``send_packed`` (``workers/cluster_wire.py``
+        packs them per slot instead)."""
+        return b"".join([pack_script_call(self.sha, keys, args) for keys, args in calls])
 
     def receive(self, count: int) -> list[Any]:
         """As ``Wire.receive``. ``NOSCRIPT`` (the server lost its script cache) loads the script again; the
@@ -144,6 +149,18 @@ def _widen_send_buffer(sock: socket.socket) -> None:
     24,500-28,800 commands/s, against 46,700-55,800 with 4 MB and 39,900-44,700 over TCP)."""
     if sock.family == socket.AF_UNIX:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+
+
+def pack_script_call(sha: str, keys: tuple[str, ...], args: Sequence[Any]) -> bytes:
+    """``EVALSHA sha numkeys keys... args...`` as protocol bytes. The part that names the script and its keys
+    is packed once for each set of keys (a game's are the same for each of its commands)."""
+    return b"".join(
+        (
+            b"*%d\r\n" % (3 + len(keys) + len(args)),
+            _script_and_keys(sha, keys),
+            _without_array_header(_pack(tuple(args))),
+        )
+    )
 
 
 @functools.lru_cache(maxsize=1 << 16)

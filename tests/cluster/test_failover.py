@@ -1,0 +1,137 @@
+"""A master of a real local cluster is killed (``kill -9``) while games are played through the event store
+with ``HARBORMASTER_REPLICA_ACK=wait``: its replica is promoted and the games of the other masters carry on;
+the promoted master's games wait (no replica can confirm their appends) until the dead node is back, as a
+replica of the new master, and then carry on too; every append the store acknowledged is on the new master,
+none is applied twice, and every game verifies offline. Also: what the replica acknowledgement
+does on a single Redis (no replica: the append is not acknowledged) and with ``waitaof`` on a Redis older
+than 7.2 (refused at start, with the reason)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from redis.cluster import RedisCluster
+
+from events import keys
+from events.replica_ack import NotReplicated, ReplicaAck, ReplicaAckUnsupported, redis_version
+from services.audit.export import export_lines
+from services.audit.verify import verify_lines
+from services.bootstrap import Services, build
+from services.config import Settings
+from tests.cluster.failover_support import Player, promoted, restart, wait_until
+from tests.conftest import TEST_GAMES
+from tests.support.pipeline import new_race
+from tests.support.redis_cluster import ClusterUnavailable, LocalCluster, redis_cli
+
+pytestmark = pytest.mark.redis
+
+WAIT = ReplicaAck(mode="wait", replicas=1, timeout_ms=5000)
+
+
+def _services(url: str, ack: ReplicaAck) -> Services:
+    settings = Settings(redis_url=url, data_dir=Path(".harbormaster-test").resolve(), replica_ack=ack)
+    return build(settings, url, games=TEST_GAMES, on_cluster=True)
+
+
+@pytest.fixture
+def own_cluster(tmp_path: Path) -> Iterator[LocalCluster]:
+    """A cluster of this test's own: the shared one must keep its three replicas for the other tests."""
+    try:
+        redis_cli()
+    except ClusterUnavailable as exc:
+        pytest.skip(str(exc))
+    with LocalCluster(tmp_path / "cluster") as cluster:
+        yield cluster
+
+
+def test_a_killed_master_loses_no_acknowledged_append_and_every_game_verifies(
+    own_cluster: LocalCluster,
+) -> None:
+    services = _services(own_cluster.url, WAIT)
+    client: RedisCluster = services.redis
+    game_ids = [f"fo{n}" for n in range(12)]
+    for game_id in game_ids:
+        new_race(services, game_id)
+    victim = client.get_node_from_key(keys.events(game_ids[0])).port
+    on_victim = [g for g in game_ids if client.get_node_from_key(keys.events(g)).port == victim]
+    player = Player(services.store, game_ids).start()
+    try:
+        wait_until(lambda: all(len(player.acked[g]) >= 5 for g in game_ids), 120, "5 rolls in every game")
+        own_cluster.kill(victim)  # kill -9, appends in flight
+        before = {g: len(player.acked[g]) for g in game_ids}
+        slot = client.keyslot(keys.events(game_ids[0]))
+        wait_until(lambda: promoted(own_cluster, victim, slot), 120, "the victim's replica promoted")
+        elsewhere = [g for g in game_ids if g not in on_victim]
+        wait_until(
+            lambda: all(len(player.acked[g]) >= before[g] + 5 for g in elsewhere),
+            120,
+            "5 more rolls elsewhere",
+        )
+        restart(own_cluster, victim)
+        wait_until(
+            lambda: promoted(own_cluster, victim, slot, replicas=1), 120, "the dead node back as replica"
+        )
+        wait_until(
+            lambda: all(len(player.acked[g]) >= before[g] + 5 for g in game_ids), 120, "5 more rolls each"
+        )
+    finally:
+        player.stop()
+    assert client.get_node_from_key(keys.events(game_ids[0])).port != victim
+    assert player.failures > 0  # the kill really hit appends
+    for game_id in game_ids:
+        records = services.store.records(game_id)
+        applied = [r.command_id for r in records if r.status == "applied"]
+        assert set(player.acked[game_id]) <= set(applied), f"{game_id} lost an acknowledged append"
+        twice = [r for r in records if applied.count(r.command_id) > 1]
+        assert not twice, f"{game_id} applied a command twice: {twice}"
+        report = verify_lines(export_lines(services.store, game_id), TEST_GAMES)
+        assert report.ok, (game_id, report.problems)
+    assert on_victim and all(len(player.acked[g]) >= before[g] + 5 for g in on_victim)
+
+
+def test_wait_acknowledges_an_append_once_a_replica_has_it(
+    redis_cluster: LocalCluster, cluster_client: RedisCluster
+) -> None:
+    services = _services(redis_cluster.url, WAIT)
+    new_race(services, "acked")
+    player = Player(services.store, ["acked"])
+    assert player.roll("acked") and player.roll("acked")
+    assert player.failures == 0
+    applied = [r.command_id for r in services.store.records("acked") if r.status == "applied"]
+    assert applied[-2:] == player.acked["acked"]
+
+
+def test_wait_without_a_replica_leaves_the_append_unacknowledged_and_a_retry_is_answered_once(
+    redis_url: str, redis_client: redis.Redis
+) -> None:
+    services = _services(redis_url, ReplicaAck(mode="wait", replicas=1, timeout_ms=50))
+    with pytest.raises(NotReplicated):  # the set-up is an append too
+        services.store.create("race", "lonely", 2, {"goal": 10_000}, secrets.token_bytes(32))
+    assert services.store.meta("lonely").last_seq == 1  # it ran, unconfirmed
+    player = Player(services.store, ["lonely"])
+    assert not player.roll("lonely")  # the append ran, but no replica confirmed it
+    assert not player.roll("lonely")  # the retry with the same id is a duplicate, still unconfirmed
+    applied = [r.command_id for r in services.store.records("lonely") if r.status == "applied"]
+    assert applied[1:] == ["lonely-roll0"]
+
+
+def test_waitaof_is_refused_at_start_on_a_redis_that_cannot_run_it(
+    redis_cluster: LocalCluster, cluster_client: RedisCluster
+) -> None:
+    ack = ReplicaAck(mode="waitaof", replicas=1, timeout_ms=5000)
+    node = redis_cluster.client(redis_cluster.ports[0])
+    try:
+        version = redis_version(node)
+    finally:
+        node.close()
+    if version >= (7, 2):
+        services = _services(redis_cluster.url, ack)  # on 7.2+, with appendonly yes, it works
+        new_race(services, "aof")
+        assert Player(services.store, ["aof"]).roll("aof")
+        return
+    with pytest.raises(ReplicaAckUnsupported, match=r"WAITAOF needs Redis 7\.2"):
+        _services(redis_cluster.url, ack)
