@@ -19,9 +19,10 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from services.bootstrap import Services
 from services.config import Limits
@@ -182,7 +183,7 @@ def create_app(
             await gateway.wire.close()
             await gateway.redis.aclose()
 
-    app = Starlette(
+    app = GatewayApp(
         routes=routes(),
         lifespan=lifespan,
         exception_handlers={
@@ -196,6 +197,24 @@ def create_app(
     )
     app.add_middleware(CountRequests)
     return app
+
+
+class GatewayApp(Starlette):
+    """Starlette, with the game WebSocket served without its middleware and routing around it: their
+    coroutines would stay suspended for as long as each socket is open (~5 kB a socket), and a game socket
+    needs none of them (it handles its own errors and refuses with close codes)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            for route in self.router.routes:
+                if isinstance(route, WebSocketRoute) and route.endpoint is ws.game_socket:
+                    match, child = route.matches(scope)
+                    if match is Match.FULL:
+                        scope["app"] = self
+                        scope.update(child)
+                        await ws.game_socket(WebSocket(scope, receive, send))
+                        return
+        await super().__call__(scope, receive, send)
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:

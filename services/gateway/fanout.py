@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -64,25 +65,45 @@ class Entry(msgspec.Struct, frozen=True):
 
 class Viewer:
     """One WebSocket's place in a feed: frames written straight to its socket while it keeps up
-    (``socket_writer.py``), else a bounded queue of ``(seq, text)`` frames its sender task drains."""
+    (``socket_writer.py``), else a bounded queue of ``(seq, text)`` frames that a sender drains.
+
+    Thousands of these live at once, so it holds no more than it needs: ``__slots__``, and its queues are
+    made only when a frame has to wait (an empty deque alone is ~760 bytes)."""
+
+    __slots__ = (
+        "closed",
+        "direct_frames",
+        "items",
+        "last_seq",
+        "limit",
+        "notes",
+        "pending",
+        "queued_seq",
+        "resync",
+        "seat",
+        "sending",
+        "wake",
+        "writer",
+    )  # fmt: skip
 
     def __init__(self, seat: int | None, last_seq: int, limit: int = QUEUE_LIMIT) -> None:
         self.seat = seat
         self.last_seq = last_seq
         self.queued_seq = last_seq
         self.limit = limit
-        self.items: deque[tuple[int, str]] = deque()
+        self.items: deque[tuple[int, str]] | None = None
         self.resync = False
         self.closed = False
-        self.pending: set[str] = set()
+        self.pending: set[str] | None = None
         """Commands this socket sent whose results are not recorded yet (by ``keys.result_field``)."""
-        self.notes: deque[str] = deque()
+        self.notes: deque[str] | None = None
         """Frames that answer the client (pongs, command results), sent after the queued event frames."""
-        self.wake = asyncio.Event()
+        self.wake: Callable[[], None] = _nothing
+        """Called when a frame waits in a queue: the socket's owner starts draining them (``ws.py``)."""
         self.writer: DirectWriter | None = None
         """Set once the socket's opening frames are out, where the server allows direct writes."""
         self.sending = True
-        """The sender task is writing: a direct write now could overtake what it writes."""
+        """Frames are being written otherwise: a direct write now could overtake them."""
         self.direct_frames = 0
 
     def _write_now(self, frame: bytes) -> bool:
@@ -94,8 +115,10 @@ class Viewer:
     def note(self, text: str) -> None:
         """Send an answer to the client; it goes out after the event frames already queued."""
         if not self._write_now(text_frame(text.encode())):
+            if self.notes is None:
+                self.notes = deque()
             self.notes.append(text)
-            self.wake.set()
+            self.wake()
 
     def push(self, seq: int, text: str, frame: bytes | None = None) -> bool:
         """Send or queue an event frame (``frame``: ``text`` framed, shared by the viewers of its kind);
@@ -105,14 +128,20 @@ class Viewer:
             self.last_seq = seq
             self.direct_frames += 1
             return True
+        if self.items is None:
+            self.items = deque()
         if len(self.items) >= self.limit:
             self.items.clear()
             self.resync = True
-            self.wake.set()
+            self.wake()
             return False
         self.items.append((seq, text))
-        self.wake.set()
+        self.wake()
         return True
+
+
+def _nothing() -> None:
+    return None
 
 
 class FeedStats:

@@ -14,7 +14,9 @@ to the application (``scope["extensions"]``). Under any other server, or with co
 from __future__ import annotations
 
 import asyncio
+import socket
 import struct
+from collections import deque
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -27,13 +29,112 @@ is then sent a fresh view rather than growing the gateway's memory)."""
 
 
 class SocketProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's sans-I/O WebSocket protocol, reachable from the application through its scope."""
+    """uvicorn's sans-I/O WebSocket protocol, reachable from the application through its scope, and lighter
+    for the many sockets a gateway holds open: its inbox and its ``writable`` flag allocate only while some
+    task waits on them (``asyncio.Queue`` alone is four deques, ~3 kB), and the handshake's request and
+    response (headers, ~2 kB) are let go once the handshake is sent."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue: Any = Inbox()
+        self.writable: Any = Flag()
+        self.writable.set()
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
         scope: Any = getattr(self, "scope", None)
         if scope is not None:
             scope["extensions"][EXTENSION] = self
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if self.handshake_complete and getattr(self, "response", None) is not None:
+            self.request = None  # type: ignore[assignment]
+            self.response = None  # type: ignore[assignment]
+
+
+class Flag:
+    """``asyncio.Event``'s ``set``/``clear``/``is_set``/``wait``, holding a future only while waited on."""
+
+    __slots__ = ("_set", "_waiters")
+
+    def __init__(self) -> None:
+        self._set = False
+        self._waiters: list[asyncio.Future[None]] | None = None
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def set(self) -> None:
+        self._set = True
+        waiters, self._waiters = self._waiters, None
+        for waiter in waiters or ():
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def clear(self) -> None:
+        self._set = False
+
+    async def wait(self) -> bool:
+        if self._set:
+            return True
+        waiter = asyncio.get_running_loop().create_future()
+        if self._waiters is None:
+            self._waiters = []
+        self._waiters.append(waiter)
+        try:
+            await waiter
+        finally:
+            if self._waiters is not None and waiter in self._waiters:
+                self._waiters.remove(waiter)
+        return True
+
+
+class Inbox:
+    """``asyncio.Queue``'s ``put_nowait``/``get``/``empty`` for the one task that reads a socket's messages.
+
+    Unbounded like uvicorn's queue (uvicorn pauses reading the socket while messages wait)."""
+
+    __slots__ = ("_getter", "_items")
+
+    def __init__(self) -> None:
+        self._items: deque[Any] | None = None
+        self._getter: asyncio.Future[None] | None = None
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def qsize(self) -> int:
+        return len(self._items) if self._items else 0
+
+    def put_nowait(self, item: Any) -> None:
+        if self._items is None:
+            self._items = deque()
+        self._items.append(item)
+        getter, self._getter = self._getter, None
+        if getter is not None and not getter.done():
+            getter.set_result(None)
+
+    async def get(self) -> Any:
+        while not self._items:
+            if self._getter is None or self._getter.done():
+                self._getter = asyncio.get_running_loop().create_future()
+            await self._getter
+        item = self._items.popleft()
+        if not self._items:
+            self._items = None
+        return item
+
+
+def shared_port(host: str, port: int) -> socket.socket:
+    """A listening socket bound with ``SO_REUSEPORT``: several gateway processes on one port, the kernel
+    spreading new connections between them (Linux)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    return sock
 
 
 def text_frame(payload: bytes) -> bytes:

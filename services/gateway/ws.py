@@ -17,6 +17,7 @@ import msgspec
 import structlog
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+from starlette.datastructures import QueryParams
 from starlette.websockets import WebSocket, WebSocketDisconnect
 from uvicorn.protocols.utils import ClientDisconnected
 
@@ -60,12 +61,20 @@ class Refusal(Exception):
         self.reason = reason
 
 
+def _header(websocket: WebSocket, name: bytes) -> str | None:
+    """A request header read from the scope (``websocket.headers`` would keep a parsed copy per socket)."""
+    for key, value in websocket.scope["headers"]:
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
 def origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
     """No ``Origin`` (not a browser), the gateway's own host, or one of the configured origins."""
-    origin = websocket.headers.get("origin")
+    origin = _header(websocket, b"origin")
     if origin is None or "*" in allowed or origin in allowed:
         return True
-    return urlsplit(origin).netloc == websocket.headers.get("host")
+    return urlsplit(origin).netloc == _header(websocket, b"host")
 
 
 async def game_socket(websocket: WebSocket) -> None:
@@ -79,14 +88,14 @@ async def game_socket(websocket: WebSocket) -> None:
         )
         return
     try:
-        await _admitted(gateway, websocket)
+        await _admitted(gateway, websocket, address)
     finally:
         gateway.limits.sockets.release(address)
 
 
-async def _admitted(gateway: Gateway, websocket: WebSocket) -> None:
+async def _admitted(gateway: Gateway, websocket: WebSocket, address: str) -> None:
     try:
-        feed, seat, after = await _admit(gateway, websocket)
+        feed, seat, after, token = await _admit(gateway, websocket)
         viewer, hello, missed = feed.subscribe(seat, after)
     except Refusal as refusal:
         await _refuse(gateway, websocket, refusal)
@@ -98,10 +107,11 @@ async def _admitted(gateway: Gateway, websocket: WebSocket) -> None:
         log.warning("redis_unavailable", path=websocket.url.path)
         await _refuse(gateway, websocket, Refusal(CLOSE_UNAVAILABLE, "the game store is unreachable; retry"))
         return
+    websocket.scope["headers"] = []  # read for the last time: ~1 kB a socket for as long as it is open
     gateway.open_websockets += 1
     gateway.stats.ws_opened += 1
     try:
-        if await _serve(websocket, gateway, feed, viewer, hello, missed):
+        if await _serve(websocket, gateway, feed, viewer, hello, missed, (address, token)):
             gateway.stats.ws_stalled += 1
             log.info("websocket_stalled", game_id=feed.game_id, seat=viewer.seat)
     finally:
@@ -115,24 +125,27 @@ async def _refuse(gateway: Gateway, websocket: WebSocket, refusal: Refusal) -> N
         await websocket.close(refusal.code, close_reason(refusal.reason))
 
 
-async def _admit(gateway: Gateway, websocket: WebSocket) -> tuple[GameFeed, int | None, int | None]:
+async def _admit(
+    gateway: Gateway, websocket: WebSocket
+) -> tuple[GameFeed, int | None, int | None, str | None]:
     if not origin_allowed(websocket, gateway.allowed_origins):
         raise Refusal(CLOSE_BAD_ORIGIN, "origin not allowed")
     if gateway.open_websockets >= gateway.max_websockets:
         raise Refusal(CLOSE_TOO_MANY, "this gateway holds all the WebSockets it may")
     game_id = websocket.path_params["game_id"]
-    raw_from = websocket.query_params.get("from")
+    query = QueryParams(websocket.scope["query_string"])  # not cached on the socket, unlike query_params
+    raw_from = query.get("from")
     if raw_from is not None and not SEQ.match(raw_from):  # isdigit() takes "²", which int() refuses
         raise Refusal(CLOSE_BAD_REQUEST, "from must be a sequence number")
     try:
         feed = await gateway.hub.feed(game_id)
     except UnknownGame as exc:
         raise Refusal(CLOSE_UNKNOWN_GAME, f"no game {game_id!r}") from exc
-    token = websocket.query_params.get("token")
+    token = query.get("token")
     seat = await gateway.seat_for(game_id, token) if token else None
     if token and seat is None:
         raise Refusal(CLOSE_BAD_TOKEN, "this token is not a seat token of this game")
-    return feed, seat, int(raw_from) if raw_from is not None else None
+    return feed, seat, int(raw_from) if raw_from is not None else None, token
 
 
 async def _serve(
@@ -142,65 +155,119 @@ async def _serve(
     viewer: Viewer,
     hello: str,
     missed: list[tuple[int, str]],
+    client: tuple[str, str | None],
 ) -> bool:
-    """Until the client goes, or stalls (returns True): a send that waits ``Limits.stall_seconds`` for the
-    client to read ends the socket, so that a client that never reads holds no task or queue here."""
+    """The socket's one task, until the client goes or stalls (returns True): it sends the opening frames,
+    then reads the client's frames; frames that cannot be written directly are drained by a ``Sender``
+    started only while some wait. A send that waits ``Limits.stall_seconds`` for the client to read ends
+    the socket, so that a client that never reads holds no task or queue here."""
     stall_s = gateway.limits.limits.stall_seconds
-    sender = asyncio.create_task(_send_loop(websocket, feed, viewer, hello, missed, stall_s))
-    receiver = asyncio.create_task(_receive_loop(websocket, gateway, feed, viewer))
     try:
-        await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
+        await _send(websocket, hello, stall_s)
+        for seq, text in missed:
+            await _send(websocket, text, stall_s)
+            viewer.last_seq = seq
+    except TimeoutError:
+        return True
+    except (WebSocketDisconnect, RuntimeError, ClientDisconnected):
+        return False
+    sender = Sender(websocket, feed, viewer, stall_s)
+    viewer.writer = direct_writer(websocket)
+    viewer.wake = sender.start
+    if viewer.resync or viewer.items or viewer.notes:
+        sender.start()
+    else:
+        viewer.sending = False
+    try:
+        await _receive_loop(websocket, gateway, feed, viewer, client)
+    except (WebSocketDisconnect, RuntimeError, ClientDisconnected):
+        pass
+    except asyncio.CancelledError:
+        current = asyncio.current_task()
+        if not sender.ended or current is None:
+            raise
+        current.uncancel()  # the sender ended the socket: not a cancellation from outside
     finally:
-        for task in (sender, receiver):
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-    return sender.done() and not sender.cancelled() and isinstance(sender.exception(), TimeoutError)
+        await sender.stop()
+    return sender.stalled
 
 
 async def _send(websocket: WebSocket, text: str, stall_s: float) -> None:
     await asyncio.wait_for(websocket.send_text(text), stall_s)
 
 
-async def _send_loop(
-    websocket: WebSocket,
-    feed: GameFeed,
-    viewer: Viewer,
-    hello: str,
-    missed: list[tuple[int, str]],
-    stall_s: float,
+class Sender:
+    """Drains a viewer's queued frames in order, as a task that runs only while some are waiting.
+
+    If a send fails or stalls it ends the socket by cancelling the socket's own task (the one reading)."""
+
+    __slots__ = ("ended", "feed", "owner", "stall_s", "stalled", "task", "viewer", "websocket")
+
+    def __init__(self, websocket: WebSocket, feed: GameFeed, viewer: Viewer, stall_s: float) -> None:
+        self.websocket = websocket
+        self.feed = feed
+        self.viewer = viewer
+        self.stall_s = stall_s
+        self.owner = asyncio.current_task()
+        self.task: asyncio.Task[None] | None = None
+        self.ended = False
+        self.stalled = False
+
+    def start(self) -> None:
+        if self.task is None and not self.viewer.closed and not self.ended:
+            self.viewer.sending = True
+            self.task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        task, self.task = self.task, None
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def _run(self) -> None:
+        try:
+            await self._drain()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the client went, or stopped reading: the socket ends
+            self.stalled = isinstance(exc, TimeoutError)
+            self.ended = True
+            if self.owner is not None:
+                self.owner.cancel()
+        finally:
+            self.task = None
+            self.viewer.sending = False
+
+    async def _drain(self) -> None:
+        viewer, websocket, stall_s = self.viewer, self.websocket, self.stall_s
+        while True:
+            while viewer.writer is not None and viewer.writer.holding:
+                await asyncio.sleep(0)  # frames taken for a direct write this turn go first
+            if viewer.resync:
+                viewer.resync = False
+                seq, text = self.feed.resync_frame(viewer.seat)
+                viewer.last_seq = seq
+                await _send(websocket, text, stall_s)
+            elif viewer.items:
+                seq, text = viewer.items.popleft()
+                if seq > viewer.last_seq:
+                    await _send(websocket, text, stall_s)
+                    viewer.last_seq = seq
+                    self.feed.stats.frames += 1
+            elif viewer.notes:
+                await _send(websocket, viewer.notes.popleft(), stall_s)
+            else:
+                viewer.items = viewer.notes = None  # drained: the viewer holds no queue until it needs one
+                return
+
+
+async def _receive_loop(
+    websocket: WebSocket, gateway: Gateway, feed: GameFeed, viewer: Viewer, client: tuple[str, str | None]
 ) -> None:
-    await _send(websocket, hello, stall_s)
-    for seq, text in missed:
-        await _send(websocket, text, stall_s)
-        viewer.last_seq = seq
-    viewer.writer = direct_writer(websocket)
-    stats = feed.stats
-    while not viewer.closed:
-        viewer.sending = False
-        await viewer.wake.wait()
-        viewer.wake.clear()
-        viewer.sending = True
-        while viewer.writer is not None and viewer.writer.holding:
-            await asyncio.sleep(0)  # frames taken for a direct write this turn go first
-        if viewer.resync:
-            viewer.resync = False
-            seq, text = feed.resync_frame(viewer.seat)
-            viewer.last_seq = seq
-            await _send(websocket, text, stall_s)
-        while viewer.items:
-            seq, text = viewer.items.popleft()
-            if seq <= viewer.last_seq:
-                continue
-            await _send(websocket, text, stall_s)
-            viewer.last_seq = seq
-            stats.frames += 1
-        while viewer.notes:
-            await _send(websocket, viewer.notes.popleft(), stall_s)
+    """Answer pings, take commands; close on an oversized or unknown frame, or when the client goes.
 
-
-async def _receive_loop(websocket: WebSocket, gateway: Gateway, feed: GameFeed, viewer: Viewer) -> None:
-    """Answer pings, take commands; close on an oversized or unknown frame, or when the client goes."""
+    ``client``: the socket's address and seat token, charged against their rate limits as over HTTP."""
     try:
         while True:
             message = await websocket.receive()
@@ -219,12 +286,9 @@ async def _receive_loop(websocket: WebSocket, gateway: Gateway, feed: GameFeed, 
                 await websocket.close(CLOSE_BAD_REQUEST, close_reason(f"unknown frame: {exc}"))
                 return
             if isinstance(frame, CommandFrame):
-                token = websocket.query_params.get("token")
-                await _take_command(gateway, feed, viewer, frame, (client_address(websocket), token))
+                await _take_command(gateway, feed, viewer, frame, client)
             else:
-                viewer.note(PONG)  # the sender answers: one task writes to the socket
-    except (WebSocketDisconnect, RuntimeError, ClientDisconnected):
-        return
+                viewer.note(PONG)  # one writer at a time: a queued frame is not overtaken
     finally:
         _forget_pending(feed, viewer)
 
@@ -263,23 +327,26 @@ async def _take_command(
         feed.waiters.pop(field, None)
         viewer.note(result_text(earlier))
         return
+    if viewer.pending is None:
+        viewer.pending = set()
     viewer.pending.add(field)
     future.add_done_callback(lambda done: _settled(viewer, field, done))
 
 
 def _settled(viewer: Viewer, field: str, future: asyncio.Future[CommandRecord]) -> None:
-    viewer.pending.discard(field)
+    if viewer.pending is not None:
+        viewer.pending.discard(field)
     if not future.cancelled() and not viewer.closed:
         viewer.note(result_text(future.result()))
 
 
 def _forget_pending(feed: GameFeed, viewer: Viewer) -> None:
     """A closed socket waits for nothing: its unsettled commands stop holding the feed open."""
-    for field in viewer.pending:
+    for field in viewer.pending or ():
         future = feed.waiters.pop(field, None)
         if future is not None:
             future.cancel()
-    viewer.pending.clear()
+    viewer.pending = None
 
 
 def result_text(record: CommandRecord) -> str:

@@ -104,6 +104,7 @@ def _fanout(
     delivered = sum(e["count"] for e in events.values())
     return {
         "first_median": first[len(first) // 2], "last_median": last[len(last) // 2], "last_max": last[-1],
+        "last_by_seq": {seq: round(e["last"] - appended[seq]) for seq, e in sorted(events.items())},
         "delivered": delivered / max(1, len(events) * spectators), "resyncs": report["resyncs"],
         "open": report["open"], "cpu_us_per_event": cpu_us, "kb_per_socket": kb_per_socket,
     }  # fmt: skip
