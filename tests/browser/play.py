@@ -4,6 +4,11 @@ Each decision is taken by clicking a highlighted target on the board when there 
 buttons and the number control are used only where the decision has nothing on the board (a pass,
 a bid amount, a confirm). Loans are taken only when nothing else is offered (a game of pledges and
 repayments could go round).
+
+One step costs two round trips to the browser: the page itself waits (``wait_for_function``, polled
+on its animation frames) until it offers something to do and answers with the point to click, then
+the mouse clicks there. The page offers nothing while a sent move is on its way (the decision is busy
+and shows no targets), so no step is taken twice; no fixed sleeps, no polling from Python.
 """
 
 from __future__ import annotations
@@ -13,6 +18,41 @@ from dataclasses import dataclass, field
 from typing import Any
 
 MINOR = ("loan:", "repay:")
+
+# Runs in the page on every animation frame until it returns something truthy: the game's end (or the
+# caller's `until`), or the point of one offered place or button that a click there really hits.
+_NEXT_STEP = """
+([r, until, minor]) => {
+  if (document.body.dataset.status === 'finished') {
+    return document.getElementById('final-table') ? {done: true} : null;
+  }
+  if (until && new Function(`return (${until});`)()) return {done: true};
+  const visible = (el) => el.getClientRects().length > 0;
+  const plain = (el) => !minor.some((m) => (el.getAttribute('data-key') || '').startsWith(m));
+  const board = [...document.querySelectorAll('#board .target.legal')];
+  const controls = [...document.querySelectorAll('#confirm:enabled, #decide .num-go:enabled')].filter(visible);
+  const words = [...document.querySelectorAll('#decide button.choice:enabled')].filter(visible);
+  const groups = [board, controls, words.filter(plain), words];
+  const offered = groups.find((g) => g.length);
+  if (!offered) return null;
+  const start = Math.floor(r * offered.length);
+  for (let k = 0; k < offered.length; k++) {
+    const el = offered[(start + k) % offered.length];
+    el.scrollIntoView({block: 'center', inline: 'center'});
+    const box = el.getBoundingClientRect();
+    // the centre first, then a grid: a city's own places lie inside it and take their own clicks
+    for (const [fx, fy] of [[0.5, 0.5], [0.5, 0.2], [0.2, 0.5], [0.8, 0.5], [0.5, 0.85], [0.15, 0.15], [0.85, 0.15], [0.15, 0.85], [0.85, 0.85]]) {
+      const x = box.left + box.width * fx, y = box.top + box.height * fy;
+      const hit = document.elementFromPoint(x, y);
+      const owner = hit && (hit.closest('[data-target]') || hit.closest('button'));
+      if (owner === el) {
+        return {x, y, board: board.length > 0, key: el.getAttribute('data-target') || el.getAttribute('data-key') || el.id};
+      }
+    }
+  }
+  return null;
+}
+"""
 
 
 @dataclass
@@ -26,50 +66,45 @@ def finished(page: Any) -> bool:
     return bool(page.evaluate("document.body.dataset.status === 'finished'"))
 
 
+def next_step(
+    page: Any, rng: random.Random, until: str = "false", timeout_ms: int = 120_000
+) -> dict[str, Any]:
+    """Wait until the page offers a step (or the game is over, or ``until`` holds); where to click."""
+    handle = page.wait_for_function(
+        _NEXT_STEP, arg=[rng.random(), until, list(MINOR)], timeout=timeout_ms, polling="raf"
+    )
+    step: dict[str, Any] = handle.json_value()
+    handle.dispose()
+    return step
+
+
 def take_one_step(page: Any, rng: random.Random, clicks: Clicks) -> bool:
-    """One click of the person's decision if one is offered now; False when there is nothing to do."""
-    targets = page.locator("#board .target.legal")
-    count = targets.count()
-    if count:
-        chosen = targets.nth(rng.randrange(count))
-        clicks.kinds.add((chosen.get_attribute("data-target") or "").split(":")[0])
-        chosen.click()
+    """One click of the person's decision if the page offers one now; False when there is nothing to do."""
+    step = page.evaluate(f"({_NEXT_STEP})", [rng.random(), "false", list(MINOR)])
+    if not step or step.get("done"):
+        return False
+    _click(page, step, clicks)
+    return True
+
+
+def _click(page: Any, step: dict[str, Any], clicks: Clicks) -> None:
+    page.mouse.click(step["x"], step["y"])
+    if step["board"]:
         clicks.board += 1
-        return True
-    for selector in ("#confirm:enabled", "#decide .num-go:enabled"):
-        button = page.locator(selector)
-        if button.count():
-            button.first.click()
-            clicks.controls += 1
-            return True
-    every = page.locator("#decide button.choice:enabled:visible").all()
-    choices = [b for b in every if not (b.get_attribute("data-key") or "").startswith(MINOR)] or every
-    if choices:
-        rng.choice(choices).click()
+        clicks.kinds.add(str(step["key"]).split(":")[0])
+    else:
         clicks.controls += 1
-        return True
-    return False
 
 
-def play_to_the_end(page: Any, seed: int, max_clicks: int = 2000, until: str = "false") -> Clicks:
-    """Click until the game is over, or until the JavaScript condition ``until`` holds (the bots move in
-    between)."""
+def play_to_the_end(page: Any, seed: int, max_clicks: int = 3000, until: str = "false") -> Clicks:
+    """Click until the game is over and its final table shown, or until the JavaScript condition
+    ``until`` holds (the bots move in between)."""
     rng = random.Random(seed)
     clicks = Clicks()
-    while not finished(page) and not page.evaluate(until):
-        if clicks.board + clicks.controls > max_clicks:
+    while True:
+        step = next_step(page, rng, until)
+        if step.get("done"):
+            return clicks
+        if clicks.board + clicks.controls >= max_clicks:
             raise AssertionError(f"no end after {max_clicks} clicks")
-        before = page.evaluate("document.body.dataset.seq")
-        if not take_one_step(page, rng, clicks):
-            page.wait_for_function(
-                "document.body.dataset.status === 'finished' || document.querySelector("
-                "'#board .target.legal, #decide button:enabled') !== null",
-                timeout=60_000,
-            )
-            continue
-        # a move that was sent: wait for its event (or for the next step of the same decision)
-        page.wait_for_function(
-            f"document.body.dataset.seq !== '{before}' || document.querySelector('#undo') !== null",
-            timeout=60_000,
-        )
-    return clicks
+        _click(page, step, clicks)

@@ -3,7 +3,7 @@
 ``python -m tests.browser.screenshots`` starts its own Redis and stack, plays each game some way with
 random legal moves over HTTP, and writes ``docs/screenshots/<game>-<player|spectator>-<width>.png``, the
 lobby, and a bot tournament in its second round (``tournaments-<width>.png``,
-``tournament-<width>.png``); ``… screenshots tournaments`` (or ``games``) takes only those. Needs
+``tournament-<width>.png``); ``… screenshots tournaments`` (or ``games``, or a game's kind) takes only those. Needs
 Chromium (``HARBORMASTER_CHROMIUM`` or ``chromium`` on PATH) and playwright.
 """
 
@@ -71,14 +71,16 @@ def _shoot(browser: Any, url: str, width: int, target: Path, ready: str = "#boar
         context.close()
 
 
-def _games(browser: Any, api: httpx.Client, base: str) -> None:
-    for kind in ("manila", "elcapitan", "eic"):
+def _games(browser: Any, api: httpx.Client, base: str, kinds: tuple[str, ...] = tuple(MOVES)) -> None:
+    for kind in kinds:
         game_id, token = _mid_game(api, kind)
         for width in WIDTHS:
             _shoot(
                 browser, f"{base}/games/{game_id}#token={token}", width, SHOTS / f"{kind}-player-{width}.png"
             )
             _shoot(browser, f"{base}/games/{game_id}", width, SHOTS / f"{kind}-spectator-{width}.png")
+    if len(kinds) < len(MOVES):
+        return
     for width in WIDTHS:
         _shoot(browser, f"{base}/", width, SHOTS / f"lobby-{width}.png")
 
@@ -93,7 +95,8 @@ def _tournaments(browser: Any, api: httpx.Client, base: str, url: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    """All screenshots; ``games`` or ``tournaments`` as the argument takes only those."""
+    """All screenshots; ``games`` or ``tournaments`` as the argument takes only those, a game's kind
+    (``manila``, ``elcapitan``, ``eic``) only that game's board."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     only = argv[0] if argv else None
     with tempfile.TemporaryDirectory() as folder:
@@ -110,6 +113,8 @@ def main(argv: list[str]) -> int:
                 )
                 if only in (None, "games"):
                     _games(browser, api, stack.base)
+                if only in MOVES:
+                    _games(browser, api, stack.base, (only,))
                 if only in (None, "tournaments"):
                     _tournaments(browser, api, stack.base, server.url)
                 browser.close()

@@ -37,6 +37,11 @@ def test_a_persons_moves_travel_over_the_games_websocket(page: Any, quick_stack:
         while _moves_of_seat_0(api, gid) < 3:
             if not take_one_step(page, rng, clicks):
                 page.wait_for_timeout(100)
+    # Playwright hands over the page's sent frames while it talks to the browser: give it the time
+    for _ in range(600):
+        if sum('"type":"command"' in frame for frame in frames) >= 3:
+            break
+        page.wait_for_timeout(100)
     assert posts == [], "no move was sent over HTTP"
     assert sum('"type":"command"' in frame for frame in frames) >= 3
 

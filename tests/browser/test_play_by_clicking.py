@@ -49,29 +49,46 @@ def test_a_person_plays_a_whole_game_of_manila_by_clicking_the_board(
     assert {"boat", "field"} & clicks.kinds
     page.locator("#outcome").wait_for()
     assert "Anna" in page.locator("#final-table").inner_text()
+    for score, parts in final_table(page):  # cash, shares at the market's price, unpaid loans
+        assert sum(parts) == score, (score, parts)
 
 
-def test_a_person_plays_el_capitan_to_the_first_payday_by_clicking_the_board(
+def test_a_person_plays_a_whole_game_of_el_capitan_by_clicking_the_board(
     page: Any, quick_stack: ServerThread
 ) -> None:
-    """A whole game takes three minutes of clicks; the first of its three phases shows every kind of
-    decision (buying, sailing, building, loans) and keeps the suite lean."""
-    state, clicks = play_as_anna(
-        "elcapitan",
-        page,
-        quick_stack,
-        until="document.getElementById('log').innerText.includes('Payday of phase 1')",
-    )
-    assert {"buy", "city", "site", "bank"} & clicks.kinds
-    assert "Payday of phase 1" in page.locator("#log").inner_text()
-    assert state["view"]["phase"] >= 1
+    """All three phases and paydays, ending with the final table."""
+    state, clicks = play_as_anna("elcapitan", page, quick_stack)
+    assert state["status"] == "finished"
+    assert {"buy", "city", "site"} <= clicks.kinds
+    assert "Payday of phase 3" in page.locator("#log").inner_text()
+    page.locator("#outcome").wait_for()
+    assert "Anna" in page.locator("#final-table").inner_text()
 
 
-def test_a_person_plays_east_india_companies_through_the_first_epoch_by_clicking_the_board(
+def final_table(page: Any) -> list[tuple[int, list[int]]]:
+    """Each row of the final table: its score and the numbers of its breakdown ("treasury 12")."""
+    rows = page.locator("#final-table tr[data-seat]")
+    table = []
+    for i in range(rows.count()):
+        row = rows.nth(i)
+        parts = [int(text.rsplit(" ", 1)[1]) for text in row.locator(".parts span").all_inner_texts()]
+        table.append((int(row.locator(".score b").inner_text()), parts))
+    return table
+
+
+def test_a_person_plays_a_whole_game_of_east_india_companies_by_clicking_the_board(
     page: Any, quick_stack: ServerThread
 ) -> None:
-    state, clicks = play_as_anna(
-        "eic", page, quick_stack, until="document.getElementById('log').innerText.includes('Epoch 1 ends')"
-    )
-    assert {"space", "zone", "ship", "company"} & clicks.kinds
-    assert state["view"]["epoch"] >= 1
+    """Five epochs, amounts with the − / + control, ending with the final table counted as the
+    rulebook counts wealth (start shares, shares held, treasury)."""
+    state, clicks = play_as_anna("eic", page, quick_stack)
+    assert state["status"] == "finished"
+    assert {"space", "ship", "zone"} <= clicks.kinds
+    assert "Epoch 5 ends" in page.locator("#log").inner_text()
+    page.locator("#outcome").wait_for()
+    assert "Anna" in page.locator("#final-table").inner_text()
+    table = final_table(page)
+    assert [score for score, _ in table] == sorted(state["outcome"]["scores"], reverse=True)
+    for score, parts in table:
+        assert "treasury" in page.locator("#final-table").inner_text()
+        assert sum(parts) == score, (score, parts)

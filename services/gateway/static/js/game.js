@@ -45,7 +45,8 @@ function render() {
   if (!state) return;
   const replaying = S.replayAt !== null;
   const finished = S.live.status === "finished";
-  const ctx = { ...context(), toAct: state.to_act, events: log.until(state.seq), chosen: S.decision && !replaying ? S.decision.chosenKeys() : [] };
+  const deciding = S.decision && !replaying;
+  const ctx = { ...context(), toAct: state.to_act, events: log.until(state.seq), chosen: deciding ? S.decision.chosenKeys() : [], offered: deciding ? S.decision.targets() : new Set() };
   let board;
   try {
     board = S.board.draw(state.view, ctx);

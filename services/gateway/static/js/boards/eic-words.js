@@ -35,6 +35,36 @@ export function shipName(id, ctx) {
   return `${whose}${kind.startsWith("G") ? "galleon" : "ship " + kind.slice(2)}`;
 }
 
+/** Goods amounts as one number step per good that can be non-zero (`most[i]` > 0), in the goods'
+ * order; a decision with no such good is one plain step. */
+function amounts(prefix, chosen, most, label, none) {
+  const steps = [];
+  GOODS.forEach((good, i) => {
+    if (most[i] > 0) steps.push({ key: `${prefix}:${good}`, num: chosen[i], label: label(chosen[i], good, steps.length) });
+  });
+  return steps.length ? steps : [{ key: `${prefix}:none`, label: none }];
+}
+
+/** The ship first on the loading track (the one loading now) and the goods its zone sells. */
+export function loadingHead(view) {
+  const id = (view.queue || [])[0];
+  const ship = id && view.players.flatMap((p) => p.ships).find((s) => s.id === id);
+  return { id, zone: ship ? ship.zone : 0 };
+}
+
+// The zones' goods: tea everywhere, and silk in China, coffee in Southeast Asia, spices in India.
+const ZONE_GOOD = [3, 2, 1];
+
+function loadable(view) {
+  const { zone } = loadingHead(view);
+  return GOODS.map((_, g) => (g === 0 || g === ZONE_GOOD[zone - 1] ? view.far_east[g] : 0));
+}
+
+function loadingShip(view, ctx) {
+  const { id } = loadingHead(view);
+  return { key: `ship:${id}`, label: `Load ${shipName(id, ctx)}` };
+}
+
 /** A legal command as the steps a player takes on the board. */
 export function path(c, view, ctx) {
   switch (c.type) {
@@ -63,13 +93,19 @@ export function path(c, view, ctx) {
     case "SendShip":
       return [{ key: `ship:${c.ship}`, label: `Send ${shipName(c.ship, ctx)}` }, { key: `zone:${c.zone}`, label: `to ${ZONES[c.zone - 1] || "zone " + c.zone}` }];
     case "LoadShip":
-      return [{ key: `load:${c.goods.join("")}`, label: `Load ${goods(c.goods)}` }];
+      return [loadingShip(view, ctx), ...amounts("load", c.goods, loadable(view), (n, good, i) => `${i ? "and" : "Load"} ${n} ${good}`, "Load nothing")];
     case "LeaveShipInFarEast":
-      return [{ key: "stay", label: "Leave the ship in the Far East (1 GS)" }];
-    case "SellFromWarehouse":
-      return [{ key: `wsell:${c.goods.join("")}`, label: `Sell ${goods(c.goods)} from the warehouse` }];
-    case "UnloadShip":
-      return [{ key: `ship:${c.ship}`, label: `Unload ${shipName(c.ship, ctx)}` }, { key: `store:${c.store.join("")}`, label: `storing ${goods(c.store)}` }];
+      return [loadingShip(view, ctx), { key: "stay", label: "Leave it in the Far East for the next epoch (1 GS)" }];
+    case "SellFromWarehouse": {
+      const stored = view.players[view.seat].warehouse;
+      return [{ key: `warehouse:${view.seat}`, label: "Sell from your warehouse" }, ...amounts("wsell", c.goods, stored, (n, good) => `sell ${n} ${good}`, "sell nothing")];
+    }
+    case "UnloadShip": {
+      const ship = view.players[view.seat].ships.find((s) => s.id === c.ship);
+      const cargo = ship ? ship.cargo : c.store;
+      return [{ key: `ship:${c.ship}`, label: `Unload ${shipName(c.ship, ctx)}` },
+        ...amounts("store", c.store, cargo, (n, good, i) => `store ${n} ${good} (sell ${cargo[GOODS.indexOf(good)] - n})`, "sell everything")];
+    }
     default:
       return [{ key: c.type, label: c.type }];
   }

@@ -1,12 +1,26 @@
 // East India Companies: the Far East with its three sea zones, trading-post sites and the ships there
-// (face down for those who may not see them), the influence spaces with their envoys, both markets with
-// their goods and dice, the stock exchange, and each company's port with its ships and warehouse.
+// (face down for those who may not see them, the loading track in order), the influence spaces with
+// their envoys, both markets with their goods, dice and known cards, the stock exchange, and each
+// company's port with its docks, ships, cargo and warehouse. The market cards a chooser may pick are
+// drawn as cards on the board. Each part is drawn at its own origin and placed by the layout: side by
+// side on a wide screen, one column (500 wide, larger type) on a phone, so the board scales to the
+// panel and stays readable.
 import { svg, tip } from "../dom.js";
-import { GOODS, SPACES, ZONES, describe, goods, path, shipName } from "./eic-words.js";
+import { MARKET_CARDS } from "./eic-cards.js";
+import { GOODS, SPACES, ZONES, describe, goods, loadingHead, marketCard, path, shipName } from "./eic-words.js";
 
 const SITES = [["Canton", "Macao", "Formosa"], ["Batavia", "Malacca"], ["Bombay", "Madras", "Calcutta"]];
 const GOOD_COLOUR = ["#3a7d44", "#b03a2e", "#6e4b2a", "#8e5ba8"];
 const EPOCHS = ["1700–1750", "1750–1800", "1800–1850", "1850–1900", "1900–1950"];
+const START_SHARES = 2; // domain/eic/data.py START_SHARES
+const ROMAN = ["", "I", "II", "III"];
+const NARROW = "(max-width: 700px)";
+const PHASES = { A: "envoys", B: "stock exchange", C: "navigation", D: "loading in the Far East", E: "selling in Europe", U: "unloading in Europe",
+  F: "income and dividends", epoch_over: "income and dividends" };
+const LETTER = { U: "E", epoch_over: "F" };
+
+const at = (x, y, ...children) => svg("g", { transform: `translate(${x},${y})` }, ...children);
+const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
 function shipIcon(x, y, fill, label, hover, key) {
   return svg("g", { class: "target ship-icon", "data-target": key },
@@ -15,128 +29,240 @@ function shipIcon(x, y, fill, label, hover, key) {
     label ? svg("text", { x, y: y + 10, "text-anchor": "middle", class: "chip-text" }, label) : null, tip(hover));
 }
 
+/** A ship's cargo as small cubes in the goods' colours under it. */
+function cargoCubes(x, y, cargo) {
+  const cubes = cargo.flatMap((n, g) => Array(n).fill(g));
+  const left = x - (cubes.length * 9) / 2;
+  return cubes.map((g, k) => svg("rect", { x: left + k * 9, y, width: 8, height: 8, fill: GOOD_COLOUR[g], stroke: "#fff", "stroke-width": 0.8 }));
+}
+
+const ownerColour = (owner, ctx) => (owner >= 0 && owner < ctx.people.names.length ? ctx.people.colour(owner) : "#777");
+const ownerName = (owner, ctx) => (owner >= 0 && owner < ctx.people.names.length ? ctx.people.name(owner) : "the neutral company");
+
+function zoneShips(view, ctx, z, name) {
+  // The loading track first (when this zone loads), then ships left here last epoch, then the stack.
+  const all = view.players.flatMap((p, s) => p.ships.map((ship) => ({ ship, s })));
+  const find = (id) => all.find((o) => o.ship.id === id);
+  const { zone } = loadingHead(view);
+  const ships = [];
+  if (zone === z + 1) (view.queue || []).forEach((id, k) => ships.push({ id, owner: find(id) ? find(id).s : -1, note: `${k + 1}. to load` }));
+  (view.left[z] || []).forEach((id) => ships.push({ id, owner: find(id) ? find(id).s : -1, note: "left here last epoch" }));
+  (view.zone_owners[z] || []).forEach((owner, k) => ships.push({ id: (view.zones[z] || [])[k], owner, note: "face down" }));
+  return ships.map(({ id, owner, note }, k) => {
+    const x = 22 + (k % 4) * 36;
+    const y = 150 + Math.floor(k / 4) * 40;
+    const hover = id ? `${shipName(id, ctx)} in ${name} (${note})` : `a face-down ship of ${ownerName(owner, ctx)}`;
+    return svg("g", {}, shipIcon(x, y, id ? ownerColour(owner, ctx) : "#555", id ? (note.endsWith("load") ? note[0] : "") : "?", hover, id ? `ship:${id}` : null));
+  });
+}
+
 function zones(view, ctx) {
-  const g = svg("g", {});
   const posts = {};
   view.players.forEach((p, s) => p.posts.forEach((site) => (posts[site] = s)));
-  ZONES.forEach((name, z) => {
-    const x = 6 + z * 164;
+  return svg("g", {}, ZONES.map((name, z) => {
+    const x = z * 166;
     const zone = svg("g", { class: "target zone", "data-target": `zone:${z + 1}` },
-      svg("rect", { x, y: 40, width: 158, height: 250, rx: 14, class: "sea-zone" }),
-      svg("text", { x: x + 10, y: 60, class: "card-title dark" }, name),
-      tip(`${name}: ships sent here load its goods; trading posts here let you buy cheaper`));
+      svg("rect", { x, y: 0, width: 160, height: 250, rx: 14, class: "sea-zone" }),
+      svg("text", { x: x + 10, y: 22, class: "card-title dark" }, name),
+      tip(`${name}: ships sent here load tea and ${["silk", "coffee", "spices"][z]}; a trading post here makes each good 1 GS cheaper`));
     SITES[z].forEach((site, i) => {
       const owner = posts[site];
       zone.append(svg("g", { class: "target", "data-target": `site:${site}` },
-        svg("rect", { x: x + 10, y: 72 + i * 30, width: 140, height: 24, rx: 6, class: "hit" }),
-        svg("circle", { cx: x + 24, cy: 84 + i * 30, r: 10, fill: owner === undefined ? "#fffdf5" : ctx.people.colour(owner), stroke: "#6b5d45" }),
-        svg("text", { x: x + 40, y: 89 + i * 30, class: "small" }, site),
-        tip(`${site}: a trading-post site${owner === undefined ? "" : `, ${ctx.people.name(owner)}'s post`}`)));
+        svg("rect", { x: x + 6, y: 32 + i * 30, width: 148, height: 26, rx: 6, class: "hit" }),
+        svg("circle", { cx: x + 20, cy: 45 + i * 30, r: 10, fill: owner === undefined ? "#fffdf5" : ownerColour(owner, ctx), stroke: "#6b5d45" }),
+        svg("text", { x: x + 36, y: 50 + i * 30, class: "small" }, site),
+        tip(`${site}: a trading-post site${owner === undefined ? "" : `, ${ownerName(owner, ctx)}'s post`}`)));
     });
-    const ids = view.zones[z] || [];
-    (view.zone_owners[z] || []).forEach((owner, k) => {
-      const id = ids[k];
-      const col = k % 4;
-      const row = Math.floor(k / 4);
-      zone.append(shipIcon(x + 24 + col * 36, 200 + row * 34, id ? (owner >= 0 ? ctx.people.colour(owner) : "#777") : "#555", id ? "" : "?",
-        id ? `${shipName(id, ctx)} in ${name}` : `a face-down ship of ${owner >= 0 ? ctx.people.name(owner) : "the neutral"}`, id ? `ship:${id}` : null));
-    });
-    g.append(zone);
-  });
-  return g;
+    zone.append(at(x, 0, zoneShips(view, ctx, z, name)));
+    return zone;
+  }));
 }
 
 function spaces(view, ctx) {
-  const g = svg("g", {});
-  g.append(svg("text", { x: 506, y: 58, class: "card-title dark" }, "Influence"));
-  SPACES.forEach(([id, who, what], i) => {
-    const x = 506 + (i % 2) * 246;
-    const y = 66 + Math.floor(i / 2) * 38;
-    const occupants = view.occupants[i] || [];
-    g.append(svg("g", { class: "target space", "data-target": `space:${id}` },
-      svg("rect", { x, y, width: 240, height: 32, rx: 6, class: "spot-bg" }),
-      svg("text", { x: x + 8, y: y + 21, class: "space-text" }, `${who}: ${what}`),
-      occupants.map((s, k) => svg("circle", { cx: x + 226 - k * 16, cy: y + 16, r: 7, fill: s >= 0 ? ctx.people.colour(s) : "#777", stroke: "#fff" })),
-      tip(`${who} — ${what}${occupants.length ? `; envoys: ${occupants.map((s) => (s >= 0 ? ctx.people.name(s) : "neutral")).join(", ")}` : ""}`)));
-  });
-  g.append(svg("g", { class: "target space", "data-target": "space:central" },
-    svg("rect", { x: 752, y: 66 + 5 * 38, width: 240, height: 32, rx: 6, class: "spot-bg" }),
-    svg("text", { x: 760, y: 66 + 5 * 38 + 21, class: "space-text" }, "Central zone"),
-    tip("The central zone: an envoy may stand here; it uses no ability and costs nothing")));
+  const g = svg("g", {}, svg("text", { x: 0, y: 16, class: "card-title dark" }, "Influence"));
+  const h = 42; // two lines: the personality, then what the space gives
+  const cell = (x, y, id, who, what, hover) => {
+    const occupants = id === "central" ? [] : view.occupants[SPACES.findIndex((s) => s[0] === id)] || [];
+    return svg("g", { class: "target space", "data-target": `space:${id}` },
+      svg("rect", { x, y, width: 242, height: h - 4, rx: 6, class: "spot-bg" }),
+      svg("text", { x: x + 8, y: y + 16, class: "space-text" }, svg("tspan", { "font-weight": 700 }, who), svg("tspan", { x: x + 8, dy: 17 }, what)),
+      occupants.map((s, k) => svg("circle", { cx: x + 228 - k * 16, cy: y + 12, r: 7, fill: ownerColour(s, ctx), stroke: "#fff" })),
+      tip(hover + (occupants.length ? `; envoys: ${occupants.map((s) => ownerName(s, ctx)).join(", ")}` : "")));
+  };
+  SPACES.forEach(([id, who, what], i) => g.append(cell((i % 2) * 250, 24 + Math.floor(i / 2) * h, id, who, what, `${who} — ${what}`)));
+ g.append(cell(250, 24 + 5 * h, "central", "Central zone", "no ability, no cost", "The central zone: an envoy may stand here; it uses no ability and costs nothing"));
   return g;
 }
 
-function markets(view, top) {
-  const g = svg("g", {});
-  [["Far East market", view.far_east, view.fe_dice], ["European market", view.europe, view.eu_dice]].forEach(([name, cubes, dice], m) => {
-    const x = 6 + m * 250;
-    g.append(svg("rect", { x, y: top, width: 244, height: 150, rx: 10, class: "spot-bg" }), svg("text", { x: x + 10, y: top + 20, class: "card-title dark" }, name));
-    GOODS.forEach((good, i) => {
-      const y = top + 32 + i * 28;
-      g.append(svg("g", {}, svg("rect", { x: x + 10, y, width: 66, height: 22, rx: 4, fill: GOOD_COLOUR[i] }),
-        svg("text", { x: x + 16, y: y + 16, class: "slot-text light" }, good),
-        Array.from({ length: Math.min(cubes[i], 10) }, (_, k) => svg("rect", { x: x + 84 + k * 12, y: y + 5, width: 10, height: 12, fill: GOOD_COLOUR[i], stroke: "#fff" })),
-        svg("text", { x: x + 232, y: y + 16, "text-anchor": "end", class: "small" }, `${cubes[i]} · die ${dice[i]}`),
-        tip(`${name}: ${cubes[i]} ${good}; the die of this epoch shows ${dice[i]}`)));
-    });
-  });
-  return g;
+/** A market card's effect in short: "+2 tea +1 spices". */
+function effect(card) {
+  const short = (amounts) => amounts.map((n, i) => (n ? `${n > 0 ? "+" : "−"}${Math.abs(n)} ${GOODS[i]}` : "")).filter(Boolean).join(" ");
+  return { base: short(card.base) || "no change", extra: short(card.extra) };
 }
 
-function exchange(view, ctx, top) {
-  const g = svg("g", {}, svg("rect", { x: 506, y: top, width: 488, height: 150, rx: 10, class: "spot-bg" }),
-    svg("text", { x: 516, y: top + 20, class: "card-title dark" }, "Stock exchange"),
-    svg("text", { x: 984, y: top + 20, "text-anchor": "end", class: "small" }, "value · on the exchange · in stock"));
+/** A known card's effect as chips in the goods' colours ("+2" on tea green), the 4-player symbol's
+ * extra counted in when four play. */
+function cardEffect(x, y, card, four) {
+  const amounts = card.base.map((n, i) => n + (four ? card.extra[i] : 0));
+  return amounts.flatMap((n, i) => (n ? [[n, i]] : [])).map(([n, i], k) => svg("g", {},
+    svg("rect", { x: x + k * 40, y, width: 36, height: 16, rx: 3, fill: GOOD_COLOUR[i] }),
+    svg("text", { x: x + k * 40 + 18, y: y + 12, "text-anchor": "middle", class: "chip-text" }, `${n > 0 ? "+" : "−"}${Math.abs(n)}`)));
+}
+
+function markets(view) {
+  const known = [view.fe_card, view.eu_card];
+  return svg("g", {}, [["Far East market", view.far_east, view.fe_dice], ["European market", view.europe, view.eu_dice]].map(([name, cubes, dice], m) => {
+    const x = m * 250;
+    const card = known[m] && MARKET_CARDS[known[m]];
+    return svg("g", {}, svg("rect", { x, y: 0, width: 242, height: 166, rx: 10, class: "spot-bg" }), svg("text", { x: x + 10, y: 20, class: "card-title dark" }, name),
+      GOODS.map((good, i) => {
+        const y = 30 + i * 28;
+        return svg("g", {}, svg("rect", { x: x + 8, y, width: 66, height: 22, rx: 4, fill: GOOD_COLOUR[i] }),
+          svg("text", { x: x + 14, y: y + 16, class: "slot-text light" }, good),
+          Array.from({ length: Math.min(cubes[i], 10) }, (_, k) => svg("rect", { x: x + 80 + k * 10, y: y + 5, width: 8, height: 12, fill: GOOD_COLOUR[i], stroke: "#fff" })),
+          svg("text", { x: x + 234, y: y + 16, "text-anchor": "end", class: "small" }, `${cubes[i]} · die ${dice[i]}`),
+          tip(`${name}: ${cubes[i]} ${good}; the die of this epoch shows ${dice[i]}`));
+      }),
+      svg("text", { x: x + 10, y: 156, class: "small" }, card ? "card:" : "card: face down"),
+      card ? cardEffect(x + 50, 144, card, view.seats === 4) : null,
+      tip(card ? marketCard(known[m]) : `${name}: this epoch's card lies face down`));
+  }));
+}
+
+function exchange(view, ctx) {
+  const g = svg("g", {}, svg("rect", { x: 0, y: 0, width: 492, height: 166, rx: 10, class: "spot-bg" }),
+    svg("text", { x: 10, y: 20, class: "card-title dark" }, "Stock exchange"),
+    svg("text", { x: 482, y: 20, "text-anchor": "end", class: "small" }, "share value · left to buy"));
   view.share_values.forEach((value, c) => {
-    const y = top + 30 + c * 28;
+    const y = 30 + c * 30;
     g.append(svg("g", { class: "target", "data-target": `company:${c}` },
-      svg("rect", { x: 512, y, width: 476, height: 24, rx: 5, fill: "#fffdf5", stroke: "#0002" }),
-      svg("circle", { cx: 526, cy: y + 12, r: 7, fill: ctx.people.colour(c) }),
-      svg("text", { x: 540, y: y + 17, class: "slot-text" }, `${ctx.people.name(c)}'s company`),
-      svg("text", { x: 980, y: y + 17, "text-anchor": "end", class: "slot-text" }, `${value} GS · ${view.exchange[c]} · ${view.stock[c]}`),
-      tip(`${ctx.people.name(c)}'s company: a share is worth ${value} GS; ${view.exchange[c]} on the exchange, ${view.stock[c]} in stock`)));
+      svg("rect", { x: 6, y, width: 480, height: 26, rx: 5, fill: "#fffdf5", stroke: "#0002" }),
+      svg("circle", { cx: 20, cy: y + 13, r: 7, fill: ownerColour(c, ctx) }),
+      svg("text", { x: 34, y: y + 18, class: "slot-text" }, c < ctx.people.names.length ? `${ctx.people.name(c)}'s company` : "Neutral company"),
+      svg("text", { x: 478, y: y + 18, "text-anchor": "end", class: "slot-text" }, `${value} GS · ${view.exchange[c]} left`),
+      tip(`${ownerName(c, ctx)}'s company: a share is worth ${value} GS; ${view.exchange[c]} on the exchange, ${view.stock[c]} in stock`)));
   });
   return g;
 }
 
-function ports(view, ctx, top) {
-  const g = svg("g", {});
-  const w = (988 - (view.players.length - 1) * 8) / view.players.length;
-  view.players.forEach((p, s) => {
-    const x = 6 + s * (w + 8);
-    const home = p.ships.filter((ship) => ship.zone === 0);
-    g.append(svg("g", {}, svg("rect", { x, y: top, width: w, height: 120, rx: 10, class: "port" }),
-      svg("circle", { cx: x + 14, cy: top + 16, r: 7, fill: ctx.people.colour(s) }),
-      svg("text", { x: x + 26, y: top + 21, class: "card-title dark" }, `${ctx.people.name(s)}'s port`),
-      svg("text", { x: x + 10, y: top + 110, class: "small" }, `warehouse: ${goods(p.warehouse)}${p.posts.length ? ` · posts: ${p.posts.join(", ")}` : ""}`),
-      home.map((ship, k) => shipIcon(x + 28 + k * 44, top + 56, ship.face_down ? "#555" : ctx.people.colour(s), ship.id ? "" : "?",
-        `${ship.id ? shipName(ship.id, ctx) : "a ship"} in port${ship.cargo.some(Boolean) ? `, carrying ${goods(ship.cargo)}` : ""}`, ship.id ? `ship:${ship.id}` : null)),
-      home.map((ship, k) => (ship.cargo.some(Boolean) ? svg("text", { x: x + 28 + k * 44, y: top + 86, "text-anchor": "middle", class: "small" }, ship.cargo.reduce((a, b) => a + b, 0)) : null)),
-      tip(`${ctx.people.name(s)}'s port: ${2 + p.extensions} docks; treasury ${p.treasury} GS, income ${p.income}`)));
+function port(view, ctx, s, w) {
+  const p = view.players[s];
+  const home = p.ships.filter((ship) => ship.zone === 0);
+  const docks = 2 + p.extensions;
+  const room = Math.max(docks, home.length);
+  const step = Math.min(44, (w - 20) / Math.max(room, 1));
+  const g = svg("g", {}, svg("rect", { x: 0, y: 0, width: w, height: 150, rx: 10, class: "port" }),
+    svg("circle", { cx: 14, cy: 16, r: 7, fill: ownerColour(s, ctx) }),
+    svg("text", { x: 26, y: 21, class: "card-title dark" }, `${ownerName(s, ctx).replace(/^the n/, "N")}'s port`),
+    svg("text", { x: w - 8, y: 21, "text-anchor": "end", class: "small" }, `${p.treasury} GS`),
+    Array.from({ length: docks }, (_, k) => svg("rect", { x: 10 + k * step, y: 34, width: step - 6, height: 52, rx: 5, class: "dock-slot" })),
+    tip(`${ownerName(s, ctx)}'s port: ${docks} docks; treasury ${p.treasury} GS, income ${p.income}`));
+  home.forEach((ship, k) => {
+    const x = 10 + k * step + (step - 6) / 2;
+    g.append(shipIcon(x, 62, ship.face_down ? "#555" : ownerColour(s, ctx), ship.id ? "" : "?",
+      `${ship.id ? shipName(ship.id, ctx) : "a ship"} in port${sum(ship.cargo) ? `, carrying ${goods(ship.cargo)}` : ""}`, ship.id ? `ship:${ship.id}` : null));
+    g.append(svg("g", {}, cargoCubes(x, 78, ship.cargo)));
+  });
+  const stored = sum(p.warehouse);
+  g.append(svg("g", { class: "target", "data-target": `warehouse:${s}` },
+    svg("rect", { x: 6, y: 94, width: w - 12, height: 24, rx: 5, fill: "#fffdf5", stroke: "#0002" }),
+    svg("text", { x: 12, y: 111, class: "small" }, stored ? `warehouse: ${goods(p.warehouse)}` : "warehouse: empty"),
+    tip(`${ownerName(s, ctx)}'s warehouse: ${goods(p.warehouse)}`)));
+  const posts = p.posts.length ? `posts: ${p.posts.join(", ")}` : "no trading post";
+  g.append(svg("text", { x: 10, y: 138, class: "small" }, posts, tip(posts)));
+  return g;
+}
+
+function ports(view, ctx, width, perRow) {
+  const w = (width - (perRow - 1) * 8) / perRow;
+  return svg("g", {}, view.players.map((_, s) => at((s % perRow) * (w + 8), Math.floor(s / perRow) * 158, port(view, ctx, s, w))));
+}
+
+/** The market cards the viewer may choose from (only while choosing), each a card to click. */
+const offeredCards = (ctx) => [...(ctx.offered || [])].filter((k) => k.startsWith("card:")).map((k) => k.slice(5));
+
+function cardChoice(view, ctx, width) {
+  const offered = offeredCards(ctx);
+  if (!offered.length) return null;
+  const perRow = Math.floor((width + 8) / 140);
+  const market = MARKET_CARDS[offered[0]] && MARKET_CARDS[offered[0]].market === "europe" ? "European" : "Far East";
+  const g = svg("g", {}, svg("text", { x: 0, y: 16, class: "card-title dark" }, `Choose this epoch's ${market} card`));
+  offered.forEach((id, k) => {
+    const card = MARKET_CARDS[id] || { deck: 0, base: [0, 0, 0, 0], extra: [0, 0, 0, 0] };
+    const x = (k % perRow) * 140;
+    const y = 26 + Math.floor(k / perRow) * 122;
+    const extra = card.extra.some(Boolean);
+    g.append(svg("g", { class: "target market-card", "data-target": `card:${id}` },
+      svg("rect", { x, y, width: 132, height: 114, rx: 8, class: "market-card-bg" }),
+      svg("text", { x: x + 8, y: y + 18, class: "small" }, `deck ${ROMAN[card.deck] || card.deck} · card ${id.split("-").pop()}`),
+      card.base.flatMap((n, i) => (n ? [i] : [])).map((i, row) => svg("g", {},
+        svg("rect", { x: x + 8, y: y + 26 + row * 20, width: 14, height: 14, rx: 2, fill: GOOD_COLOUR[i] }),
+        svg("text", { x: x + 28, y: y + 38 + row * 20, class: "slot-text" }, `${card.base[i] > 0 ? "+" : "−"}${Math.abs(card.base[i])} ${GOODS[i]}`))),
+      extra ? svg("text", { x: x + 8, y: y + 106, class: "small" }, `4 players: ${effect(card).extra}`) : null,
+      tip(marketCard(id))));
   });
   return g;
+}
+
+function layout(view, ctx) {
+  const narrow = typeof window !== "undefined" && window.matchMedia && window.matchMedia(NARROW).matches;
+  const width = narrow ? 500 : 1000;
+  const over = view.phase === "over";
+  const phase = over ? "game over" : `phase ${LETTER[view.phase] || view.phase}`;
+  const doing = [over ? "" : PHASES[view.phase] || "", view.actor >= 0 && !over ? `${ownerName(view.actor, ctx)} to act` : ""].filter(Boolean).join(" · ");
+  const head = svg("text", { x: 4, y: 22, class: "headline" }, `Epoch ${view.epoch} (${EPOCHS[view.epoch - 1] || ""}) · ${phase}`,
+    doing ? svg("tspan", narrow ? { x: 4, dy: 22 } : {}, narrow ? doing : `, ${doing}`) : "");
+  const parts = [head];
+  let y = narrow ? 56 : 36;
+  const cards = cardChoice(view, ctx, width - 8);
+  if (cards) {
+    parts.push(at(4, y, cards));
+    const rows = Math.ceil(offeredCards(ctx).length / Math.floor(width / 140));
+    y += 30 + rows * 122;
+  }
+  if (narrow) {
+    parts.push(at(4, y, zones(view, ctx)), at(4, y + 262, spaces(view, ctx)), at(4, y + 550, markets(view)), at(4, y + 726, exchange(view, ctx)));
+    y += 902;
+    parts.push(at(4, y, ports(view, ctx, 492, 2)));
+    y += Math.ceil(view.players.length / 2) * 158;
+  } else {
+    parts.push(at(4, y, zones(view, ctx)), at(504, y, spaces(view, ctx)), at(4, y + 284, markets(view)), at(504, y + 284, exchange(view, ctx)));
+    y += 460;
+    parts.push(at(4, y, ports(view, ctx, 992, view.players.length)));
+    y += 158;
+  }
+  return { width, height: y, narrow, parts };
 }
 
 function draw(view, ctx) {
-  const head = svg("text", { x: 6, y: 24, class: "headline" }, `Epoch ${view.epoch} (${EPOCHS[view.epoch - 1] || ""}) · phase ${view.phase}`,
-    view.actor >= 0 ? ` · ${ctx.people.name(view.actor)} to act` : "", view.fe_card ? ` · Far East card ${view.fe_card}` : "");
-  return svg("svg", { viewBox: "0 0 1000 640", class: "board board-eic", role: "img", "aria-label": "East India Companies board" },
-    head, zones(view, ctx), spaces(view, ctx), markets(view, 300), exchange(view, ctx, 300), ports(view, ctx, 460));
+  const { width, height, narrow, parts } = layout(view, ctx);
+  return svg("svg", { viewBox: `0 0 ${width} ${height}`, class: `board board-eic${narrow ? " narrow" : ""}`, role: "img", "aria-label": "East India Companies board" }, parts);
 }
 
 export default {
   draw,
-  scoreName: "Score",
+  scoreName: "Wealth (GS)",
   money(view, seat) {
     const p = view.players[seat];
     return `${p.treasury} GS · income ${p.income} · ${p.ships.length} ships`;
   },
-  breakdown(view, outcome, seat) {
+  /** The rulebook's final wealth: start shares not pledged, every share held (each at its company's
+   * value) and the treasury; the neutral company's shares count too. */
+  breakdown(view, outcome, seat, ctx) {
     const p = view.players[seat];
-    return [["treasury", p.treasury], ["shares", p.shares.reduce((a, b) => a + b, 0)]];
+    const value = view.share_values;
+    const own = START_SHARES - p.pledged;
+    const parts = [[`start shares ${own} × ${value[seat]}`, own * value[seat]]];
+    p.shares.forEach((n, c) => {
+      if (n) parts.push([`${n} share${n === 1 ? "" : "s"} of ${ownerName(c, ctx)} × ${value[c]}`, n * value[c]]);
+    });
+    parts.push(["treasury", p.treasury]);
+    return parts;
   },
   prompt(view) {
-    return { envoy: "send an envoy", exchange: "buy or sell shares", send: "send ships", navigate: "send your ships out to sea", load: "load in the Far East", unload: "sell in Europe", influence_fe: "use the Far East influence", influence_eu: "use the European influence" }[view.step] || `phase ${view.phase}${view.step ? ", " + view.step.replace(/_/g, " ") : ""}`;
+    const steps = { envoy: "send an envoy", stock: "buy a share or pass", navigate: "send your ships out to sea", load: "load your ship in the Far East: click it, then the goods",
+      warehouse: "sell from your warehouse", unload: "unload a ship in Europe", influence_fe: "choose the Far East market card", influence_eu: "choose the European market card" };
+    return steps[view.step] || PHASES[view.phase] || "";
   },
   path,
   describe,

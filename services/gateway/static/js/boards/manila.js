@@ -16,9 +16,14 @@ const OTHER = {
   big_pilot: ["Big pilot", 5, "moves boats up to two fields in all before the last roll"],
   insurance: ["Insurance", 0, "gets 10 pesos now; pays the harbour or shipyard claims of lost boats"],
 };
-const FIELD_W = 44;
-const TRACK_X = 196;
-const ROW_Y = [92, 196, 300];
+const NARROW = "(max-width: 700px)";
+// Where things go: side by side on a wide screen; on a phone (500 wide, larger type) each boat's card
+// sits above its route of narrower fields, and the docks, crew and market stack below.
+const WIDE = { width: 1000, fieldW: 44, trackX: 196, rowY: [92, 196, 300], cardY: (r) => [92, 196, 300][r] - 40, docks: [[870, 40], [870, 200]],
+  crew: (i) => [6 + i * 150, 372], spotW: 142, market: [0, 0], cargo: (i) => [6 + i * 148, 478], cargoTop: 468, height: 556 };
+const NARROW_LAYOUT = { width: 500, fieldW: 32, trackX: 10, rowY: [172, 308, 444], cardY: (r) => 64 + r * 136, docks: [[6, 482], [136, 482]],
+  crew: (i) => [266 + (i % 2) * 116, 482 + Math.floor(i / 2) * 80], spotW: 110, market: [6 - 610, 642 - 372], cargo: (i) => [6 + (i % 2) * 246, 860 + Math.floor(i / 2) * 48], cargoTop: 850, height: 826 };
+let L = WIDE;
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 const letter = (i) => "ABC"[i];
 
@@ -48,7 +53,7 @@ function loadingPlan(view, chosen) {
 }
 
 function boatCard(boat, r, people) {
-  const y = ROW_Y[r];
+  const y = L.cardY(r) + 40;
   const g = svg("g", { class: "target boat-card", "data-target": `boat:${boat.good}` },
     svg("rect", { x: 6, y: y - 40, width: 182, height: 80, rx: 10, fill: GOOD_COLOUR[boat.good], class: "card-bg" }),
     svg("text", { x: 16, y: y - 20, class: "card-title" }, cap(boat.good)),
@@ -68,29 +73,32 @@ function river(view, ctx) {
   const loading = view.phase === "load";
   const boats = loading ? loadingPlan(view, chosen) : view.boats;
   const g = svg("g", { class: "river" });
-  g.append(svg("rect", { x: TRACK_X - 10, y: 40, width: 15 * FIELD_W + 14, height: 312, rx: 14, class: "water" }));
+  const fieldW = L.fieldW;
+  if (L === WIDE) g.append(svg("rect", { x: L.trackX - 10, y: 40, width: 15 * fieldW + 14, height: 312, rx: 14, class: "water" }));
   for (let r = 0; r < 3; r++) {
     const boat = boats[r];
-    const y = ROW_Y[r];
+    const y = L.rowY[r];
+    if (L !== WIDE) g.append(svg("rect", { x: L.trackX - 6, y: y - 26, width: 15 * fieldW + 8, height: 52, rx: 10, class: "water" }));
     for (let p = 0; p <= 14; p++) {
-      const x = TRACK_X + p * FIELD_W;
+      const x = L.trackX + p * fieldW;
       const target = loading ? `start:${r}:${p}` : boat ? `field:${boat.good}:${p}` : null;
       const what = p === 14 ? "reaching the harbour" : p === 13 ? "field 13: pirates board or plunder a boat stopping here" : `field ${p}`;
       g.append(svg("g", { class: "target field", "data-target": target },
-        svg("rect", { x, y: y - 22, width: FIELD_W - 4, height: 44, rx: 6, class: p === 13 ? "pirates" : p === 14 ? "goal" : "cell" }),
-        svg("text", { x: x + 20, y: y + 4, "text-anchor": "middle", class: "field-no" }, p === 13 ? "13" : p === 14 ? "⚓" : p),
+        svg("rect", { x, y: y - 22, width: fieldW - 4, height: 44, rx: 6, class: p === 13 ? "pirates" : p === 14 ? "goal" : "cell" }),
+        svg("text", { x: x + fieldW / 2 - 2, y: y + 4, "text-anchor": "middle", class: "field-no" }, p === 13 ? "13" : p === 14 ? "⚓" : p),
         tip(boat ? `${cap(boat.good)} route, ${what}` : what)));
-      if (p === 13 && r === 0) g.append(svg("text", { x: x + 20, y: 34, "text-anchor": "middle", class: "small" }, "pirates"));
+      if (p === 13 && (r === 0 || L !== WIDE)) g.append(svg("text", { x: x + fieldW / 2 - 2, y: y - 30, "text-anchor": "middle", class: "small" }, "pirates"));
     }
     if (!boat) {
-      if (r === 1 && !loading) g.append(svg("text", { x: 97, y: y + 5, "text-anchor": "middle", class: "small" }, "boats load after the auction"));
+      if (r === 1 && !loading) g.append(svg("text", { x: 97, y: L.cardY(r) + 45, "text-anchor": "middle", class: "small" }, "boats load after the auction"));
       continue;
     }
     g.append(boatCard(boat, r, people));
     if (boat.position !== null && !boat.berth) {
-      const x = TRACK_X + Math.min(boat.position, 14) * FIELD_W + 20;
+      const x = L.trackX + Math.min(boat.position, 14) * fieldW + fieldW / 2 - 2;
+      const w = fieldW / 2 - 3;
       g.append(svg("g", { class: "hull", "data-good": boat.good },
-        svg("path", { d: `M${x - 19},${y - 6} L${x + 19},${y - 6} L${x + 13},${y + 12} L${x - 13},${y + 12} Z`, fill: GOOD_COLOUR[boat.good], stroke: "#222" }),
+        svg("path", { d: `M${x - w},${y - 6} L${x + w},${y - 6} L${x + w - 6},${y + 12} L${x - w + 6},${y + 12} Z`, fill: GOOD_COLOUR[boat.good], stroke: "#222" }),
         svg("text", { x, y: y + 7, class: "hull-text", "text-anchor": "middle" }, boat.position),
         tip(`The ${boat.good} boat on field ${boat.position}`)));
     }
@@ -101,19 +109,20 @@ function river(view, ctx) {
 function docks(view, ctx) {
   const { people } = ctx;
   const g = svg("g", { class: "docks" });
-  [["harbour", view.harbour, 40], ["shipyard", view.shipyard, 200]].forEach(([kind, owners, top]) => {
+  [["harbour", view.harbour], ["shipyard", view.shipyard]].forEach(([kind, owners], d) => {
+    const [dx, top] = L.docks[d];
     const box = svg("g", { class: "target dock", "data-target": `dock:${kind}` },
-      svg("rect", { x: 870, y: top, width: 124, height: 152, rx: 10, class: kind }),
-      svg("text", { x: 932, y: top + 18, "text-anchor": "middle", class: "card-title dark" }, cap(kind)),
+      svg("rect", { x: dx, y: top, width: 124, height: 152, rx: 10, class: kind }),
+      svg("text", { x: dx + 62, y: top + 18, "text-anchor": "middle", class: "card-title dark" }, cap(kind)),
       tip(kind === "harbour" ? "The harbour: a boat past field 13 docks here and its crew shares the cargo" : "The shipyard: boats that do not make it end here and pay nothing"));
     g.append(box);
     for (let i = 0; i < 3; i++) {
       const y = top + 28 + i * 40;
       const docked = view.boats.find((b) => b.berth === kind && b.berth_index === i);
       box.append(svg("g", { class: "target", "data-target": `${kind}_${"abc"[i]}` },
-        svg("rect", { x: 876, y, width: 112, height: 36, rx: 6, fill: docked ? GOOD_COLOUR[docked.good] : "#fffdf5", stroke: "#0005" }),
-        svg("text", { x: 884, y: y + 23, class: "slot-text" }, `${letter(i)}  ${DOCK_COSTS[i]}→${DOCK_PAYS[i]}`),
-        owners[i] === null ? null : chip(people, owners[i], 970, y + 18, 12),
+        svg("rect", { x: dx + 6, y, width: 112, height: 36, rx: 6, fill: docked ? GOOD_COLOUR[docked.good] : "#fffdf5", stroke: "#0005" }),
+        svg("text", { x: dx + 14, y: y + 23, class: "slot-text" }, `${letter(i)}  ${DOCK_COSTS[i]}→${DOCK_PAYS[i]}`),
+        owners[i] === null ? null : chip(people, owners[i], dx + 100, y + 18, 12),
         tip(`${cap(kind)} ${letter(i)}: costs ${DOCK_COSTS[i]}, pays ${DOCK_PAYS[i]} if a ${i + 1}${["st", "nd", "rd"][i]} boat ${kind === "harbour" ? "docks in the harbour" : "ends in the shipyard"}${docked ? ` (the ${docked.good} boat is here)` : ""}`)));
     }
   });
@@ -125,20 +134,20 @@ function crew(view, ctx) {
   const g = svg("g", { class: "crew" });
   const spots = [["pirate", view.pirates], ["small_pilot", [view.small_pilot]], ["big_pilot", [view.big_pilot]], ["insurance", [view.insurance]]];
   spots.forEach(([key, owners], i) => {
-    const x = 6 + i * 150;
+    const [x, top] = L.crew(i);
     const [name, cost, what] = OTHER[key];
     g.append(svg("g", { class: "target spot", "data-target": key },
-      svg("rect", { x, y: 372, width: 142, height: 70, rx: 10, class: key === "pirate" ? "pirate-boat" : "spot-bg" }),
-      svg("text", { x: x + 10, y: 392, class: key === "pirate" ? "card-title" : "card-title dark" }, name),
-      svg("text", { x: x + 132, y: 434, "text-anchor": "end", class: key === "pirate" ? "card-sub" : "card-sub dark" }, key === "insurance" ? "gets 10" : `costs ${cost}`),
-      owners.map((o, j) => (o === null || o === undefined ? svg("rect", { x: x + 12 + j * 36, y: 402, width: 30, height: 30, rx: 5, class: "free-seat" }) : chip(people, o, x + 27 + j * 36, 417, 13))),
+      svg("rect", { x, y: top, width: L.spotW, height: 70, rx: 10, class: key === "pirate" ? "pirate-boat" : "spot-bg" }),
+      svg("text", { x: x + 10, y: top + 20, class: key === "pirate" ? "card-title" : "card-title dark" }, name),
+      svg("text", { x: x + L.spotW - 10, y: top + 62, "text-anchor": "end", class: key === "pirate" ? "card-sub" : "card-sub dark" }, key === "insurance" ? "gets 10" : `costs ${cost}`),
+      owners.map((o, j) => (o === null || o === undefined ? svg("rect", { x: x + 12 + j * 36, y: top + 30, width: 30, height: 30, rx: 5, class: "free-seat" }) : chip(people, o, x + 27 + j * 36, top + 45, 13))),
       tip(`${name}${cost ? ` (${cost} pesos)` : ""}: ${what}`)));
   });
   return g;
 }
 
 function market(view) {
-  const g = svg("g", { class: "market" });
+  const g = svg("g", { class: "market", transform: `translate(${L.market[0]},${L.market[1]})` });
   g.append(svg("rect", { x: 610, y: 372, width: 384, height: 178, rx: 10, class: "spot-bg" }),
     svg("text", { x: 620, y: 392, class: "card-title dark" }, "Black market"),
     svg("text", { x: 984, y: 392, "text-anchor": "end", class: "card-sub dark" }, "left"));
@@ -160,10 +169,10 @@ function market(view) {
 function cargoTiles(view, ctx) {
   // The loading: which good stays ashore (clickable tiles), shown while the harbour master decides.
   if (view.phase !== "load") return null;
-  return svg("g", { class: "cargo" }, svg("text", { x: 6, y: 468, class: "card-title dark" }, "Cargo: leave one ashore"),
+  return svg("g", { class: "cargo" }, svg("text", { x: 6, y: L.cargoTop, class: "card-title dark" }, "Cargo: leave one ashore"),
     GOODS.map((good, i) => svg("g", { class: "target", "data-target": `ashore:${good}` },
-      svg("rect", { x: 6 + i * 148, y: 478, width: 140, height: 40, rx: 8, fill: GOOD_COLOUR[good] }),
-      svg("text", { x: 16 + i * 148, y: 503, class: "card-title" }, `${cap(good)} · ${CARGO[good]}`),
+      svg("rect", { x: L.cargo(i)[0], y: L.cargo(i)[1], width: 140, height: 40, rx: 8, fill: GOOD_COLOUR[good] }),
+      svg("text", { x: L.cargo(i)[0] + 10, y: L.cargo(i)[1] + 25, class: "card-title" }, `${cap(good)} · ${CARGO[good]}`),
       tip(`Leave ${good} ashore this voyage`))));
 }
 
@@ -174,16 +183,19 @@ function dice(view, ctx) {
   g.append(svg("text", { x: 6, y: 24, class: "headline" }, `Voyage ${view.voyage}`,
     hm === null || hm === undefined ? "" : ` · harbour master ${ctx.people.name(hm)}`, view.phase === "auction" && view.high_bid ? ` · high bid ${view.high_bid} (${ctx.people.name(view.high_bidder)})` : ""));
   if (!last || ["over", "auction", "buy_share", "load"].includes(view.phase)) return g;
-  g.append(svg("text", { x: 600, y: 24, class: "small", "text-anchor": "end" }, `roll ${last.roll}`));
+  const [dx, dy] = L === WIDE ? [610, 4] : [6 + 60, 34];
+  g.append(svg("text", { x: dx - 10, y: dy + 20, class: "small", "text-anchor": "end" }, `roll ${last.roll}`));
   last.values.forEach((v, i) => g.append(svg("g", {},
-    svg("rect", { x: 610 + i * 34, y: 4, width: 28, height: 28, rx: 6, fill: GOOD_COLOUR[last.goods[i]] || "#555" }),
-    svg("text", { x: 624 + i * 34, y: 24, "text-anchor": "middle", class: "die" }, v), tip(`${last.goods[i] || "die"}: ${v}`))));
+    svg("rect", { x: dx + i * 34, y: dy, width: 28, height: 28, rx: 6, fill: GOOD_COLOUR[last.goods[i]] || "#555" }),
+    svg("text", { x: dx + 14 + i * 34, y: dy + 20, "text-anchor": "middle", class: "die" }, v), tip(`${last.goods[i] || "die"}: ${v}`))));
   return g;
 }
 
 function draw(view, ctx) {
-  const height = view.phase === "load" ? 560 : 556;
-  return svg("svg", { viewBox: `0 0 1000 ${height}`, class: "board board-manila", role: "img", "aria-label": "Manila board" },
+  const narrow = typeof window !== "undefined" && window.matchMedia && window.matchMedia(NARROW).matches;
+  L = narrow ? NARROW_LAYOUT : WIDE;
+  const height = view.phase === "load" ? L.cargo(3)[1] + 48 : L.height;
+  return svg("svg", { viewBox: `0 0 ${L.width} ${height}`, class: `board board-manila${narrow ? " narrow" : ""}`, role: "img", "aria-label": "Manila board" },
     dice(view, ctx), river(view, ctx), docks(view, ctx), crew(view, ctx), market(view), cargoTiles(view, ctx));
 }
 

@@ -17,6 +17,7 @@ export class Decision {
     this.send = send;
     this.onChange = onChange;
     this.chosen = [];
+    this.auto = []; // per chosen step: taken by itself (a number with one legal value)
     this.busy = false;
   }
 
@@ -37,10 +38,19 @@ export class Decision {
     return { next: [...next.values()], complete };
   }
 
-  /** Choose a step; a one-step decision (or a path with nothing after it) is played at once. */
+  /** Choose a step; a one-step decision (or a path with nothing after it) is played at once. A number
+   * that can take one value only is not asked for: it is taken as the step before is chosen, and
+   * shown with the confirm (selling one's only share is one click and a confirm, never one click). */
   choose(step) {
     if (this.busy) return;
     this.chosen.push(stepId(step));
+    this.auto.push(false);
+    for (;;) {
+      const { next, complete } = this.options();
+      if (complete || next.length !== 1 || next[0].num === undefined) break;
+      this.chosen.push(stepId(next[0]));
+      this.auto.push(true);
+    }
     const { next, complete } = this.options();
     if (complete && next.length === 0 && this.chosen.length === 1) return this.play(complete.command);
     this.onChange();
@@ -62,7 +72,9 @@ export class Decision {
   }
 
   undo() {
+    while (this.auto.length && this.auto[this.auto.length - 1]) this.auto.pop(), this.chosen.pop();
     this.chosen.pop();
+    this.auto.pop();
     this.onChange();
   }
 
