@@ -22,7 +22,7 @@ class ClusterNotSupported(Exception):
 
 CLUSTER_REFUSAL = (
     "REDIS_URL names a node of a Redis Cluster; on a Cluster only the verbs new (without bots), log, "
-    "export and games work so far, and the fold worker: the gateway, serve, rq and tournaments need a "
+    "export and games work so far, and the fold worker and the gateway: serve, rq and tournaments need a "
     "standalone Redis (deploy/CLUSTER.md says what is missing)"
 )
 

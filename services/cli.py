@@ -125,8 +125,9 @@ ON_CLUSTER = ("new", "log", "export", "games")
 """The verbs that work on a Redis Cluster (``new`` without bots: bot turns go through rq); the others refuse
 one at start (see ``services/bootstrap.py``)."""
 
-LONG_RUNNING_ON_CLUSTER = ("worker",)
-"""The long-running processes that run on a Redis Cluster (the fold worker: ``workers/cluster_wire.py``)."""
+LONG_RUNNING_ON_CLUSTER = ("worker", "gateway")
+"""The long-running processes that run on a Redis Cluster (the fold worker: ``workers/cluster_wire.py``;
+the gateway: ``services/gateway/cluster_wire.py``)."""
 
 LONG_RUNNING = ("worker", "rq-worker", "gateway")
 """Processes ``serve`` supervises: started while Redis restarts, they wait for it rather than exit."""
