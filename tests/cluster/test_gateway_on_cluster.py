@@ -5,6 +5,9 @@ migrated, ``MOVED`` after), moves still answered and every frame still delivered
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -18,9 +21,9 @@ from websockets.sync.client import ClientConnection, connect
 from events import keys
 from services.bootstrap import Services
 from tests.cluster.test_worker_on_cluster import assert_every_game_verifies, cluster_services
-from tests.gateway.client import Recorder, create, event_seqs, post_command
-from tests.gateway.harness import ServerThread
-from tests.support.pipeline import eventually
+from tests.gateway.client import Recorder, bearer, create, event_seqs, post_command
+from tests.gateway.harness import ServerThread, free_port
+from tests.support.pipeline import TEST_PLUGINS, eventually, stop_process, worker_process
 from tests.support.redis_cluster import LocalCluster
 from workers.fold import FoldWorker
 
@@ -211,3 +214,47 @@ def test_a_watched_games_slot_migrated_under_the_gateway(
     moved = gateway.hub.nodes.sent_again.get("MOVED", 0) + gateway.wire.sent_again.get("MOVED", 0)
     assert moved > 0  # the first call after the move (the two wires share the slot map)
     assert_every_game_verifies(stack.services, [game_id])
+
+
+def test_harbormaster_gateway_on_a_plain_url_of_a_cluster_node(
+    redis_cluster: LocalCluster, cluster_client: RedisCluster
+) -> None:
+    """The ``harbormaster gateway`` and ``worker`` commands, given a node's plain ``redis://`` URL (a Cluster
+    recognised by ``INFO cluster``): healthy, and a game created and played over HTTP."""
+    port = free_port()
+    # The partitions as ``worker_process`` sets them: a gateway with more would submit where no one reads.
+    env = {**os.environ, "REDIS_URL": redis_cluster.plain_url, "HARBORMASTER_GAME_PLUGINS": TEST_PLUGINS,
+           "HARBORMASTER_LOG_LEVEL": "warning", "HARBORMASTER_PARTITIONS": "8"}  # fmt: skip
+    command = [sys.executable, "-m", "services.cli", "gateway", "--port", str(port)]
+    gateway = subprocess.Popen(command, env=env)
+    worker = worker_process(redis_cluster.plain_url)
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=WAIT_S) as api:
+            eventually(lambda: _healthy(api), timeout=WAIT_S, message="the gateway answers /healthz")
+            game = create(api, "counter", 2, options={"limit": 2})
+            game_id = game["game_id"]
+            for seat, token in sorted(tokens(game).items()):
+                # Not ``?wait=true``: the worker process may still be starting on a loaded machine.
+                sent = post_command(api, game_id, token, MOVE, wait=False).json()
+                result = f"/api/games/{game_id}/commands/{sent['command_id']}"
+                eventually(
+                    lambda: api.get(result, headers=bearer(token)).json()["status"] != "pending",  # noqa: B023
+                    timeout=WAIT_S,
+                    message="the move's result",
+                )
+                assert api.get(result, headers=bearer(token)).json()["seq"] == seat + 2
+            eventually(
+                lambda: api.get(f"/api/games/{game_id}").json()["status"] == "finished",
+                timeout=WAIT_S,
+                message="the gateway's feed of the game at its end",
+            )
+    finally:
+        stop_process(gateway)
+        stop_process(worker)
+
+
+def _healthy(api: httpx.Client) -> bool:
+    try:
+        return api.get("/healthz").status_code == 200
+    except httpx.TransportError:
+        return False
