@@ -23,8 +23,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import redis
-
 from events import codec, keys
 from services import tournaments as service
 from services.bootstrap import build
