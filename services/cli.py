@@ -48,7 +48,8 @@ def cmd_worker(services: Services, url: str, args: argparse.Namespace) -> int:
 def cmd_rq_worker(services: Services, args: argparse.Namespace) -> int:
     from workers.runner import run_rq_worker
 
-    run_rq_worker(services.redis, services.settings.log_level.upper(), no_fork=args.no_fork)
+    bots = None if args.no_bot_runner else (services.store, services.bus, args.bot_delay)
+    run_rq_worker(services.redis, services.settings.log_level.upper(), no_fork=args.no_fork, bots=bots)
     return 0
 
 
@@ -114,6 +115,10 @@ def parser() -> argparse.ArgumentParser:
     worker.add_argument("--batch", type=int, default=256, help="commands read per round")
     rq_worker = sub.add_parser("rq-worker", help="an rq worker for bot turns and tournament rounds")
     rq_worker.add_argument("--no-fork", action="store_true", help="run jobs in this process (faster)")
+    rq_worker.add_argument("--bot-delay", type=float, default=0.0, help="seconds a server bot waits")
+    rq_worker.add_argument(
+        "--no-bot-runner", action="store_true", help="no bot runner thread: bots move by one rq job a move"
+    )
     gateway = sub.add_parser("gateway", help="only the gateway (HTTP, WebSocket, web client) on REDIS_URL")
     gateway.add_argument("--host", default="127.0.0.1")
     gateway.add_argument("--port", type=int, default=8000)
