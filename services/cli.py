@@ -6,6 +6,7 @@ A user's mistake is one clear line on stderr and a non-zero exit code, never a t
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import subprocess
 import sys
@@ -67,6 +68,11 @@ def cmd_gateway(services: Services, url: str, args: argparse.Namespace) -> int:
         ws=SocketProtocol,
     )
     sockets = [shared_port(args.host, args.port)] if args.reuse_port else None
+    config.load()
+    # What is loaded by now (modules, classes, the app) lives as long as the process: kept out of the
+    # collector's full passes, which otherwise walk it again every time sockets come and go.
+    gc.collect()
+    gc.freeze()
     uvicorn.Server(config).run(sockets=sockets)
     return 0
 
