@@ -5,9 +5,9 @@ to a temporary name, flushed to disk and renamed, so a file under its final name
 gzip header carries no time (mtime 0): the same game archives to the same bytes. ``harbormaster verify``
 reads the file as it is. An index in Redis (``hm:archive``) gives each archived game's file and last
 hash; the tournament export lists them.
-Once the archive verifies (``harbormaster verify`` on the file), the game is trimmed from Redis
-(``events/archived.py``; a tournament's game once its round job has recorded its table;
-``HARBORMASTER_ARCHIVE_TRIM=0`` keeps it): loading or exporting it reads the archive.
+Once the archive verifies (``harbormaster verify`` on the file), a tournament's game is trimmed from
+Redis (``events/archived.py``) as soon as its round job has recorded its table
+(``HARBORMASTER_ARCHIVE_TRIM=0`` keeps it): loading or exporting it reads the archive.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Trimming: once a finished game's archive verifies, Redis keeps only its meta and position; loading and
-exporting it read the archive; a tournament's game waits for its table to be recorded; TRIM=0 keeps it."""
+"""Trimming: once a tournament game's archive verifies and its table is recorded, Redis keeps only its meta
+and position; loading and exporting it read the archive; other games and TRIM=0 keep it all."""
 
 from __future__ import annotations
 
@@ -42,7 +42,8 @@ def test_a_verified_archive_trims_the_game_which_still_loads_exports_and_verifie
     redis_url, redis_client, tmp_path
 ) -> None:
     services = services_for(redis_url)
-    game_id = _finished_race(services, redis_url)
+    game_id = _finished_race(services, redis_url, game_id="tz-r1-t1", tournament=True)
+    redis_client.sadd(recorded_key("tz"), game_id)  # its table recorded by the round job
     before = services.store.load(game_id)
     exported = list(export_lines(services.store, game_id))
     used_before = sum(redis_client.memory_usage(k) or 0 for k in _game_keys(redis_client, game_id))
@@ -69,10 +70,19 @@ def test_a_verified_archive_trims_the_game_which_still_loads_exports_and_verifie
     assert archive_game(services.store, game_id, tmp_path)["file"] == entry["file"]
 
 
+def test_a_game_outside_tournaments_is_kept(redis_url, redis_client, tmp_path) -> None:
+    services = services_for(redis_url)
+    game_id = _finished_race(services, redis_url)
+    entry = archive_game(services.store, game_id, tmp_path)
+    assert entry["verified"] and not entry["trimmed"]
+    assert redis_client.exists(keys.events(game_id)) and not services.store.meta(game_id).archive
+
+
 def test_trim_0_keeps_the_game_in_redis(redis_url, redis_client, tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("HARBORMASTER_ARCHIVE_TRIM", "0")
     services = services_for(redis_url)
-    game_id = _finished_race(services, redis_url)
+    game_id = _finished_race(services, redis_url, game_id="tk-r1-t1", tournament=True)
+    redis_client.sadd(recorded_key("tk"), game_id)
     entry = archive_game(services.store, game_id, tmp_path)
     assert entry["verified"] and not entry["trimmed"]
     assert redis_client.exists(keys.events(game_id)) and not services.store.meta(game_id).archive

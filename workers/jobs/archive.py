@@ -36,8 +36,9 @@ def recorded_key(tournament_id: str) -> str:
 
 
 def trim_archived(store: EventStore, game_ids: Sequence[str]) -> list[str]:
-    """Trim from Redis each of ``game_ids`` whose archive verified and that nothing will read again (a
-    tournament's game once its table is recorded); returns those trimmed. Called by the archive job after
+    """Trim from Redis each of ``game_ids`` that is a tournament's game whose archive verified and whose
+    table the round job has recorded (nothing reads it in Redis again); returns those trimmed. Other
+    games stay: a player's client may still ask for a command's result, which only Redis answers. Called by the archive job after
     it marks an archive verified and by the round job after it records tables: whichever comes second
     finds the other's mark, since each writes its own before reading the other's."""
     if not trim_enabled() or not game_ids:
@@ -54,8 +55,8 @@ def trim_archived(store: EventStore, game_ids: Sequence[str]) -> list[str]:
             continue
         if meta.archive or meta.status != "finished" or meta.last_seq != entry["last_seq"]:
             continue
-        if meta.tournament and not _recorded(store, game_id):
-            continue
+        if not meta.tournament or not _recorded(store, game_id):
+            continue  # only a tournament's games, once recorded (others are read by their players' clients)
         trim(store.redis, game_id, entry["file"])
         trimmed.append(game_id)
     return trimmed
