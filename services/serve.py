@@ -115,7 +115,10 @@ def serve(
             Child(name=f"fold-{n}", argv=["worker", "--bot-delay", str(delay)], env=quiet)
             for n in range(max(1, workers))
         ]
-        children += [Child(name=f"rq-{n}", argv=["rq-worker"], env=quiet) for n in range(max(1, rq_workers))]
+        children += [
+            Child(name=f"rq-{n}", argv=["rq-worker", "--bot-delay", str(delay)], env=quiet)
+            for n in range(max(1, rq_workers))
+        ]
         children.append(Child(name="gateway", argv=["gateway", "--host", host, "--port", str(port)]))
         supervisor = Supervisor(
             url,

@@ -23,7 +23,7 @@ from domain.engine import Bot, Game, Rng, Seat
 from events import codec
 from events.bus import CommandBus
 from events.connection import connect
-from events.store import EventStore
+from events.store import EventStore, LoadedGame
 
 log = structlog.get_logger("bots")
 
@@ -51,7 +51,12 @@ def bot_policy(game: Game[Any, Any, Any, Any], name: str) -> Bot:
 
 def bot_moves(store: EventStore, game_id: str) -> list[tuple[Seat, bytes, str]]:
     """The moves the bot seats make now: ``(seat, command JSON, command id)``."""
-    loaded = store.load(game_id)
+    return moves_at(store.load(game_id))
+
+
+def moves_at(loaded: LoadedGame) -> list[tuple[Seat, bytes, str]]:
+    """The moves the bot seats make in the game as loaded (the rq job and the bot runner alike): the same
+    position gives the same moves under the same command ids, whoever decides them."""
     game, bots = loaded.game, loaded.meta.bots
     if game.outcome(loaded.state) is not None:
         return []

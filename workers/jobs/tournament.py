@@ -30,6 +30,7 @@ from events.connection import connect
 from events.errors import GameExists, UnknownGame
 from events.store import EventStore, LoadedGame, now_ms
 from events.tournaments import LoadedTournament, TournamentStore, tournament_key
+from workers.botrunner import runners_alive
 from workers.jobs.clock import Clock, claim_timeouts, read_clocks
 from workers.jobs.people import seat_people
 from workers.jobs.schedule import make_scheduler
@@ -150,8 +151,9 @@ def open_round(
 ) -> None:
     """Create the round's games (each with a fresh secret seed; an existing one is left alone) with the
     entrants' bots in their seats and the people's keys as their seats' tokens, and set the bots going
-    (their turns on ``rq``, the rq queues' Redis)."""
+    (their turns on ``rq``, the rq queues' Redis, unless a bot runner is live)."""
     scheduler = make_scheduler(rq, redis_url, 0.0, partitions, plugins)
+    runners = runners_alive(store.redis)  # a live bot runner finds the new games on its own
     store.redis.hset(_tables_key(state.tournament_id), f"r{paired.round}", len(paired.tables))
     statuses = game_statuses(store, paired.games)
     for players, game_id in zip(paired.tables, paired.games, strict=True):
@@ -163,7 +165,7 @@ def open_round(
                     secrets.token_bytes(32), bots=bots, tournament=True,
                 )  # fmt: skip
         seat_people(store.redis, state.tournament_id, game_id, players)
-        if statuses.get(game_id) != b"finished":
+        if statuses.get(game_id) != b"finished" and not runners:
             scheduler.ensure(game_id, store.load(game_id))
 
 
