@@ -18,10 +18,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-import redis
 import structlog
 
 from domain import games_with_plugins
+from events.connection import connect
 from events.store import EventStore
 from services.audit.export import export_lines
 from services.audit.verify import verify_file
@@ -95,7 +95,7 @@ def run_archive_job(
     redis_url: str, game_id: str, archive_dir: str, plugins: tuple[str, ...] = ()
 ) -> dict[str, Any]:
     """The rq job: archive one finished game (again if asked: the file is rewritten byte for byte)."""
-    client = redis.Redis.from_url(redis_url)
+    client = connect(redis_url)  # the game data: a Cluster client on a Cluster
     try:
         store = EventStore(client, games_with_plugins(tuple(plugins)))
         entry = archive_game(store, game_id, archive_dir)

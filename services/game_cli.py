@@ -12,8 +12,7 @@ from typing import Any
 import msgspec
 
 from events import codec
-from services import cluster
-from services.bootstrap import ClusterNotSupported, Services, load_games
+from services.bootstrap import Services, load_games
 from services.cli_common import UserError, json_arg
 from services.config import Settings
 from services.games import create_game
@@ -27,10 +26,6 @@ def cmd_new(services: Services, url: str, args: argparse.Namespace) -> int:
         )
     options = json_arg(args.options, "--options")
     bots = {int(seat): name for seat, name in json_arg(args.bots, "--bots").items()}
-    if bots and cluster.is_cluster_client(services.redis):
-        raise ClusterNotSupported(
-            "bot seats are played through rq, which does not run on a Redis Cluster yet"
-        )
     game_id, meta = create_game(
         services,
         args.game,

@@ -73,12 +73,14 @@ def archive_job_id(game_id: str) -> str:
 
 class ArchiveTrigger:
     """The fold worker's hook: enqueue a finished game's archive job once (the job id is the game's; an
-    archive already written makes a second run a no-op)."""
+    archive already written makes a second run a no-op). The index is read on ``client`` (the game data),
+    the job goes on ``rq`` (the rq queues' Redis: another one when the data is on a Cluster)."""
 
     def __init__(
-        self, client: Any, redis_url: str, archive_dir: str | None, plugins: tuple[str, ...]
+        self, client: Any, rq: Any, redis_url: str, archive_dir: str | None, plugins: tuple[str, ...]
     ) -> None:
-        self.queue = Queue(ARCHIVE_QUEUE, connection=client)
+        self.redis = client
+        self.queue = Queue(ARCHIVE_QUEUE, connection=rq)
         self.redis_url = redis_url
         self.archive_dir = archive_dir
         self.plugins = plugins
@@ -86,14 +88,15 @@ class ArchiveTrigger:
     def __call__(self, game_id: str, loaded: LoadedGame) -> None:
         if self.archive_dir is None or loaded.game.outcome(loaded.state) is None:
             return
-        enqueue_archive(self.queue, self.redis_url, game_id, self.archive_dir, self.plugins)
+        enqueue_archive(self.redis, self.queue, self.redis_url, game_id, self.archive_dir, self.plugins)
 
 
 def enqueue_archive(
-    queue: Any, redis_url: str, game_id: str, archive_dir: str, plugins: tuple[str, ...]
+    client: Any, queue: Any, redis_url: str, game_id: str, archive_dir: str, plugins: tuple[str, ...]
 ) -> None:
-    """Enqueue the archive job of a game unless it is archived already, queued or running."""
-    if queue.connection.hexists(ARCHIVE_INDEX, game_id):
+    """Enqueue the archive job of a game unless it is archived already (the index, on ``client``), queued or
+    running (the job, on the queue's Redis)."""
+    if client.hexists(ARCHIVE_INDEX, game_id):
         return
     job_id = archive_job_id(game_id)
     if queue.connection.hget(f"rq:job:{job_id}", "status") in (b"queued", b"started"):
