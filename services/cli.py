@@ -6,6 +6,7 @@ A user's mistake is one clear line on stderr and a non-zero exit code, never a t
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import subprocess
 import sys
@@ -15,9 +16,9 @@ import redis
 
 from domain.engine import RuleViolation
 from events.errors import EventsError, GameExists, UnknownGame
-from services import game_cli
+from services import cluster, game_cli
 from services import logging as hm_logging
-from services.bootstrap import ClusterNotSupported, Services, build
+from services.bootstrap import ClusterNotSupported, Services, build, require_rq
 from services.cli_common import UserError, redis_for, redis_for_games
 from services.config import Settings
 from services.discovery import NoServer
@@ -40,6 +41,7 @@ def cmd_worker(services: Services, url: str, args: argparse.Namespace) -> int:
         batch_size=args.batch,
         plugins=services.settings.game_plugins,
         archive_dir=str(services.settings.archive_dir) if services.settings.archive_dir else None,
+        rq=require_rq(services),
     )
     return 0
 
@@ -47,7 +49,11 @@ def cmd_worker(services: Services, url: str, args: argparse.Namespace) -> int:
 def cmd_rq_worker(services: Services, args: argparse.Namespace) -> int:
     from workers.runner import run_rq_worker
 
-    run_rq_worker(services.redis, services.settings.log_level.upper(), no_fork=args.no_fork)
+    # The bot runner reads many games' streams in one XREAD, which a Cluster refuses across slots: there,
+    # bots move by one rq job a move (deploy/CLUSTER.md).
+    on_cluster = cluster.is_cluster_client(services.redis)
+    bots = None if args.no_bot_runner or on_cluster else (services.store, services.bus, args.bot_delay)
+    run_rq_worker(require_rq(services), services.settings.log_level.upper(), no_fork=args.no_fork, bots=bots)
     return 0
 
 
@@ -66,6 +72,11 @@ def cmd_gateway(services: Services, url: str, args: argparse.Namespace) -> int:
         ws=SocketProtocol,
     )
     sockets = [shared_port(args.host, args.port)] if args.reuse_port else None
+    config.load()
+    # What is loaded by now (modules, classes, the app) lives as long as the process: kept out of the
+    # collector's full passes, which otherwise walk it again every time sockets come and go.
+    gc.collect()
+    gc.freeze()
     uvicorn.Server(config).run(sockets=sockets)
     return 0
 
@@ -108,6 +119,10 @@ def parser() -> argparse.ArgumentParser:
     worker.add_argument("--batch", type=int, default=256, help="commands read per round")
     rq_worker = sub.add_parser("rq-worker", help="an rq worker for bot turns and tournament rounds")
     rq_worker.add_argument("--no-fork", action="store_true", help="run jobs in this process (faster)")
+    rq_worker.add_argument("--bot-delay", type=float, default=0.0, help="seconds a server bot waits")
+    rq_worker.add_argument(
+        "--no-bot-runner", action="store_true", help="no bot runner thread: bots move by one rq job a move"
+    )
     gateway = sub.add_parser("gateway", help="only the gateway (HTTP, WebSocket, web client) on REDIS_URL")
     gateway.add_argument("--host", default="127.0.0.1")
     gateway.add_argument("--port", type=int, default=8000)
@@ -121,13 +136,13 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-ON_CLUSTER = ("new", "log", "export", "games")
-"""The verbs that work on a Redis Cluster (``new`` without bots: bot turns go through rq); the others refuse
-one at start (see ``services/bootstrap.py``)."""
+ON_CLUSTER = ("new", "send", "log", "export", "games", "archive", "tournament")
+"""The verbs that work on a Redis Cluster (bot seats and tournaments need ``RQ_REDIS_URL`` there: rq runs on
+a standalone Redis); the others refuse one at start (see ``services/bootstrap.py``)."""
 
-LONG_RUNNING_ON_CLUSTER = ("worker", "gateway")
+LONG_RUNNING_ON_CLUSTER = ("worker", "rq-worker", "gateway")
 """The long-running processes that run on a Redis Cluster (the fold worker: ``workers/cluster_wire.py``;
-the gateway: ``services/gateway/cluster_wire.py``)."""
+the gateway: ``services/gateway/cluster_wire.py``; the fold and rq workers need ``RQ_REDIS_URL`` there)."""
 
 LONG_RUNNING = ("worker", "rq-worker", "gateway")
 """Processes ``serve`` supervises: started while Redis restarts, they wait for it rather than exit."""
@@ -154,6 +169,8 @@ def run(argv: Sequence[str]) -> int:
         services = build(settings, url, on_cluster=args.subcommand in ON_CLUSTER)
         if args.subcommand == "tournament":
             from services.tournament_cli import run_verb
+
+            require_rq(services)  # its rounds and bots are rq jobs: refused here, before anything is written
 
             return run_verb(services, url, args)
         try:

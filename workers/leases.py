@@ -32,15 +32,29 @@ return 0
 class PartitionLeases:
     """The set of partitions this worker may fold now."""
 
-    def __init__(self, client: redis.Redis, owner: str, partitions: int, ttl_ms: int = 3000) -> None:
+    def __init__(
+        self,
+        client: redis.Redis,
+        owner: str,
+        partitions: int,
+        ttl_ms: int = 3000,
+        namespace: str = "",
+    ) -> None:
+        """``namespace``: another set of leases on the same Redis (the bot runners' shards hold theirs apart
+        from the fold workers' partitions)."""
         self.redis: Any = client  # redis-py types replies loosely; ours are bytes (decode_responses off)
         self.owner = owner
+        self.workers_key = keys.WORKERS + namespace
+        self.namespace = namespace
         self.partitions = partitions
         self.ttl_ms = ttl_ms
         self.owned: set[int] = set()
         self._renew = client.register_script(RENEW_LUA)
         self._release = client.register_script(RELEASE_LUA)
         self._offset = zlib.crc32(owner.encode()) % partitions
+
+    def _key(self, partition: int) -> str:
+        return keys.lease(partition) + self.namespace
 
     def heartbeat(self) -> tuple[set[int], set[int]]:
         """Renew, shed and acquire leases; returns the partitions gained and lost.
@@ -60,16 +74,16 @@ class PartitionLeases:
         now = time.time()
         ordered = sorted(self.owned)
         pipe = self.redis.pipeline(transaction=False)
-        pipe.zadd(keys.WORKERS, {self.owner: now})
-        pipe.zremrangebyscore(keys.WORKERS, "-inf", now - self.ttl_ms / 1000)
-        pipe.zcard(keys.WORKERS)
+        pipe.zadd(self.workers_key, {self.owner: now})
+        pipe.zremrangebyscore(self.workers_key, "-inf", now - self.ttl_ms / 1000)
+        pipe.zcard(self.workers_key)
         for p in ordered:  # EVALSHA by hand: a pipeline with a registered script asks SCRIPT EXISTS first
             # (and a Cluster's pipeline refuses the evalsha method, not the command)
-            pipe.execute_command("EVALSHA", self._renew.sha, 1, keys.lease(p), self.owner, self.ttl_ms)
+            pipe.execute_command("EVALSHA", self._renew.sha, 1, self._key(p), self.owner, self.ttl_ms)
         replies = pipe.execute(raise_on_error=False)
         renewed = replies[3:]
         if any(isinstance(r, redis.exceptions.NoScriptError) for r in renewed):  # the script cache was lost
-            renewed = [self._renew(keys=[keys.lease(p)], args=[self.owner, self.ttl_ms]) for p in ordered]
+            renewed = [self._renew(keys=[self._key(p)], args=[self.owner, self.ttl_ms]) for p in ordered]
         failed = [
             r
             for r in replies
@@ -83,7 +97,7 @@ class PartitionLeases:
 
     def _shed(self, target: int) -> None:
         for p in sorted(self.owned, reverse=True)[: max(0, len(self.owned) - target)]:
-            self._release(keys=[keys.lease(p)], args=[self.owner])
+            self._release(keys=[self._key(p)], args=[self.owner])
             self.owned.discard(p)
 
     def _acquire(self, target: int) -> set[int]:
@@ -92,13 +106,13 @@ class PartitionLeases:
             if len(self.owned) >= target:
                 break
             p = (self._offset + i) % self.partitions
-            if p not in self.owned and self.redis.set(keys.lease(p), self.owner, nx=True, px=self.ttl_ms):
+            if p not in self.owned and self.redis.set(self._key(p), self.owner, nx=True, px=self.ttl_ms):
                 self.owned.add(p)
                 gained.add(p)
         return gained
 
     def release_all(self) -> None:
         for p in sorted(self.owned):
-            self._release(keys=[keys.lease(p)], args=[self.owner])
+            self._release(keys=[self._key(p)], args=[self.owner])
         self.owned.clear()
-        self.redis.zrem(keys.WORKERS, self.owner)
+        self.redis.zrem(self.workers_key, self.owner)

@@ -22,6 +22,7 @@ from rq import Queue
 
 from events.bus import CommandBus
 from events.store import EventStore, LoadedGame
+from workers.botrunner import runners_alive, start_in_thread
 from workers.fold import FoldWorker
 from workers.jobs.archive import ARCHIVE_QUEUE, ArchiveTrigger
 from workers.jobs.bots import BOT_QUEUE
@@ -78,21 +79,27 @@ def run_fold_worker(
     batch_size: int = 256,
     plugins: tuple[str, ...] = (),
     archive_dir: str | None = None,
+    rq: redis.Redis | None = None,
 ) -> int:
     """A fold worker process's whole life; returns the number of commands it folded. With ``archive_dir``
-    each game that ends is archived there by an rq job."""
+    each game that ends is archived there by an rq job. Bot turns, round and archive jobs go on ``rq``, the
+    rq queues' Redis (default: the data's own; on a Cluster, a standalone one: rq cannot run on a Cluster)."""
+    queues = rq if rq is not None else store.redis
     trigger = BotScheduler(
-        queue=Queue(BOT_QUEUE, connection=store.redis),
+        queue=Queue(BOT_QUEUE, connection=queues),
         redis_url=redis_url,
         delay_s=bot_delay_s,
         partitions=bus.partitions,
         plugins=plugins,
     )
-    tournaments = TournamentTrigger(store.redis, redis_url, bus.partitions, plugins)
-    archive = ArchiveTrigger(store.redis, redis_url, archive_dir, plugins)
+    tournaments = TournamentTrigger(store.redis, queues, redis_url, bus.partitions, plugins)
+    archive = ArchiveTrigger(store.redis, queues, redis_url, archive_dir, plugins)
+
+    runners = RunnersAlive(store.redis)
 
     def after_applied(game_id: str, loaded: LoadedGame) -> None:
-        trigger(game_id, loaded)
+        if not runners():  # a live bot runner plays the bots from the game's events: no job per move
+            trigger(game_id, loaded)
         tournaments(game_id, loaded)
         archive(game_id, loaded)
 
@@ -135,14 +142,42 @@ def _disconnect(client: Any) -> None:
         client.nodes_manager.initialize()
 
 
-def run_rq_worker(client: redis.Redis, logging_level: str, no_fork: bool = False) -> None:
+class RunnersAlive:
+    """``runners_alive``, asked at most once a second (the fold worker calls it after every command)."""
+
+    def __init__(self, client: Any, every_s: float = 1.0) -> None:
+        self.redis = client
+        self.every_s = every_s
+        self._answer = False
+        self._asked = -every_s
+
+    def __call__(self) -> bool:
+        now = time.monotonic()
+        if now - self._asked >= self.every_s:
+            self._asked = now
+            self._answer = runners_alive(self.redis)
+        return self._answer
+
+
+def run_rq_worker(
+    client: redis.Redis,
+    logging_level: str,
+    no_fork: bool = False,
+    bots: tuple[EventStore, CommandBus, float] | None = None,
+) -> None:
     """An rq worker for bot turns and tournament rounds that outlives a Redis outage: rq retries its own
     reads of the queue, but an outage elsewhere in its loop (a heartbeat, a registry clean-up) ends
     ``work``; start it again.
 
     ``no_fork``: jobs run in the worker process itself (rq's ``SimpleWorker``): no fork per job, which is
-    most of a bot turn's cost when many bot games are in flight (tournament runs use it)."""
+    most of a bot turn's cost when many bot games are in flight (tournament runs use it).
+
+    ``bots`` (store, bus, bot delay): run a bot runner (``workers/botrunner.py``) on a thread of this
+    process as well; it plays the bot seats of every game, so the fold worker enqueues no bot jobs."""
     from rq import SimpleWorker, Worker
+
+    if bots is not None:
+        start_in_thread(*bots)
 
     wait_s = RECONNECT_FIRST_S
     while True:

@@ -16,14 +16,14 @@ import importlib
 import time
 from typing import Any
 
-import redis
 import structlog
 
 from domain import games_with_plugins
 from domain.engine import Bot, Game, Rng, Seat
 from events import codec
 from events.bus import CommandBus
-from events.store import EventStore
+from events.connection import connect
+from events.store import EventStore, LoadedGame
 
 log = structlog.get_logger("bots")
 
@@ -51,7 +51,12 @@ def bot_policy(game: Game[Any, Any, Any, Any], name: str) -> Bot:
 
 def bot_moves(store: EventStore, game_id: str) -> list[tuple[Seat, bytes, str]]:
     """The moves the bot seats make now: ``(seat, command JSON, command id)``."""
-    loaded = store.load(game_id)
+    return moves_at(store.load(game_id))
+
+
+def moves_at(loaded: LoadedGame) -> list[tuple[Seat, bytes, str]]:
+    """The moves the bot seats make in the game as loaded (the rq job and the bot runner alike): the same
+    position gives the same moves under the same command ids, whoever decides them."""
     game, bots = loaded.game, loaded.meta.bots
     if game.outcome(loaded.state) is not None:
         return []
@@ -81,7 +86,7 @@ def play_bot_turn(
     redis_url: str, game_id: str, delay_s: float = 0.0, partitions: int = 16, plugins: tuple[str, ...] = ()
 ) -> int:
     """The rq job: submit the bot seats' moves for the game's current state; returns how many."""
-    client = redis.Redis.from_url(redis_url)  # the job runs in a fresh rq work horse: its own client
+    client = connect(redis_url)  # the job runs in a fresh rq work horse: its own client (Cluster-aware)
     store = EventStore(client, games_with_plugins(tuple(plugins)))
     bus = CommandBus(client, partitions=partitions)
     if delay_s:

@@ -1,0 +1,248 @@
+"""The bot runner: one loop plays the bot seats of many games, reading each game's events as they come.
+
+One rq job per bot move (load the game, decide, submit) cost ~20 ms of an rq worker and a few of the fold
+worker's (the enqueue) per move: a 1,000-player tournament ran at ~51 commands/s. The runner keeps each
+game it plays folded in memory instead: one ``XREAD`` on every such game's event stream brings the new
+events of all of them, which it folds into its cached states (``evolve``: no reload), decides the bot seats
+to act (the same ``moves_at`` as the rq job, from the state at that position, under the same position-derived
+command ids) and submits every move of the pass in one pipeline through the bus, like any player.
+
+Restart-safety: the games are split into ``SHARDS`` shards (``crc32(game id)``), each held by one runner at a
+time under a lease (``PartitionLeases`` in their own namespace); a killed runner's leases expire in 3 s and a
+live one takes its shards, loads those games from the store and plays whatever is to act. A move sent twice
+(the dead runner's and the new one's) is one command: the id is the position's. While a runner is live
+(``runners_alive``) the fold worker enqueues no bot jobs; with none live it goes back to them, and the
+reconciler still enqueues a job for any bot game that stood still, so a bot turn never depends on the
+runner.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+import zlib
+from typing import Any
+
+import msgspec
+import structlog
+
+from events import codec, keys
+from events.bus import CommandBus
+from events.envelope import InboxMessage
+from events.errors import UnknownGame
+from events.store import EventStore, LoadedGame, meta_from_hash, queue_meta_read
+from workers.jobs.bots import moves_at
+from workers.leases import PartitionLeases
+
+log = structlog.get_logger("botrunner")
+
+SHARDS = 16
+NAMESPACE = ":bots"
+RUNNERS_KEY = keys.WORKERS + NAMESPACE
+"""The bot runners' heartbeats (a sorted set scored by time), kept by their leases."""
+LEASE_TTL_MS = 3000
+BEAT_S = 1.0
+"""Leases renewed and the live index read for new games this often."""
+RESEND_AFTER_S = 120.0
+"""A game that has not moved this long after its bot's move was sent gets the move again (a duplicate is
+refused by its id; this only covers a move lost with a Redis that restarted without it)."""
+READ_BLOCK_MS = 100
+STREAMS_PER_READ = 2000
+
+
+def shard_of(game_id: str) -> int:
+    return zlib.crc32(game_id.encode()) % SHARDS
+
+
+def runners_alive(client: Any) -> bool:
+    """Whether any bot runner has beaten its heart within a lease's time to live."""
+    return bool(client.zcount(RUNNERS_KEY, time.time() - LEASE_TTL_MS / 1000, "+inf"))
+
+
+class Seated(msgspec.Struct, kw_only=True):
+    """A game the runner plays: its state as folded so far, and when its bots last moved."""
+
+    loaded: LoadedGame
+    sent_seq: int = -1
+    """The position the bots' moves were last sent at (-1: none)."""
+    sent_at: float = 0.0
+    seen_at: float = 0.0
+    """When the runner first saw the game at its current position (the bot delay counts from there)."""
+
+
+class BotRunner:
+    """Plays the bot seats of the games in the shards it leases, until ``stop``."""
+
+    def __init__(self, store: EventStore, bus: CommandBus, delay_s: float = 0.0, owner: str = "") -> None:
+        self.store = store
+        self.bus = bus
+        self.redis: Any = store.redis
+        self.delay_s = delay_s
+        self.owner = owner or f"bots-{uuid.uuid4().hex[:12]}"
+        self.leases = PartitionLeases(store.redis, self.owner, SHARDS, LEASE_TTL_MS, namespace=NAMESPACE)
+        self.games: dict[str, Seated] = {}
+        self.passed: set[str] = set()
+        """Live games not to play: no bot seats, or already over (the live index is advisory)."""
+        self.moves_sent = 0
+        self._stop = threading.Event()
+        self._next_beat = 0.0
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def run(self) -> None:
+        """The loop; leaves its leases on the way out so another runner takes the shards at once."""
+        log.info("bot_runner_started", owner=self.owner)
+        try:
+            while not self._stop.is_set():
+                self.step()
+        finally:
+            self.leases.release_all()
+            log.info("bot_runner_stopped", owner=self.owner, moves=self.moves_sent)
+
+    def step(self) -> None:
+        """One pass: leases and new games now and then, every due move sent, then new events read."""
+        now = time.monotonic()
+        if now >= self._next_beat:
+            self._next_beat = now + BEAT_S
+            self._beat()
+        wait_s = self._play(now)
+        self._read(min(READ_BLOCK_MS, int(wait_s * 1000)))
+
+    # --- which games ------------------------------------------------------------------------------------
+
+    def _beat(self) -> None:
+        _, lost = self.leases.heartbeat()
+        if lost:
+            self.games = {g: s for g, s in self.games.items() if shard_of(g) not in lost}
+        live = self._live_games()
+        self.passed &= live
+        for gone in set(self.games) - live:  # ended (or taken out of the index): nothing left to play
+            del self.games[gone]
+        self._take_up(
+            [
+                g
+                for g in live
+                if g not in self.games and g not in self.passed and shard_of(g) in self.leases.owned
+            ]
+        )
+
+    def _live_games(self, page: int = 5000) -> set[str]:
+        live: set[str] = set()
+        offset = 0
+        while True:
+            ids = self.store.list_games(live_only=True, offset=offset, limit=page)
+            live.update(ids)
+            if len(ids) < page:
+                return live
+            offset += page
+
+    def _take_up(self, game_ids: list[str]) -> None:
+        """Load the games with bot seats among ``game_ids`` (a meta read each, in one round trip)."""
+        if not game_ids:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            queue_meta_read(pipe, game_id)
+        replies = pipe.execute()
+        now = time.monotonic()
+        for n, game_id in enumerate(game_ids):
+            raw, position = replies[2 * n], replies[2 * n + 1]
+            if not raw or b"header" not in raw:
+                continue  # created but not yet whole: the next beat looks again
+            meta = meta_from_hash(raw, position)
+            if not meta.bots or meta.status == "finished":
+                self.passed.add(game_id)
+                continue
+            try:
+                self.games[game_id] = Seated(loaded=self.store.load(game_id), seen_at=now)
+            except UnknownGame:
+                self.passed.add(game_id)
+
+    # --- playing ----------------------------------------------------------------------------------------
+
+    def _play(self, now: float) -> float:
+        """Send the moves of every game whose bots are to act and due; returns the seconds until the next
+        game is due (0 when none waits)."""
+        messages: list[InboxMessage] = []
+        wait_s = READ_BLOCK_MS / 1000
+        for game_id, seated in list(self.games.items()):
+            loaded = seated.loaded
+            if loaded.game.outcome(loaded.state) is not None:
+                del self.games[game_id]
+                self.passed.add(game_id)
+                continue
+            if seated.sent_seq == loaded.seq and now - seated.sent_at < RESEND_AFTER_S:
+                continue
+            due = seated.seen_at + self.delay_s
+            if due > now:
+                wait_s = min(wait_s, due - now)
+                continue
+            moves = moves_at(loaded)
+            seated.sent_seq, seated.sent_at = loaded.seq, now
+            for seat, command, command_id in moves:
+                messages.append(self.bus.message(game_id, seat, command, command_id, origin="bot"))
+        if messages:
+            self.bus.submit_many(messages)
+            self.moves_sent += len(messages)
+        return wait_s
+
+    def _read(self, block_ms: int) -> None:
+        """Fold the new events of every game played (one ``XREAD``, blocking while nothing is new)."""
+        ids = list(self.games)
+        if not ids:
+            self._stop.wait(block_ms / 1000)
+            return
+        for start in range(0, len(ids), STREAMS_PER_READ):
+            chunk = ids[start : start + STREAMS_PER_READ]
+            streams = {keys.events(g): f"{self.games[g].loaded.seq}-0" for g in chunk}
+            # Block only when this is the one read of the pass: a second chunk must not wait on the first.
+            block = block_ms if block_ms > 0 and len(ids) <= STREAMS_PER_READ else None
+            for key, entries in self.redis.xread(streams, block=block) or []:
+                self._fold(chunk_game(key), entries)
+
+    def _fold(self, game_id: str, entries: list[tuple[bytes, dict[bytes, bytes]]]) -> None:
+        seated = self.games.get(game_id)
+        if seated is None:
+            return
+        loaded = seated.loaded
+        state, seq, chain_hash = loaded.state, loaded.seq, loaded.hash
+        for _, fields in entries:
+            envelope = codec.decode_envelope(fields[b"e"])
+            if envelope.seq != seq + 1:  # a gap (never expected): load the game afresh instead
+                seated.loaded = self.store.load(game_id)
+                seated.seen_at = time.monotonic()
+                return
+            state = loaded.game.evolve(state, codec.decode_event(loaded.game, envelope))
+            seq, chain_hash = envelope.seq, envelope.hash
+        seated.loaded = msgspec.structs.replace(loaded, state=state, seq=seq, hash=chain_hash)
+        seated.seen_at = time.monotonic()
+
+
+def chunk_game(stream_key: bytes | str) -> str:
+    """The game id of an event stream's key (``hm:{g:<id>}:events``)."""
+    key = stream_key.decode() if isinstance(stream_key, bytes) else stream_key
+    return key[key.index("{g:") + 3 : key.rindex("}")]
+
+
+def start_in_thread(store: EventStore, bus: CommandBus, delay_s: float = 0.0) -> BotRunner:
+    """A runner on a daemon thread of this process (the rq worker's: its jobs mostly wait on Redis)."""
+    runner = BotRunner(store, bus, delay_s)
+    threading.Thread(target=_run_forever, args=(runner,), name="bot-runner", daemon=True).start()
+    return runner
+
+
+def _run_forever(runner: BotRunner) -> None:
+    """Run, and start again after an error (a Redis outage): the runner's state is only a cache."""
+    wait_s = 0.2
+    while not runner._stop.is_set():
+        try:
+            runner.run()
+        except Exception as exc:  # any failure (a Redis outage, mostly): reload everything, go on
+            log.warning("bot_runner_error", error=str(exc) or type(exc).__name__, retry_in_s=wait_s)
+            runner.games.clear()
+            runner._stop.wait(wait_s)
+            wait_s = min(5.0, wait_s * 2)
+        else:
+            return
