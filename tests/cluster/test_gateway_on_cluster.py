@@ -128,6 +128,9 @@ def test_http_moves_and_spectator_frames_of_games_on_every_master(
     listed = stack.api.get("/api/games", params={"status": "finished"}).json()["games"]
     assert {g["game_id"] for g in listed} == {g["game_id"] for g in games}
     assert stack.api.get("/healthz").status_code == 200
+    # Bot seats need rq, and rq a standalone Redis (RQ_REDIS_URL), which these services were not given.
+    refused = stack.api.post("/api/games", json={"game": "counter", "seats": 2, "bots": {"1": "random"}})
+    assert refused.status_code == 422 and "RQ_REDIS_URL" in refused.json()["message"], refused.text
     assert_every_game_verifies(stack.services, [g["game_id"] for g in games])
 
 
