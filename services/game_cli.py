@@ -139,13 +139,13 @@ def cmd_games(services: Services, args: argparse.Namespace) -> int:
 
 def cmd_archive(services: Services, args: argparse.Namespace) -> int:
     """Archive now, in this process: the finished games named, or every finished game not archived yet."""
-    from services.archive import archive_missing, write_archive
+    from services.archive import archive_game, archive_missing
 
     folder = Path(args.to) if args.to else services.settings.archive_dir
     if folder is None:
         raise UserError("no archive folder: HARBORMASTER_ARCHIVE is off; name one with --to")
-    if args.game_ids:  # named: written again (the same bytes), whether archived before or not
-        written = [{"game_id": g} | write_archive(services.store, g, folder) for g in args.game_ids]
+    if args.game_ids:  # named: written again (the same bytes) and verified, unless trimmed from Redis already
+        written = [{"game_id": g} | archive_game(services.store, g, folder) for g in args.game_ids]
     else:
         written = archive_missing(services.store, services.store.list_games(), folder)
     for entry in written:

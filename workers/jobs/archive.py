@@ -7,16 +7,64 @@ path, which rq resolves in the rq worker (a process that has every layer loaded)
 
 from __future__ import annotations
 
+import json
+import os
+from collections.abc import Sequence
 from typing import Any
 
 from rq import Queue, Retry
 
-from events.store import LoadedGame
+from events.archived import trim
+from events.errors import UnknownGame
+from events.store import EventStore, LoadedGame
+from events.tournaments import tournament_key
 
 ARCHIVE_QUEUE = "hm-archive"
 ARCHIVE_JOB = "services.archive.run_archive_job"
 ARCHIVE_INDEX = "hm:archive"
-"""A hash: game id -> JSON ``{"file", "last_seq", "last_hash", "bytes"}`` of its archive file."""
+"""A hash: game id -> JSON ``{"file", "last_seq", "last_hash", "bytes", "verified"}`` of its archive file."""
+
+
+def trim_enabled() -> bool:
+    """``HARBORMASTER_ARCHIVE_TRIM`` (default on; ``0`` keeps archived games in Redis as well)."""
+    return os.environ.get("HARBORMASTER_ARCHIVE_TRIM", "1") != "0"
+
+
+def recorded_key(tournament_id: str) -> str:
+    """A set: the tournament's games whose tables the round job has recorded (it reads no more of them)."""
+    return tournament_key(tournament_id, "recorded")
+
+
+def trim_archived(store: EventStore, game_ids: Sequence[str]) -> list[str]:
+    """Trim from Redis each of ``game_ids`` that is a tournament's game whose archive verified and whose
+    table the round job has recorded (nothing reads it in Redis again); returns those trimmed. Other
+    games stay: a player's client may still ask for a command's result, which only Redis answers. Called by the archive job after
+    it marks an archive verified and by the round job after it records tables: whichever comes second
+    finds the other's mark, since each writes its own before reading the other's."""
+    if not trim_enabled() or not game_ids:
+        return []
+    entries = store.redis.hmget(ARCHIVE_INDEX, list(game_ids))
+    trimmed = []
+    for game_id, raw in zip(game_ids, entries, strict=True):
+        entry = json.loads(raw) if raw else {}
+        if not entry.get("verified"):
+            continue
+        try:
+            meta = store.meta(game_id)
+        except UnknownGame:
+            continue
+        if meta.archive or meta.status != "finished" or meta.last_seq != entry["last_seq"]:
+            continue
+        if not meta.tournament or not _recorded(store, game_id):
+            continue  # only a tournament's games, once recorded (others are read by their players' clients)
+        trim(store.redis, game_id, entry["file"])
+        trimmed.append(game_id)
+    return trimmed
+
+
+def _recorded(store: EventStore, game_id: str) -> bool:
+    tournament_id = game_id.rsplit("-r", 1)[0]  # ``<tournament>-r<round>-t<table>``
+    return bool(store.redis.sismember(recorded_key(tournament_id), game_id))
 
 
 def archive_job_id(game_id: str) -> str:

@@ -31,6 +31,7 @@ from events.errors import GameExists, UnknownGame
 from events.store import EventStore, LoadedGame, now_ms
 from events.tournaments import LoadedTournament, TournamentStore, tournament_key
 from workers.botrunner import runners_alive
+from workers.jobs.archive import recorded_key, trim_archived
 from workers.jobs.clock import Clock, claim_timeouts, read_clocks
 from workers.jobs.people import seat_people
 from workers.jobs.schedule import make_scheduler
@@ -179,7 +180,13 @@ def after_decision(
     partitions: int,
     plugins: tuple[str, ...],
 ) -> None:
-    """Open any round the decision paired."""
+    """Trim the games whose tables it recorded (archived ones; ``trim_archived``), open any round it paired."""
+    recorded = [e for e in events if isinstance(e, TableFinished)]
+    if recorded:
+        state = tournaments.load(tournament_id).state
+        game_ids = [state.rounds[e.round - 1].games[e.table] for e in recorded]
+        store.redis.sadd(recorded_key(tournament_id), *game_ids)
+        trim_archived(store, game_ids)
     for event in events:
         if isinstance(event, RoundPaired):
             state = tournaments.load(tournament_id).state
