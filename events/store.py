@@ -18,6 +18,7 @@ import redis
 
 from domain.engine import Game, seed_commitment
 from events import codec, keys
+from events.archived import fold_archive
 from events.chain import genesis, sealed
 from events.envelope import CommandRecord, Envelope, GameHeader
 from events.errors import GameExists, SequenceConflict, UnknownGame
@@ -47,6 +48,7 @@ class GameMeta(msgspec.Struct, frozen=True, kw_only=True):
     """Seats played by a bot on the server: seat (as text) -> bot name."""
     tournament: bool = False
     spectator_delay: int = 0
+    archive: str = ""  # the file of a game trimmed from Redis after archiving (``events/archived.py``)
 
 
 class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
@@ -358,6 +360,11 @@ class EventStore:
         game = self.games.get(meta.header.game)
         if game is None:
             raise UnknownGame(f"{game_id} is a game of unknown type {meta.header.game!r}")
+        if meta.archive:
+            state, seq, chain_hash = fold_archive(
+                game, meta.header, meta.archive, meta.last_seq, meta.last_hash
+            )
+            return LoadedGame(game=game, meta=meta, state=state, seq=seq, hash=chain_hash)
         state, seq, chain_hash = None, 0, genesis(meta.header)
         raw_snap = self.redis.get(keys.snapshot(game_id))
         if raw_snap:
@@ -388,4 +395,5 @@ def meta_from_hash(raw: Mapping[bytes, bytes], position: bytes | None) -> GameMe
         bots=msgspec.json.decode(raw.get(b"bots", b"{}"), type=dict[str, str]),
         tournament=raw.get(b"tournament", b"0") == b"1",
         spectator_delay=int(raw.get(b"spectator_delay", b"0")),
+        archive=raw.get(b"archive", b"").decode(),
     )

@@ -71,8 +71,15 @@ class TournamentStore:
         self._append = client.register_script(APPEND_LUA)
 
     def _run(self, tournament_id: str, item: AppendItem, create: bool) -> AppendResult:
+        args = append_args([item], create)
+        if not hasattr(self.redis, "connection_pool"):
+            # A Cluster client (it has a pool per node): its pipeline refuses scripts; the call goes to the
+            # node of the tournament's slot, as ``EventStore`` does it.
+            return parse_append_reply(
+                self._append(keys=_keys(tournament_id), args=args, client=self.redis)[0]
+            )
         pipe = self.redis.pipeline(transaction=False)
-        self._append(keys=_keys(tournament_id), args=append_args([item], create), client=pipe)
+        self._append(keys=_keys(tournament_id), args=args, client=pipe)
         return parse_append_reply(pipe.execute()[0][0])
 
     def create(self, created: TournamentCreated) -> GameHeader:

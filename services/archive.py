@@ -5,7 +5,9 @@ to a temporary name, flushed to disk and renamed, so a file under its final name
 gzip header carries no time (mtime 0): the same game archives to the same bytes. ``harbormaster verify``
 reads the file as it is. An index in Redis (``hm:archive``) gives each archived game's file and last
 hash; the tournament export lists them.
-The game stays in Redis (trimming it after a verified archive is not built).
+Once the archive verifies (``harbormaster verify`` on the file), a tournament's game is trimmed from
+Redis (``events/archived.py``) as soon as its round job has recorded its table
+(``HARBORMASTER_ARCHIVE_TRIM=0`` keeps it): loading or exporting it reads the archive.
 """
 
 from __future__ import annotations
@@ -16,13 +18,14 @@ import os
 from pathlib import Path
 from typing import Any
 
-import redis
 import structlog
 
 from domain import games_with_plugins
+from events.connection import connect
 from events.store import EventStore
 from services.audit.export import export_lines
-from workers.jobs.archive import ARCHIVE_INDEX
+from services.audit.verify import verify_file
+from workers.jobs.archive import ARCHIVE_INDEX, trim_archived
 
 log = structlog.get_logger("archive")
 
@@ -67,18 +70,35 @@ def archive_missing(store: EventStore, game_ids: list[str], archive_dir: str | P
     written = []
     for game_id in game_ids:
         if game_id not in done and store.meta(game_id).status == "finished":
-            written.append({"game_id": game_id} | write_archive(store, game_id, archive_dir))
+            written.append({"game_id": game_id} | archive_game(store, game_id, archive_dir))
+    trim_archived(store, [g for g, entry in done.items() if entry.get("verified")])  # a trim lost to a crash
     return written
+
+
+def archive_game(store: EventStore, game_id: str, archive_dir: str | Path) -> dict[str, Any]:
+    """Write the game's archive, verify it (``harbormaster verify``: chain, replay, every decision again),
+    mark it verified in the index and trim the game from Redis if nothing will read it there again."""
+    if store.meta(game_id).archive:  # trimmed already: its archive was verified before
+        return archived(store.redis, [game_id]).get(game_id, {})
+    entry = write_archive(store, game_id, archive_dir)
+    report = verify_file(Path(entry["file"]), store.games)
+    if not (report.ok and report.finished):
+        log.error("archive_unverified", game_id=game_id, problems=report.problems[:5])
+        return entry
+    entry["verified"] = True
+    store.redis.hset(ARCHIVE_INDEX, game_id, json.dumps(entry))
+    entry["trimmed"] = bool(trim_archived(store, [game_id]))
+    return entry
 
 
 def run_archive_job(
     redis_url: str, game_id: str, archive_dir: str, plugins: tuple[str, ...] = ()
 ) -> dict[str, Any]:
     """The rq job: archive one finished game (again if asked: the file is rewritten byte for byte)."""
-    client = redis.Redis.from_url(redis_url)
+    client = connect(redis_url)  # the game data: a Cluster client on a Cluster
     try:
         store = EventStore(client, games_with_plugins(tuple(plugins)))
-        entry = write_archive(store, game_id, archive_dir)
+        entry = archive_game(store, game_id, archive_dir)
         log.info("game_archived", game_id=game_id, **entry)
         return entry
     finally:

@@ -21,10 +21,16 @@ class ClusterNotSupported(Exception):
 
 
 CLUSTER_REFUSAL = (
-    "REDIS_URL names a node of a Redis Cluster; on a Cluster only the verbs new (without bots), log, "
-    "export and games work so far, and the fold worker: the gateway, serve, rq and tournaments need a "
-    "standalone Redis (deploy/CLUSTER.md says what is missing)"
+    "REDIS_URL names a node of a Redis Cluster, on which this component cannot run yet "
+    "(deploy/CLUSTER.md says what runs on one)"
 )
+
+
+RQ_MISSING = (
+    "REDIS_URL names a Redis Cluster, on which rq cannot run: set RQ_REDIS_URL to a standalone Redis for "
+    "the rq queues (bot turns, tournament rounds, archives)"
+)
+RQ_ON_CLUSTER = "RQ_REDIS_URL names a Redis Cluster: rq needs a standalone Redis (deploy/CLUSTER.md)"
 
 
 class Services(msgspec.Struct, kw_only=True):
@@ -32,6 +38,26 @@ class Services(msgspec.Struct, kw_only=True):
     store: EventStore
     bus: CommandBus
     settings: Settings
+    rq: redis.Redis | None = None
+    """The rq queues' Redis: ``RQ_REDIS_URL``'s, else ``redis`` itself; ``None`` on a Cluster without
+    ``RQ_REDIS_URL`` (``require_rq`` refuses then)."""
+
+
+def require_rq(services: Services) -> redis.Redis:
+    """The rq queues' Redis, or the one-line refusal naming ``RQ_REDIS_URL``."""
+    if services.rq is None:
+        raise ClusterNotSupported(RQ_MISSING)
+    client: redis.Redis = services.rq
+    return client
+
+
+def rq_client(settings: Settings, data: Any) -> redis.Redis | None:
+    """rq's Redis: ``RQ_REDIS_URL`` (refused if it is a Cluster), else the data Redis unless it is a Cluster."""
+    if settings.rq_redis_url:
+        if cluster.is_cluster(settings.rq_redis_url):
+            raise ClusterNotSupported(RQ_ON_CLUSTER)
+        return redis.Redis.from_url(settings.rq_redis_url, health_check_interval=30)
+    return None if cluster.is_cluster_client(data) else data
 
 
 def connect(url: str) -> Any:
@@ -83,4 +109,4 @@ def build(
         replica_ack=settings.replica_ack,
     )
     bus = CommandBus(client, partitions=settings.partitions)
-    return Services(redis=client, store=store, bus=bus, settings=settings)
+    return Services(redis=client, store=store, bus=bus, settings=settings, rq=rq_client(settings, client))

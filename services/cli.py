@@ -16,9 +16,9 @@ import redis
 
 from domain.engine import RuleViolation
 from events.errors import EventsError, GameExists, UnknownGame
-from services import game_cli
+from services import cluster, game_cli
 from services import logging as hm_logging
-from services.bootstrap import ClusterNotSupported, Services, build
+from services.bootstrap import ClusterNotSupported, Services, build, require_rq
 from services.cli_common import UserError, redis_for, redis_for_games
 from services.config import Settings
 from services.discovery import NoServer
@@ -41,6 +41,7 @@ def cmd_worker(services: Services, url: str, args: argparse.Namespace) -> int:
         batch_size=args.batch,
         plugins=services.settings.game_plugins,
         archive_dir=str(services.settings.archive_dir) if services.settings.archive_dir else None,
+        rq=require_rq(services),
     )
     return 0
 
@@ -48,8 +49,11 @@ def cmd_worker(services: Services, url: str, args: argparse.Namespace) -> int:
 def cmd_rq_worker(services: Services, args: argparse.Namespace) -> int:
     from workers.runner import run_rq_worker
 
-    bots = None if args.no_bot_runner else (services.store, services.bus, args.bot_delay)
-    run_rq_worker(services.redis, services.settings.log_level.upper(), no_fork=args.no_fork, bots=bots)
+    # The bot runner reads many games' streams in one XREAD, which a Cluster refuses across slots: there,
+    # bots move by one rq job a move (deploy/CLUSTER.md).
+    on_cluster = cluster.is_cluster_client(services.redis)
+    bots = None if args.no_bot_runner or on_cluster else (services.store, services.bus, args.bot_delay)
+    run_rq_worker(require_rq(services), services.settings.log_level.upper(), no_fork=args.no_fork, bots=bots)
     return 0
 
 
@@ -132,12 +136,13 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-ON_CLUSTER = ("new", "log", "export", "games")
-"""The verbs that work on a Redis Cluster (``new`` without bots: bot turns go through rq); the others refuse
-one at start (see ``services/bootstrap.py``)."""
+ON_CLUSTER = ("new", "send", "log", "export", "games", "archive", "tournament")
+"""The verbs that work on a Redis Cluster (bot seats and tournaments need ``RQ_REDIS_URL`` there: rq runs on
+a standalone Redis); the others refuse one at start (see ``services/bootstrap.py``)."""
 
-LONG_RUNNING_ON_CLUSTER = ("worker",)
-"""The long-running processes that run on a Redis Cluster (the fold worker: ``workers/cluster_wire.py``)."""
+LONG_RUNNING_ON_CLUSTER = ("worker", "rq-worker")
+"""The long-running processes that run on a Redis Cluster (the fold worker: ``workers/cluster_wire.py``;
+both need ``RQ_REDIS_URL`` there)."""
 
 LONG_RUNNING = ("worker", "rq-worker", "gateway")
 """Processes ``serve`` supervises: started while Redis restarts, they wait for it rather than exit."""
@@ -164,6 +169,8 @@ def run(argv: Sequence[str]) -> int:
         services = build(settings, url, on_cluster=args.subcommand in ON_CLUSTER)
         if args.subcommand == "tournament":
             from services.tournament_cli import run_verb
+
+            require_rq(services)  # its rounds and bots are rq jobs: refused here, before anything is written
 
             return run_verb(services, url, args)
         try:

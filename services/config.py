@@ -44,6 +44,9 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
     redis_url: str | None
     """``REDIS_URL``; without it an embedded ``redis-server`` is started under ``data_dir``."""
+    rq_redis_url: str | None = None
+    """``RQ_REDIS_URL``: a standalone Redis for the rq queues (bot turns, tournament rounds, archives);
+    required when ``REDIS_URL`` names a Cluster, on which rq cannot run; without it rq uses ``REDIS_URL``."""
     data_dir: Path
     """``HARBORMASTER_DATA`` (default ``./.harbormaster``): the embedded Redis's files."""
     partitions: int = DEFAULT_PARTITIONS
@@ -76,6 +79,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         archive = env.get("HARBORMASTER_ARCHIVE", "")
         return cls(
             redis_url=env.get("REDIS_URL") or None,
+            rq_redis_url=env.get("RQ_REDIS_URL") or None,
             data_dir=data_dir,
             partitions=int(env.get("HARBORMASTER_PARTITIONS", DEFAULT_PARTITIONS)),
             snapshot_every=int(env.get("HARBORMASTER_SNAPSHOT_EVERY", 200)),

@@ -12,8 +12,7 @@ from typing import Any
 import msgspec
 
 from events import codec
-from services import cluster
-from services.bootstrap import ClusterNotSupported, Services, load_games
+from services.bootstrap import Services, load_games
 from services.cli_common import UserError, json_arg
 from services.config import Settings
 from services.games import create_game
@@ -27,10 +26,6 @@ def cmd_new(services: Services, url: str, args: argparse.Namespace) -> int:
         )
     options = json_arg(args.options, "--options")
     bots = {int(seat): name for seat, name in json_arg(args.bots, "--bots").items()}
-    if bots and cluster.is_cluster_client(services.redis):
-        raise ClusterNotSupported(
-            "bot seats are played through rq, which does not run on a Redis Cluster yet"
-        )
     game_id, meta = create_game(
         services,
         args.game,
@@ -144,13 +139,13 @@ def cmd_games(services: Services, args: argparse.Namespace) -> int:
 
 def cmd_archive(services: Services, args: argparse.Namespace) -> int:
     """Archive now, in this process: the finished games named, or every finished game not archived yet."""
-    from services.archive import archive_missing, write_archive
+    from services.archive import archive_game, archive_missing
 
     folder = Path(args.to) if args.to else services.settings.archive_dir
     if folder is None:
         raise UserError("no archive folder: HARBORMASTER_ARCHIVE is off; name one with --to")
-    if args.game_ids:  # named: written again (the same bytes), whether archived before or not
-        written = [{"game_id": g} | write_archive(services.store, g, folder) for g in args.game_ids]
+    if args.game_ids:  # named: written again (the same bytes) and verified, unless trimmed from Redis already
+        written = [{"game_id": g} | archive_game(services.store, g, folder) for g in args.game_ids]
     else:
         written = archive_missing(services.store, services.store.list_games(), folder)
     for entry in written:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from events.store import GameMeta
-from services.bootstrap import Services
+from services.bootstrap import Services, require_rq
 from workers.jobs.schedule import make_scheduler
 
 
@@ -26,8 +26,11 @@ def create_game(
 ) -> tuple[str, GameMeta]:
     """Create a game with a new 32-byte secret seed; if a bot seat is to act first, enqueue its turn.
 
-    Raises ``RuleViolation`` for a seat count or options the game refuses, ``GameExists`` for a taken id.
+    Raises ``RuleViolation`` for a seat count or options the game refuses, ``GameExists`` for a taken id,
+    and, before writing anything, ``ClusterNotSupported`` for bot seats on a Cluster without ``RQ_REDIS_URL``.
     """
+    if bots:
+        require_rq(services)
     game_id = game_id or uuid.uuid4().hex[:12]
     meta = services.store.create(
         game, game_id, seats, dict(options or {}), secrets.token_bytes(32), bots=bots,
@@ -42,6 +45,6 @@ def kick_bots(services: Services, game_id: str, redis_url: str, delay_s: float =
     """Enqueue the bot turn due now, if any (the fold worker enqueues the later ones after each applied
     command, and ``serve``'s reconciler any that was lost)."""
     scheduler = make_scheduler(
-        services.redis, redis_url, delay_s, services.bus.partitions, services.settings.game_plugins
+        require_rq(services), redis_url, delay_s, services.bus.partitions, services.settings.game_plugins
     )
     scheduler.ensure(game_id, services.store.load(game_id))

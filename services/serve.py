@@ -17,7 +17,7 @@ from types import FrameType
 import structlog
 
 from events.migrate import scope_all
-from services.bootstrap import Services, build
+from services.bootstrap import Services, build, require_rq
 from services.config import Settings
 from services.discovery import ServeState, announce, withdraw
 from services.games import create_game
@@ -98,14 +98,16 @@ def serve(
             server = EmbeddedRedis(settings.data_dir)
             url = server.start()
         delay = bot_delay or (0.7 if demo else 0.0)
-        services = build(settings, url)  # first: a Redis we cannot run on is refused before any child starts
+        # First: a Redis we cannot run on (a Cluster without RQ_REDIS_URL) is refused before any child starts.
+        services = build(settings, url, on_cluster=True)
+        rq = require_rq(services)
         # Where the other verbs find this Redis, from any folder (services/discovery.py).
         announced = announce(url, gateway=f"http://{host}:{port}/")
         services.bus.ensure_groups()
         renamed = scope_all(services.redis)  # data of a version before command ids had senders
         if renamed:
             log.info("result_fields_scoped", renamed=renamed)
-        scheduler = make_scheduler(services.redis, url, delay, settings.partitions, settings.game_plugins)
+        scheduler = make_scheduler(rq, url, delay, settings.partitions, settings.game_plugins)
         _announce(host, port)
         quiet = _quiet_children()
         seen: dict[str, int] = {}  # the reconciler's memory: each live game's seq at its last pass

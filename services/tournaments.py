@@ -23,7 +23,7 @@ from domain.tournament import (
 from domain.tournament import rules as tournament_rules
 from events.tournaments import TournamentStore, decode
 from services.audit.jsonl import ENCODER
-from services.bootstrap import Services
+from services.bootstrap import Services, require_rq
 from workers.jobs import tournament as jobs
 
 
@@ -112,7 +112,15 @@ def _verb(services: Services, url: str, tid: str, name: str, verb: Any) -> list[
     seq = tournaments.load(tid).seq
     plugins = services.settings.game_plugins
     return jobs.run_decision(
-        services.store, tournaments, tid, f"{name}-{seq}", verb, url, services.bus.partitions, plugins
+        services.store,
+        require_rq(services),
+        tournaments,
+        tid,
+        f"{name}-{seq}",
+        verb,
+        url,
+        services.bus.partitions,
+        plugins,
     )
 
 
@@ -130,7 +138,7 @@ def resume(services: Services, url: str, tid: str) -> None:
 
 def reconcile(services: Services, url: str, tid: str) -> State:
     loaded = jobs.reconcile(
-        services.store, TournamentStore(services.redis), tid, url, services.bus.partitions,
+        services.store, require_rq(services), TournamentStore(services.redis), tid, url, services.bus.partitions,
         services.settings.game_plugins,
     )  # fmt: skip
     return loaded.state

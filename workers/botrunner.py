@@ -44,7 +44,7 @@ RUNNERS_KEY = keys.WORKERS + NAMESPACE
 LEASE_TTL_MS = 3000
 BEAT_S = 1.0
 """Leases renewed and the live index read for new games this often."""
-RESEND_AFTER_S = 30.0
+RESEND_AFTER_S = 120.0
 """A game that has not moved this long after its bot's move was sent gets the move again (a duplicate is
 refused by its id; this only covers a move lost with a Redis that restarted without it)."""
 READ_BLOCK_MS = 100

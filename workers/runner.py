@@ -79,18 +79,21 @@ def run_fold_worker(
     batch_size: int = 256,
     plugins: tuple[str, ...] = (),
     archive_dir: str | None = None,
+    rq: redis.Redis | None = None,
 ) -> int:
     """A fold worker process's whole life; returns the number of commands it folded. With ``archive_dir``
-    each game that ends is archived there by an rq job."""
+    each game that ends is archived there by an rq job. Bot turns, round and archive jobs go on ``rq``, the
+    rq queues' Redis (default: the data's own; on a Cluster, a standalone one: rq cannot run on a Cluster)."""
+    queues = rq if rq is not None else store.redis
     trigger = BotScheduler(
-        queue=Queue(BOT_QUEUE, connection=store.redis),
+        queue=Queue(BOT_QUEUE, connection=queues),
         redis_url=redis_url,
         delay_s=bot_delay_s,
         partitions=bus.partitions,
         plugins=plugins,
     )
-    tournaments = TournamentTrigger(store.redis, redis_url, bus.partitions, plugins)
-    archive = ArchiveTrigger(store.redis, redis_url, archive_dir, plugins)
+    tournaments = TournamentTrigger(store.redis, queues, redis_url, bus.partitions, plugins)
+    archive = ArchiveTrigger(store.redis, queues, redis_url, archive_dir, plugins)
 
     runners = RunnersAlive(store.redis)
 

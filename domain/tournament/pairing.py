@@ -4,7 +4,8 @@ Each round: players are ordered by score (equal scores in an order drawn from th
 placed players with the fewest byes so far sit out if the table plan needs byes, and the rest are seated
 table by table from the top: each seat goes to the highest placed player who has met nobody at the
 table yet (or, when everyone has, the one with the fewest earlier meetings). A repair pass then swaps
-players between tables while that lowers the number of repeated pairs. Seats are ordered last
+players between tables while that lowers the number of repeated pairs; repeats still left are removed
+by an exact search in small fields and by a tabu search in middling ones. Seats are ordered last
 (``seating``). Deterministic: the same seed, scores and history give the same round.
 """
 
@@ -22,6 +23,13 @@ EXACT_FIELD = 12
 """Up to this many seated players, leftover repeats are removed by an exact search (at most 15,400 splits)."""
 REPAIR_PASSES = 4
 """Swap passes over the tables with repeats; each pass either lowers the repeats or ends the repair."""
+TABU_FIELD = 200
+"""Up to this many seated players, repeats the repair leaves are searched for further (``_tabu``): each
+step looks at every swap, so it costs the square of the field."""
+TABU_STEPS = 120
+TABU_PATIENCE = 25
+"""Steps without a better split before the search gives up."""
+TABU_TENURE = 6
 
 
 def round_rng(seed: bytes, round_number: int, purpose: bytes) -> Rng:
@@ -96,6 +104,50 @@ def _swap_one(tables: list[list[Player]], a: int, i: int, history: History) -> b
     return False
 
 
+def _tabu(tables: list[list[Player]], history: History) -> None:
+    """When no single swap lowers the repeats but some remain (a field too big for ``_exact``): take the
+    best swap of a player with a repeat even when it does not lower them (a player moved may not move
+    again for ``TABU_TENURE`` steps, so the search walks on instead of undoing itself), repair again, and
+    keep the best split seen. Deterministic: the order of the tables and seats decides every tie."""
+    best_repeats, best = repeat_pairs(tables, history), [list(t) for t in tables]
+    moved: dict[Player, int] = {}
+    last_better = 0
+    for step in range(TABU_STEPS):
+        if best_repeats == 0 or step - last_better > TABU_PATIENCE:
+            break  # none left, or likely none avoidable: each step costs the square of the field
+        swap = _best_swap(tables, history, moved, step)
+        if swap is None:
+            break
+        a, i, b, j = swap
+        tables[a][i], tables[b][j] = tables[b][j], tables[a][i]
+        moved[tables[a][i]] = moved[tables[b][j]] = step + TABU_TENURE
+        _repair(tables, history)
+        repeats = repeat_pairs(tables, history)
+        if repeats < best_repeats:
+            best_repeats, best, last_better = repeats, [list(t) for t in tables], step
+    tables[:] = best
+
+
+def _best_swap(
+    tables: list[list[Player]], history: History, moved: Mapping[Player, int], step: int
+) -> tuple[int, int, int, int] | None:
+    """The swap of a player with a repeat and a player of another table (neither moved lately) that
+    removes the most repeats, nearest tables first among equals."""
+    found: tuple[int, int, int, int, int, int] | None = None  # (-gain, distance, a, i, b, j)
+    for a, table in enumerate(tables):
+        for i, player in enumerate(table):
+            if moved.get(player, -1) > step or history.conflicts(player, table) == 0:
+                continue
+            for b, other in enumerate(tables):
+                for j, partner in enumerate(other):
+                    if b == a or moved.get(partner, -1) > step:
+                        continue
+                    key = (-_swap_gain(tables, a, i, b, j, history), abs(b - a), a, i, b, j)
+                    if found is None or key < found:
+                        found = key
+    return None if found is None else found[2:]
+
+
 def _exact(order: list[Player], sizes: Sequence[int], history: History) -> list[list[Player]]:
     """The fewest repeats over every split of a small field (branch and bound); among equals, the split
     whose tables hold players closest in the score order."""
@@ -132,8 +184,12 @@ def group_tables(order: list[Player], sizes: Sequence[int], history: History) ->
     with a swap repair, and an exact search when repeats remain in a field small enough to search."""
     tables = _fill(order, sizes, history)
     _repair(tables, history)
-    if len(order) <= EXACT_FIELD and repeat_pairs(tables, history) > 0:
+    if repeat_pairs(tables, history) == 0:
+        return tables
+    if len(order) <= EXACT_FIELD:
         return sorted(_exact(order, sizes, history), key=lambda t: (-len(t), order.index(t[0])))
+    if len(order) <= TABU_FIELD:
+        _tabu(tables, history)
     return tables
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 
 from events import codec, keys
+from events.archived import archive_lines
 from events.envelope import CommandRecord, Envelope
 from events.store import EventStore
 from services.audit.jsonl import ENCODER, CommandLine, EndLine, EventLine, HeaderLine
@@ -24,6 +25,9 @@ from services.audit.jsonl import ENCODER, CommandLine, EndLine, EventLine, Heade
 def export_lines(store: EventStore, game_id: str) -> Iterator[bytes]:
     """Each line of the export, already encoded (no trailing newline)."""
     meta = store.meta(game_id)
+    if meta.archive:  # trimmed from Redis after its archive verified: the archive is the export
+        yield from archive_lines(meta.archive)
+        return
     header = meta.header
     game = store.games.get(header.game)
     yield ENCODER.encode(

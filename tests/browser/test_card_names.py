@@ -19,3 +19,16 @@ def test_the_clients_market_cards_are_the_engines() -> None:
         for card, (deck, base, extra) in cards.items()
     }
     assert table == expected
+
+
+MARKETS_JS = CARDS_JS.with_name("eic-markets.js")
+
+
+def test_the_clients_market_prices_are_the_engines() -> None:
+    text = MARKETS_JS.read_text()
+    table = json.loads(text[text.index("= ") + 2 : text.rindex(";")])
+    expected = {
+        market: {str(side): [list(column) for column in columns] for side, columns in sides.items()}
+        for market, sides in (("far_east", data.FAR_EAST), ("europe", data.EUROPE))
+    }
+    assert table == expected

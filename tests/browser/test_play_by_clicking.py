@@ -72,7 +72,7 @@ def final_table(page: Any) -> list[tuple[int, list[int]]]:
     for i in range(rows.count()):
         row = rows.nth(i)
         parts = [int(text.rsplit(" ", 1)[1]) for text in row.locator(".parts span").all_inner_texts()]
-        table.append((int(row.locator(".score b").inner_text()), parts))
+        table.append((int(row.locator(".score > b").inner_text()), parts))
     return table
 
 

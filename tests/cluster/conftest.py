@@ -1,14 +1,18 @@
-"""A real local Redis Cluster (3 masters, 3 replicas) shared by the cluster tests of one test process."""
+"""A real local Redis Cluster (3 masters, 3 replicas) shared by the cluster tests of one test process, and
+the standalone Redis that rq needs beside it (``RQ_REDIS_URL``, set for every cluster test and the
+processes it starts)."""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import redis
 from redis.cluster import RedisCluster
 
+from services.redis_launcher import EmbeddedRedis
 from tests.support.redis_cluster import ClusterUnavailable, LocalCluster, redis_cli
 
 
@@ -33,4 +37,29 @@ def cluster_client(redis_cluster: LocalCluster) -> Iterator[RedisCluster]:
         # A test that killed a master leaves the flush to the next one.
         with contextlib.suppress(redis.RedisError):
             client.flushall(target_nodes=RedisCluster.PRIMARIES)
+        client.close()
+
+
+@pytest.fixture(scope="session")
+def rq_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A standalone Redis of the cluster tests' own for rq (never the session's other Redis: jobs left in
+    its queues by a cluster test must not reach another test's rq worker)."""
+    server = EmbeddedRedis(Path(tmp_path_factory.mktemp("rq-redis")))
+    server.start()
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture(autouse=True)
+def rq_redis_url(rq_redis: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """``RQ_REDIS_URL`` for the test and every process it starts, on a flushed rq Redis."""
+    client = redis.Redis.from_url(rq_redis)
+    client.flushall()
+    monkeypatch.setenv("RQ_REDIS_URL", rq_redis)
+    try:
+        yield rq_redis
+    finally:
+        client.flushall()
         client.close()

@@ -1,6 +1,7 @@
 """The CLI verbs that work on a Redis Cluster, end to end on the real local cluster: a game is created,
 its keys sit on the master that owns its hash tag, and its log, export (verified offline) and listing read
-back; bot seats, which do not run on a Cluster yet, refuse it in one line."""
+back; whatever needs rq (bot seats, tournaments, the workers, serve) refuses a Cluster in one line naming
+``RQ_REDIS_URL`` when it is not set, and an ``RQ_REDIS_URL`` that is itself a Cluster."""
 
 from __future__ import annotations
 
@@ -47,7 +48,34 @@ def test_new_log_export_verify_and_games_on_a_cluster(
     assert {json.loads(line)["game_id"] for line in listed.stdout.splitlines()} == set(game_ids)
 
 
-def test_bots_refuse_a_cluster_in_one_line(redis_cluster: LocalCluster, cluster_client: RedisCluster) -> None:
-    bots = hm("new", "race", "--seats", "2", "--bots", '{"1": "random"}', url=redis_cluster.url)
-    assert bots.returncode == 2 and b"rq" in bots.stderr and b"Traceback" not in bots.stderr
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["new", "race", "--seats", "2", "--bots", '{"1": "random"}'],
+        ["worker"],
+        ["rq-worker"],
+        ["serve", "--port", "1"],
+        ["tournament", "create", "--game", "race", "--players", "2", "--bots", "random"],
+    ],
+    ids=["new-bots", "worker", "rq-worker", "serve", "tournament"],
+)
+def test_without_rq_redis_url_whatever_uses_rq_refuses_a_cluster_in_one_line(
+    redis_cluster: LocalCluster,
+    cluster_client: RedisCluster,
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+) -> None:
+    monkeypatch.delenv("RQ_REDIS_URL")
+    refused = hm(*argv, url=redis_cluster.url)
+    assert refused.returncode == 2, refused.stderr
+    assert refused.stderr.count(b"\n") == 1 and b"RQ_REDIS_URL" in refused.stderr, refused.stderr
+    assert cluster_client.dbsize() == 0, "refused before anything was written"
+
+
+def test_rq_redis_url_naming_a_cluster_is_refused(
+    redis_cluster: LocalCluster, cluster_client: RedisCluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RQ_REDIS_URL", redis_cluster.plain_url)
+    refused = hm("rq-worker", url=redis_cluster.url)
+    assert refused.returncode == 2 and b"RQ_REDIS_URL names a Redis Cluster" in refused.stderr, refused.stderr
     assert cluster_client.dbsize() == 0

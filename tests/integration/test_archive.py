@@ -32,8 +32,10 @@ def test_a_finished_game_is_archived_by_rq_and_verifies(redis_url, redis_client,
     game_id, _ = create_game(
         services, "race", 2, {"goal": 20}, bots={0: "random", 1: "greedy"}, redis_url=redis_url
     )
+    # Kept in Redis after archiving (test_archive_trim.py trims), so the export can be compared with it.
     env = {**os.environ, "REDIS_URL": redis_url, "HARBORMASTER_GAME_PLUGINS": RACE_PLUGIN,
-           "HARBORMASTER_PARTITIONS": str(services.bus.partitions), "HARBORMASTER_LOG_LEVEL": "warning"}  # fmt: skip
+           "HARBORMASTER_PARTITIONS": str(services.bus.partitions), "HARBORMASTER_LOG_LEVEL": "warning",
+           "HARBORMASTER_ARCHIVE_TRIM": "0"}  # fmt: skip
     rq_worker = subprocess.Popen([sys.executable, "-m", "services.cli", "rq-worker", "--no-fork"], env=env)
     fold = worker_process(redis_url, services.bus.partitions, {"HARBORMASTER_ARCHIVE": str(folder)})
     try:

@@ -158,8 +158,9 @@ def cluster_node(tmp_path) -> Iterator[tuple[str, redis.Redis]]:
 
 
 @pytest.mark.parametrize(
-    "args", [("gateway", "--port", "0"), ("serve", "--port", "0")], ids=lambda a: a[0]
-)  # the fold worker runs on a Cluster: tests/cluster/test_worker_on_cluster.py
+    "args", [("gateway", "--port", "0")], ids=lambda a: a[0]
+)  # the fold worker runs on a Cluster (tests/cluster/test_worker_on_cluster.py); serve, the rq worker and bot
+# seats do with RQ_REDIS_URL and refuse without it (tests/cluster/test_cli_on_cluster.py)
 def test_a_redis_cluster_in_redis_url_is_refused_in_one_line_before_anything_is_written(
     cluster_node, args
 ) -> None:

@@ -16,13 +16,13 @@ import importlib
 import time
 from typing import Any
 
-import redis
 import structlog
 
 from domain import games_with_plugins
 from domain.engine import Bot, Game, Rng, Seat
 from events import codec
 from events.bus import CommandBus
+from events.connection import connect
 from events.store import EventStore, LoadedGame
 
 log = structlog.get_logger("bots")
@@ -86,7 +86,7 @@ def play_bot_turn(
     redis_url: str, game_id: str, delay_s: float = 0.0, partitions: int = 16, plugins: tuple[str, ...] = ()
 ) -> int:
     """The rq job: submit the bot seats' moves for the game's current state; returns how many."""
-    client = redis.Redis.from_url(redis_url)  # the job runs in a fresh rq work horse: its own client
+    client = connect(redis_url)  # the job runs in a fresh rq work horse: its own client (Cluster-aware)
     store = EventStore(client, games_with_plugins(tuple(plugins)))
     bus = CommandBus(client, partitions=partitions)
     if delay_s:

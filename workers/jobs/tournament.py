@@ -17,9 +17,8 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-import redis
 import structlog
-from rq import Queue, Retry
+from rq import Queue, Retry, get_current_job
 
 from domain import games_with_plugins
 from domain.tournament import RoundPaired, State, TableFinished, TournamentEvent
@@ -27,10 +26,12 @@ from domain.tournament import rules as tournament_rules
 from domain.tournament.forfeit import forfeit_result
 from events import keys
 from events.bus import CommandBus
+from events.connection import connect
 from events.errors import GameExists, UnknownGame
 from events.store import EventStore, LoadedGame, now_ms
 from events.tournaments import LoadedTournament, TournamentStore, tournament_key
 from workers.botrunner import runners_alive
+from workers.jobs.archive import recorded_key, trim_archived
 from workers.jobs.clock import Clock, claim_timeouts, read_clocks
 from workers.jobs.people import seat_people
 from workers.jobs.schedule import make_scheduler
@@ -142,6 +143,7 @@ def close_round(
 
 def open_round(
     store: EventStore,
+    rq: Any,
     state: State,
     paired: RoundPaired,
     redis_url: str,
@@ -149,8 +151,9 @@ def open_round(
     plugins: tuple[str, ...],
 ) -> None:
     """Create the round's games (each with a fresh secret seed; an existing one is left alone) with the
-    entrants' bots in their seats and the people's keys as their seats' tokens, and set the bots going."""
-    scheduler = make_scheduler(store.redis, redis_url, 0.0, partitions, plugins)
+    entrants' bots in their seats and the people's keys as their seats' tokens, and set the bots going
+    (their turns on ``rq``, the rq queues' Redis, unless a bot runner is live)."""
+    scheduler = make_scheduler(rq, redis_url, 0.0, partitions, plugins)
     runners = runners_alive(store.redis)  # a live bot runner finds the new games on its own
     store.redis.hset(_tables_key(state.tournament_id), f"r{paired.round}", len(paired.tables))
     statuses = game_statuses(store, paired.games)
@@ -169,6 +172,7 @@ def open_round(
 
 def after_decision(
     store: EventStore,
+    rq: Any,
     tournaments: TournamentStore,
     tournament_id: str,
     events: Sequence[TournamentEvent],
@@ -176,23 +180,34 @@ def after_decision(
     partitions: int,
     plugins: tuple[str, ...],
 ) -> None:
-    """Open any round the decision paired."""
+    """Trim the games whose tables it recorded (archived ones; ``trim_archived``), open any round it paired."""
+    recorded = [e for e in events if isinstance(e, TableFinished)]
+    if recorded:
+        state = tournaments.load(tournament_id).state
+        game_ids = [state.rounds[e.round - 1].games[e.table] for e in recorded]
+        store.redis.sadd(recorded_key(tournament_id), *game_ids)
+        trim_archived(store, game_ids)
     for event in events:
         if isinstance(event, RoundPaired):
             state = tournaments.load(tournament_id).state
-            open_round(store, state, event, redis_url, partitions, plugins)
+            open_round(store, rq, state, event, redis_url, partitions, plugins)
 
 
 def run_round_job(
     redis_url: str, tournament_id: str, number: int, partitions: int = 16, plugins: tuple[str, ...] = ()
 ) -> int:
-    """The rq job: close round ``number`` if it is complete; returns how many events it appended."""
-    client = redis.Redis.from_url(redis_url)
+    """The rq job: close round ``number`` if it is complete; returns how many events it appended. The next
+    round's bot turns go on the queues this job came from (``RQ_REDIS_URL``'s Redis on a Cluster)."""
+    job = get_current_job()
+    assert job is not None, "run_round_job runs as an rq job"
+    client = connect(redis_url)  # the game data: a Cluster client on a Cluster
     try:
         store = EventStore(client, games_with_plugins(tuple(plugins)))
         tournaments = TournamentStore(client)
         events = close_round(store, tournaments, tournament_id, number)
-        after_decision(store, tournaments, tournament_id, events, redis_url, partitions, plugins)
+        after_decision(
+            store, job.connection, tournaments, tournament_id, events, redis_url, partitions, plugins
+        )
         if events:
             log.info("round_closed", tournament_id=tournament_id, round=number, events=len(events))
         return len(events)
@@ -205,11 +220,13 @@ def run_round_job(
 
 class TournamentTrigger:
     """The fold worker's hook: when a tournament game ends, count it; the round's last one enqueues the
-    round job."""
+    round job (on ``rq``, the rq queues' Redis; the count is kept with the tournament's data)."""
 
-    def __init__(self, client: Any, redis_url: str, partitions: int, plugins: tuple[str, ...]) -> None:
+    def __init__(
+        self, client: Any, rq: Any, redis_url: str, partitions: int, plugins: tuple[str, ...]
+    ) -> None:
         self.redis = client
-        self.queue = Queue(TOURNAMENT_QUEUE, connection=client)
+        self.queue = Queue(TOURNAMENT_QUEUE, connection=rq)
         self.redis_url = redis_url
         self.partitions = partitions
         self.plugins = plugins
@@ -250,6 +267,7 @@ def enqueue_round(
 
 def reconcile(
     store: EventStore,
+    rq: Any,
     tournaments: TournamentStore,
     tournament_id: str,
     redis_url: str,
@@ -266,7 +284,7 @@ def reconcile(
         return loaded
     if not current.complete():
         open_round(
-            store, loaded.state, _as_paired(loaded.state, current.number), redis_url, partitions, plugins
+            store, rq, loaded.state, _as_paired(loaded.state, current.number), redis_url, partitions, plugins
         )
         settings = loaded.state.settings
         if settings.move_limit_s > 0 or settings.total_limit_s > 0:
@@ -276,7 +294,7 @@ def reconcile(
                           forfeit=settings.on_timeout == "forfeit")  # fmt: skip
             claim_timeouts(store, CommandBus(store.redis, partitions), live, now_ms=now_ms(), clock=clock)
         events = close_round(store, tournaments, tournament_id, current.number)
-        after_decision(store, tournaments, tournament_id, events, redis_url, partitions, plugins)
+        after_decision(store, rq, tournaments, tournament_id, events, redis_url, partitions, plugins)
     return tournaments.load(tournament_id)
 
 
@@ -289,6 +307,7 @@ def _as_paired(state: State, number: int) -> RoundPaired:
 
 def run_decision(
     store: EventStore,
+    rq: Any,
     tournaments: TournamentStore,
     tournament_id: str,
     command_id: str,
@@ -299,5 +318,5 @@ def run_decision(
 ) -> list[TournamentEvent]:
     """Start, pause or resume (``verb(state) -> events``) and open what it paired."""
     events = decide(tournaments, tournament_id, command_id, verb)
-    after_decision(store, tournaments, tournament_id, events, redis_url, partitions, plugins)
+    after_decision(store, rq, tournaments, tournament_id, events, redis_url, partitions, plugins)
     return events

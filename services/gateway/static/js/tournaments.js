@@ -208,7 +208,7 @@ async function drawTournament(tid) {
       el("div", { class: "panel" }, el("p", { class: "about" }, describe(t)),
         clocks(t.clock) ? el("p", { class: "about clock" }, clocks(t.clock)) : "",
         t.status === "running" || t.status === "paused" ? el("p", { class: "about" }, `Round ${t.round}: ${doneNow} of ${t.tables} tables finished `, progress) : "",
-        t.winners.length ? el("p", { class: "winners" }, "🏆 Won by ", el("b", {}, t.winners.join(", "))) : ""),
+        t.winners.length ? el("p", { class: "winners" }, "Won by ", el("b", {}, t.winners.join(", "))) : ""),
       el("div", { class: "panel" }, el("h2", {}, "Standings"), standings,
         el("p", { class: "hint-text" }, "Ranked by ", t.tie_breaks.map((k) => (TIE_BREAKS[k] || [k, k, k, k])[3]).join(", then "), ". Standings count closed rounds."))),
     el("aside", {}, el("div", { class: "panel" }, el("h2", {}, "Rounds"),

@@ -37,10 +37,10 @@ export function shipName(id, ctx) {
 
 /** Goods amounts as one number step per good that can be non-zero (`most[i]` > 0), in the goods'
  * order; a decision with no such good is one plain step. */
-function amounts(prefix, chosen, most, label, none) {
+function amounts(prefix, chosen, most, label, none, least = false) {
   const steps = [];
   GOODS.forEach((good, i) => {
-    if (most[i] > 0) steps.push({ key: `${prefix}:${good}`, num: chosen[i], label: label(chosen[i], good, steps.length) });
+    if (most[i] > 0) steps.push({ key: `${prefix}:${good}`, num: chosen[i], label: label(chosen[i], good, steps.length), least });
   });
   return steps.length ? steps : [{ key: `${prefix}:none`, label: none }];
 }
@@ -93,7 +93,7 @@ export function path(c, view, ctx) {
     case "SendShip":
       return [{ key: `ship:${c.ship}`, label: `Send ${shipName(c.ship, ctx)}` }, { key: `zone:${c.zone}`, label: `to ${ZONES[c.zone - 1] || "zone " + c.zone}` }];
     case "LoadShip":
-      return [loadingShip(view, ctx), ...amounts("load", c.goods, loadable(view), (n, good, i) => `${i ? "and" : "Load"} ${n} ${good}`, "Load nothing")];
+      return [loadingShip(view, ctx), ...amounts("load", c.goods, loadable(view), (n, good, i) => `${i ? "" : "Load "}${n} ${good}`, "Load nothing")];
     case "LeaveShipInFarEast":
       return [loadingShip(view, ctx), { key: "stay", label: "Leave it in the Far East for the next epoch (1 GS)" }];
     case "SellFromWarehouse": {
@@ -104,7 +104,7 @@ export function path(c, view, ctx) {
       const ship = view.players[view.seat].ships.find((s) => s.id === c.ship);
       const cargo = ship ? ship.cargo : c.store;
       return [{ key: `ship:${c.ship}`, label: `Unload ${shipName(c.ship, ctx)}` },
-        ...amounts("store", c.store, cargo, (n, good, i) => `store ${n} ${good} (sell ${cargo[GOODS.indexOf(good)] - n})`, "sell everything")];
+        ...amounts("store", c.store, cargo, (n, good) => `store ${n} ${good} (sell ${cargo[GOODS.indexOf(good)] - n})`, "sell everything", true)];
     }
     default:
       return [{ key: c.type, label: c.type }];

@@ -7,6 +7,7 @@
 // panel and stays readable.
 import { svg, tip } from "../dom.js";
 import { MARKET_CARDS } from "./eic-cards.js";
+import { MARKETS } from "./eic-markets.js";
 import { GOODS, SPACES, ZONES, describe, goods, loadingHead, marketCard, path, shipName } from "./eic-words.js";
 
 const SITES = [["Canton", "Macao", "Formosa"], ["Batavia", "Malacca"], ["Bombay", "Madras", "Calcutta"]];
@@ -15,6 +16,8 @@ const EPOCHS = ["1700–1750", "1750–1800", "1800–1850", "1850–1900", "190
 const START_SHARES = 2; // domain/eic/data.py START_SHARES
 const ROMAN = ["", "I", "II", "III"];
 const NARROW = "(max-width: 700px)";
+const MARKET_ZOOM = 1.6; // a market on a phone: larger, one above the other
+const MARKET_STEP = 276; // its height then (166 × 1.6) and the gap under it
 const PHASES = { A: "envoys", B: "stock exchange", C: "navigation", D: "loading in the Far East", E: "selling in Europe", U: "unloading in Europe",
   F: "income and dividends", epoch_over: "income and dividends" };
 const LETTER = { U: "E", epoch_over: "F" };
@@ -37,6 +40,7 @@ function cargoCubes(x, y, cargo) {
 }
 
 const ownerColour = (owner, ctx) => (owner >= 0 && owner < ctx.people.names.length ? ctx.people.colour(owner) : "#777");
+const companyName = (c, ctx) => (c < ctx.people.names.length ? `${ctx.people.name(c)}'s company` : "the neutral company");
 const ownerName = (owner, ctx) => (owner >= 0 && owner < ctx.people.names.length ? ctx.people.name(owner) : "the neutral company");
 
 function zoneShips(view, ctx, z, name) {
@@ -109,19 +113,49 @@ function cardEffect(x, y, card, four) {
     svg("text", { x: x + k * 40 + 18, y: y + 12, "text-anchor": "middle", class: "chip-text" }, `${n > 0 ? "+" : "−"}${Math.abs(n)}`)));
 }
 
-function markets(view) {
+/** One good's column of price spaces, cubes on the filled ones; the space the next trade uses is ringed
+ * (in the Far East the cheapest filled space, bought first; in Europe the dearest free one, filled next). */
+function priceRow(x, y, prices, count, good, europe) {
+  const next = europe ? count : count - 1;
+  return prices.map((price, k) => {
+    const filled = k < count;
+    return svg("g", {},
+      svg("rect", { x: x + k * 17, y, width: 16, height: 20, rx: 3, fill: filled ? GOOD_COLOUR[good] : "#fffdf5", stroke: k === next ? "#1f2a36" : "#b9a57f", "stroke-width": k === next ? 2 : 1 }),
+      svg("text", { x: x + k * 17 + 8, y: y + 14.5, "text-anchor": "middle", class: filled ? "price-space light" : "price-space" }, price));
+  });
+}
+
+/** The dice of the epoch, one per good in its colour: how many cubes arrive (Far East) or are bought. */
+function dice(x, y, values, name) {
+  return values.map((n, i) => svg("g", {},
+    svg("rect", { x: x + i * 20, y, width: 17, height: 17, rx: 3, fill: GOOD_COLOUR[i], stroke: "#fff" }),
+    svg("text", { x: x + i * 20 + 8.5, y: y + 13, "text-anchor": "middle", class: "chip-text" }, n),
+    tip(`${name}: the ${GOODS[i]} die shows ${n}`)));
+}
+
+/** Both markets: side by side, or on a phone one above the other and larger (each about as wide as
+ * the narrow board then, and its price spaces as readable as the rest). */
+function markets(view, narrow) {
   const known = [view.fe_card, view.eu_card];
-  return svg("g", {}, [["Far East market", view.far_east, view.fe_dice], ["European market", view.europe, view.eu_dice]].map(([name, cubes, dice], m) => {
-    const x = m * 250;
+  const side = view.seats === 4 ? "4" : "3";
+  const sides = [["Far East", view.far_east, view.fe_dice, MARKETS.far_east[side]], ["Europe", view.europe, view.eu_dice, MARKETS.europe[side]]];
+  return svg("g", {}, sides.map(([name, cubes, values, columns], m) => {
+    const x = 0;
     const card = known[m] && MARKET_CARDS[known[m]];
-    return svg("g", {}, svg("rect", { x, y: 0, width: 242, height: 166, rx: 10, class: "spot-bg" }), svg("text", { x: x + 10, y: 20, class: "card-title dark" }, name),
+    const place = narrow ? `translate(${(492 - 242 * MARKET_ZOOM) / 2},${m * MARKET_STEP}) scale(${MARKET_ZOOM})` : `translate(${m * 250},0)`;
+    return svg("g", { transform: place }, svg("rect", { x, y: 0, width: 242, height: 166, rx: 10, class: "spot-bg" }), svg("text", { x: x + 10, y: 20, class: "card-title dark" }, name),
+      dice(x + 232 - 4 * 20 + 3, 6, values, name),
       GOODS.map((good, i) => {
         const y = 30 + i * 28;
-        return svg("g", {}, svg("rect", { x: x + 8, y, width: 66, height: 22, rx: 4, fill: GOOD_COLOUR[i] }),
-          svg("text", { x: x + 14, y: y + 16, class: "slot-text light" }, good),
-          Array.from({ length: Math.min(cubes[i], 10) }, (_, k) => svg("rect", { x: x + 80 + k * 10, y: y + 5, width: 8, height: 12, fill: GOOD_COLOUR[i], stroke: "#fff" })),
-          svg("text", { x: x + 234, y: y + 16, "text-anchor": "end", class: "small" }, `${cubes[i]} · die ${dice[i]}`),
-          tip(`${name}: ${cubes[i]} ${good}; the die of this epoch shows ${dice[i]}`));
+        const prices = columns[i];
+        const count = cubes[i];
+        const trade = m === 0
+          ? (count ? `the next one bought costs ${prices[count - 1]} GS (1 less with a trading post in the zone)` : "none to buy")
+          : `the next one sold fetches ${count < prices.length ? prices[count] : 1} GS${count < prices.length ? "" : " (the market is full)"}`;
+        return svg("g", {}, svg("rect", { x: x + 6, y, width: 54, height: 20, rx: 4, fill: GOOD_COLOUR[i] }),
+          svg("text", { x: x + 33, y: y + 14.5, "text-anchor": "middle", class: "chip-text" }, good),
+          priceRow(x + 64, y, prices, count, i, m === 1),
+          tip(`${name}: ${count} ${good} on ${prices.length} spaces; ${trade}; the die shows ${values[i]}`));
       }),
       svg("text", { x: x + 10, y: 156, class: "small" }, card ? "card:" : "card: face down"),
       card ? cardEffect(x + 50, 144, card, view.seats === 4) : null,
@@ -209,7 +243,7 @@ function layout(view, ctx) {
   const width = narrow ? 500 : 1000;
   const over = view.phase === "over";
   const phase = over ? "game over" : `phase ${LETTER[view.phase] || view.phase}`;
-  const doing = [over ? "" : PHASES[view.phase] || "", view.actor >= 0 && !over ? `${ownerName(view.actor, ctx)} to act` : ""].filter(Boolean).join(" · ");
+  const doing = [over ? "" : PHASES[view.phase] || "", view.actor >= 0 && !over ? (view.actor === ctx.viewer ? "your turn" : `${ownerName(view.actor, ctx)} to act`) : ""].filter(Boolean).join(" · ");
   const head = svg("text", { x: 4, y: 22, class: "headline" }, `Epoch ${view.epoch} (${EPOCHS[view.epoch - 1] || ""}) · ${phase}`,
     doing ? svg("tspan", narrow ? { x: 4, dy: 22 } : {}, narrow ? doing : `, ${doing}`) : "");
   const parts = [head];
@@ -221,12 +255,14 @@ function layout(view, ctx) {
     y += 30 + rows * 122;
   }
   if (narrow) {
-    parts.push(at(4, y, zones(view, ctx)), at(4, y + 262, spaces(view, ctx)), at(4, y + 550, markets(view)), at(4, y + 726, exchange(view, ctx)));
-    y += 902;
+    parts.push(at(4, y, zones(view, ctx)), at(4, y + 262, spaces(view, ctx)), at(4, y + 550, markets(view, true)));
+    y += 550 + 2 * MARKET_STEP;
+    parts.push(at(4, y, exchange(view, ctx)));
+    y += 176;
     parts.push(at(4, y, ports(view, ctx, 492, 2)));
     y += Math.ceil(view.players.length / 2) * 158;
   } else {
-    parts.push(at(4, y, zones(view, ctx)), at(504, y, spaces(view, ctx)), at(4, y + 284, markets(view)), at(504, y + 284, exchange(view, ctx)));
+    parts.push(at(4, y, zones(view, ctx)), at(504, y, spaces(view, ctx)), at(4, y + 284, markets(view, false)), at(504, y + 284, exchange(view, ctx)));
     y += 460;
     parts.push(at(4, y, ports(view, ctx, 992, view.players.length)));
     y += 158;
@@ -252,9 +288,9 @@ export default {
     const p = view.players[seat];
     const value = view.share_values;
     const own = START_SHARES - p.pledged;
-    const parts = [[`start shares ${own} × ${value[seat]}`, own * value[seat]]];
+    const parts = [[`${own} start share${own === 1 ? "" : "s"} at ${value[seat]}`, own * value[seat]]];
     p.shares.forEach((n, c) => {
-      if (n) parts.push([`${n} share${n === 1 ? "" : "s"} of ${ownerName(c, ctx)} × ${value[c]}`, n * value[c]]);
+      if (n) parts.push([`${n} share${n === 1 ? "" : "s"} of ${companyName(c, ctx)} at ${value[c]}`, n * value[c]]);
     });
     parts.push(["treasury", p.treasury]);
     return parts;

@@ -208,8 +208,10 @@ export default {
   },
   breakdown(view, outcome, seat) {
     const p = view.players[seat];
-    const worth = (p.shares || []).reduce((sum, g) => sum + TRACK[view.market[GOODS.indexOf(g)]], 0);
-    const parts = [["cash", p.cash], [`shares (${(p.shares || []).join(", ") || "none"})`, worth]];
+    const price = (g) => TRACK[view.market[GOODS.indexOf(g)]];
+    const worth = (p.shares || []).reduce((sum, g) => sum + price(g), 0);
+    const held = (p.shares || []).map((g) => `${g} at ${price(g)}`).join(", ");
+    const parts = [["cash", p.cash], [held ? `shares (${held})` : "no shares", worth]];
     if ((p.mortgaged || []).length) parts.push(["loans", -15 * p.mortgaged.length]);
     return parts;
   },

@@ -100,7 +100,9 @@ export class Decision {
       if (step.num === undefined) plain.push(step);
       else numbered.set(step.key, [...(numbered.get(step.key) || []), step]);
     }
-    for (const steps of numbered.values()) box.append(this.numberControl(steps));
+    const amounts = this.amountPaths();
+    if (amounts) box.append(this.amountsControl(amounts));
+    else for (const steps of numbered.values()) box.append(this.numberControl(steps));
     const row = el("div", { class: "choices" });
     const button = (step) => el("button", { class: "choice", "data-key": step.key, disabled: this.busy, onclick: () => this.choose(step) }, step.label);
     const drawn = plain.filter((s) => onBoard && onBoard.has(s.key));
@@ -125,6 +127,60 @@ export class Decision {
     const select = el("select", { class: "picker", "aria-label": "choose", disabled: this.busy }, steps.map((step, i) => el("option", { value: i }, step.label)));
     return el("span", { class: "pick" }, select,
       el("button", { class: "choice primary", "data-key": "pick", disabled: this.busy, onclick: () => this.choose(steps[Number(select.value)]) }, "Choose"));
+  }
+
+  /** The candidates whose remaining steps are all numbers under the same two or more keys (a ship's
+   * load: tea and silk), or null: those are asked for together, one − / + row per key. */
+  amountPaths() {
+    const n = this.chosen.length;
+    const rest = (p) => p.steps.slice(n);
+    const paths = this.candidates().filter((p) => rest(p).length && rest(p).every((s) => s.num !== undefined));
+    if (!paths.length) return null;
+    const keys = rest(paths[0]).map((s) => s.key).join(" ");
+    if (rest(paths[0]).length < 2 || paths.some((p) => rest(p).map((s) => s.key).join(" ") !== keys)) return null;
+    return paths;
+  }
+
+  /** Several amounts at once: a row per key with − / +, and one button that plays what is shown. What is
+   * shown is always a legal command: − / + on a row moves to the nearest legal combination with that
+   * row's next value (the other rows change only when they must). It starts at the most, or with
+   * `least` on the steps at the least (a ship's load at the most, what stays unsold at the least). */
+  amountsControl(paths) {
+    const n = this.chosen.length;
+    const vecs = paths.map((p) => p.steps.slice(n).map((s) => s.num));
+    const total = (v) => v.reduce((a, b) => a + b, 0);
+    const sign = paths[0].steps[n].least ? 1 : -1;
+    let at = vecs.reduce((best, v, i) => (sign * total(v) < sign * total(vecs[best]) ? i : best), 0);
+    const rows = paths[0].steps.slice(n).map((s) => s.key);
+    const outputs = rows.map(() => el("output", { class: "num-value" }));
+    const summary = el("span", { class: "num-label" });
+    const show = () => {
+      outputs.forEach((o, r) => (o.textContent = vecs[at][r]));
+      summary.textContent = paths[at].steps.slice(n).map((s) => s.label).join(" · ");
+    };
+    const shift = (r, d) => {
+      const now = vecs[at];
+      const values = [...new Set(vecs.map((v) => v[r]))].filter((x) => (d > 0 ? x > now[r] : x < now[r]));
+      if (!values.length) return;
+      const target = d > 0 ? Math.min(...values) : Math.max(...values);
+      const distance = (v) => v.reduce((sum, x, j) => sum + Math.abs(x - now[j]), 0);
+      at = vecs.reduce((best, v, i) => (v[r] === target && (best < 0 || distance(v) < distance(vecs[best])) ? i : best), -1);
+      show();
+    };
+    const range = (r) => {
+      const values = vecs.map((v) => v[r]);
+      return `${Math.min(...values)}–${Math.max(...values)}`;
+    };
+    const box = el("div", { class: "amounts" }, rows.map((key, r) => el("div", { class: "number amount", "data-key": key },
+      el("span", { class: "amount-name" }, key.split(":").pop()),
+      el("button", { class: "minus", "aria-label": `less ${key.split(":").pop()}`, disabled: this.busy, onclick: () => shift(r, -1) }, "−"),
+      outputs[r],
+      el("button", { class: "plus", "aria-label": `more ${key.split(":").pop()}`, disabled: this.busy, onclick: () => shift(r, 1) }, "+"),
+      el("small", {}, range(r)))),
+    el("div", { class: "number" }, summary,
+      el("button", { class: "primary num-go", disabled: this.busy, onclick: () => this.play(paths[at].command) }, "Confirm")));
+    show();
+    return box;
   }
 
   numberControl(steps) {

@@ -23,12 +23,17 @@ export function finalTable(view, outcome, ctx, board) {
     const parts = board.breakdown ? board.breakdown(view, outcome, seat, ctx) : [];
     return el("tr", { "data-seat": seat },
       el("td", { class: "place" }, place === 0 || outcome.scores[seat] !== outcome.scores[outcome.ranking[place - 1]] ? `${place + 1}.` : ""),
-      el("td", {}, people.who(seat), outcome.winners.includes(seat) ? " 🏆" : ""),
+      el("td", {}, people.who(seat), outcome.winners.includes(seat) ? el("span", { class: "tag win" }, "winner") : ""),
       el("td", { class: "score" }, el("b", {}, outcome.scores[seat]),
-        parts.length ? el("div", { class: "parts" }, parts.map(([label, value]) => el("span", {}, `${label} ${value}`))) : ""));
+        parts.length ? el("div", { class: "parts" }, parts.map(([label, value]) => el("span", {}, `${label}: `, el("b", {}, value)))) : ""));
   });
   return el("div", { class: "final", id: "outcome" },
     el("h2", {}, "Final result"),
     el("table", { id: "final-table" }, el("tr", {}, head.map((h) => el("th", {}, h))), lines),
-    outcome.tie_break ? el("p", { class: "tie" }, outcome.tie_break) : "");
+    outcome.tie_break ? el("p", { class: "tie" }, tieBreak(outcome.tie_break, people)) : "");
+}
+
+/** The rules' tie-break note names seats ("seat 0 before seat 2 on treasury"): say their names. */
+function tieBreak(text, people) {
+  return text.replace(/\bseat (\d+)/g, (_, n) => people.name(Number(n)));
 }
