@@ -199,15 +199,14 @@ class Flusher:
     of the gateway's ~400k objects (0.2–0.5 s each) followed every two seconds: the slow events of fan-out.
     """
 
-    __slots__ = ("loop", "writers")
+    __slots__ = ("writers",)
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
+    def __init__(self) -> None:
         self.writers: list[DirectWriter] = []
 
     def due(self, writer: DirectWriter) -> None:
         if not self.writers:
-            self.loop.call_soon(self.flush)
+            asyncio.get_running_loop().call_soon(self.flush)  # the loop is not kept: it keys ``_flushers``
         self.writers.append(writer)
 
     def flush(self) -> None:
@@ -215,9 +214,9 @@ class Flusher:
         try:
             for writer in writers:
                 try:
-                    writer.flush()
-                except (OSError, RuntimeError) as exc:  # one broken socket must not hold back the others
-                    log.debug("direct_write_failed", error=str(exc))
+                    writer.flush()  # empties the writer's batch before writing: it never stays held
+                except Exception as exc:  # one broken socket must not hold back the others' frames
+                    log.warning("direct_write_failed", error=str(exc))
         finally:
             writers.clear()
 
@@ -229,7 +228,7 @@ def _flusher() -> Flusher:
     loop = asyncio.get_running_loop()
     flusher = _flushers.get(loop)
     if flusher is None:
-        flusher = _flushers[loop] = Flusher(loop)
+        flusher = _flushers[loop] = Flusher()
     return flusher
 
 

@@ -5,7 +5,9 @@ Both sides play the same two-seat counter micro-game (``tests/support/counter_ga
 moving as soon as a pushed frame says it is its turn. boardgame.io keeps its games in memory; Harbormaster
 appends every move to Redis with AOF on (``appendfsync everysec``), through one gateway and one fold worker.
 Prints moves/s, p50/p99 of a two-move round, their ratio, and the gateway's and worker's CPU per move.
-``BENCH_MOVES_SECONDS`` (default 10) and ``BENCH_MOVES_GAMES`` (default ``50,200``) set the run.
+``BENCH_MOVES_SECONDS`` (default 10) and ``BENCH_MOVES_GAMES`` (default ``50,200``) set the run;
+``BENCH_MOVES_GATEWAYS=N`` plays through N gateway processes sharing the port (``--reuse-port``), and then
+leaves out the figures of one gateway (memory per game, fan-out).
 """
 
 from __future__ import annotations
@@ -155,25 +157,34 @@ def main() -> None:
     url = server.start()
     port = free_port()
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
-    gateway, worker = _spawn(["gateway", "--port", str(port)], url), _spawn(["worker"], url)
+    count = int(os.environ.get("BENCH_MOVES_GATEWAYS", 1))
+    shared = ["--reuse-port"] if count > 1 else []
+    gateways = [_spawn(["gateway", "--port", str(port), *shared], url) for _ in range(count)]
+    gateway, worker = gateways[0], _spawn(["worker"], url)
+    pids = {f"gateway{i}": g.pid for i, g in enumerate(gateways)} | {"worker": worker.pid}
     try:
         _wait_ready(base)
-        memory = _memory_per_game(base, {"gateway": gateway.pid, "worker": worker.pid}, 1000)
-        print(f"memory per live game: gateway {memory['gateway']:.1f} kB, worker {memory['worker']:.1f} kB "
-              "(1,000 counter games, RSS before and after)")  # fmt: skip
+        if count > 1:
+            print(f"{count} gateway processes sharing port {port} (SO_REUSEPORT)")
+        else:
+            memory = _memory_per_game(base, {"gateway": gateway.pid, "worker": worker.pid}, 1000)
+            print(f"memory per live game: gateway {memory['gateway']:.1f} kB, worker {memory['worker']:.1f} kB "
+                  "(1,000 counter games, RSS before and after)")  # fmt: skip
         for games in sizes if sizes != [0] else []:
             print(f"{games} concurrent games, {seconds:.0f} s each, alternating:")
             for _ in range(ROUNDS):
                 peer = _peer(games, seconds)
                 print(f"  boardgame.io 0.50.2   {_line(peer) if peer else 'no figure'}")
-                ours = _ours(base, ws_base, games, seconds, {"gateway": gateway.pid, "worker": worker.pid})
+                ours = _ours(base, ws_base, games, seconds, pids)
                 ratio = f"  ratio {ours['moves_per_s'] / peer['moves_per_s']:.2f}" if peer else ""
                 print(f"  Harbormaster (WS)     {_line(ours)}{ratio}")
-                print(f"      gateway {ours['gateway_us_per_move']:.0f} us CPU/move, RSS {ours['gateway_rss_mb']:.0f} MB;"
+                cpu = sum(ours[f"gateway{i}_us_per_move"] for i in range(count))
+                rss = sum(ours[f"gateway{i}_rss_mb"] for i in range(count))
+                print(f"      gateway {cpu:.0f} us CPU/move, RSS {rss:.0f} MB;"
                       f" worker {ours['worker_us_per_move']:.0f} us CPU/move, RSS {ours['worker_rss_mb']:.0f} MB;"
                       f" refused {ours['refused']}, errors {ours['errors']}")  # fmt: skip
                 time.sleep(1)
-        for spectators in (1000, 5000):
+        for spectators in (1000, 5000) if count == 1 else ():
             fan = _fanout(base, ws_base, gateway.pid, spectators, FANOUT_MOVES, FANOUT_INTERVAL_S)
             print(f"fan-out, one game watched by {spectators:,} spectators ({fan['open']:,} connected), a move every "
                   f"{FANOUT_INTERVAL_S * 1000:.0f} ms: append -> 1st median {fan['first_median']:.1f} ms; -> "
@@ -182,7 +193,7 @@ def main() -> None:
                   f"{fan['cpu_us_per_event'] / spectators:.1f} us CPU per frame, "
                   f"{fan['kb_per_socket']:.1f} kB per open socket")  # fmt: skip
     finally:
-        for proc in (gateway, worker):
+        for proc in (*gateways, worker):
             proc.terminate()
             proc.wait(timeout=20)
         server.stop()

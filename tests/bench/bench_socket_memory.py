@@ -2,7 +2,10 @@
 
 A gateway under tracemalloc (``traced_gateway.py``) on an embedded Redis; ``BENCH_SOCKET_MEMORY_SOCKETS``
 (default 1,000) spectators of one counter game connect from a Node.js process; snapshots before and after
-give the Python objects per socket, by the file that allocated them, and RSS growth per socket.
+give the Python objects per socket, by the file that allocated them, the objects per socket that the
+cyclic garbage collector tracks (each full collection walks them all: its pause grows with the sockets
+held), and RSS growth per socket. That RSS includes tracemalloc's own record of every allocation: the
+gateway's RSS per socket without it is the fan-out part of ``bench_moves``.
 """
 
 from __future__ import annotations
@@ -70,8 +73,10 @@ def main() -> None:
         after = _snapshot(gateway.pid, folder, 1)
         by_file = after.compare_to(before, "filename")
         total = sum(d.size_diff for d in by_file)
+        tracked = int((folder / "1.objects").read_text()) - int((folder / "0.objects").read_text())
         print(f"{connected:,} spectators connected: {total / connected / 1024:.1f} kB of Python objects per "
-              f"socket (tracemalloc), RSS {1024 * (rss_after - rss_before) / connected:.1f} kB per socket")  # fmt: skip
+              f"socket (tracemalloc), {tracked / connected:.0f} objects tracked by the collector per socket, "
+              f"RSS {1024 * (rss_after - rss_before) / connected:.1f} kB per socket (with tracemalloc's own)")  # fmt: skip
         for diff in by_file[:TOP]:
             frame = diff.traceback[0]
             print(f"  {diff.size_diff / connected:>7.0f} B  {diff.count_diff / connected:>5.1f} blocks  "

@@ -1,5 +1,5 @@
 """A ``harbormaster gateway`` under tracemalloc, for ``bench_socket_memory.py``: on SIGUSR1 it writes a
-snapshot to ``$HM_TRACE_DIR/N.snap`` (N counting from 0). Run as ``python -m tests.bench.traced_gateway PORT``."""
+snapshot to ``$HM_TRACE_DIR/N.snap`` and the number of objects the cyclic collector tracks to ``N.objects`` (N counting from 0). Run as ``python -m tests.bench.traced_gateway PORT``."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ def main() -> None:
 
     def snapshot(signum: int, frame: FrameType | None) -> None:
         gc.collect()
+        (folder / f"{taken[0]}.objects").write_text(str(len(gc.get_objects())))
         tracemalloc.take_snapshot().dump(str(folder / f"{taken[0]}.snap"))
         (folder / f"{taken[0]}.done").touch()
         taken[0] += 1

@@ -25,10 +25,16 @@ MARKETS_JS = CARDS_JS.with_name("eic-markets.js")
 
 
 def test_the_clients_market_prices_are_the_engines() -> None:
-    text = MARKETS_JS.read_text()
+    text = MARKETS_JS.read_text().split("export const STOCK = ")[0]
     table = json.loads(text[text.index("= ") + 2 : text.rindex(";")])
     expected = {
         market: {str(side): [list(column) for column in columns] for side, columns in sides.items()}
         for market, sides in (("far_east", data.FAR_EAST), ("europe", data.EUROPE))
     }
     assert table == expected
+
+
+def test_the_clients_stock_track_is_the_engines() -> None:
+    text = MARKETS_JS.read_text().split("export const STOCK = ")[1]
+    table = json.loads(text[: text.rindex(";")])
+    assert table == {"values": list(data.STOCK_VALUES), "dividends": list(data.DIVIDENDS)}

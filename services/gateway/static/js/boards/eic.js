@@ -7,7 +7,7 @@
 // panel and stays readable.
 import { svg, tip } from "../dom.js";
 import { MARKET_CARDS } from "./eic-cards.js";
-import { MARKETS } from "./eic-markets.js";
+import { MARKETS, STOCK } from "./eic-markets.js";
 import { GOODS, SPACES, ZONES, describe, goods, loadingHead, marketCard, path, shipName } from "./eic-words.js";
 
 const SITES = [["Canton", "Macao", "Formosa"], ["Batavia", "Malacca"], ["Bombay", "Madras", "Calcutta"]];
@@ -163,18 +163,35 @@ function markets(view, narrow) {
   }));
 }
 
+/** The stock exchange: a row per company (share value, dividend per share, shares left to buy), and
+ * under them the track of share values with each company's marker. */
 function exchange(view, ctx) {
   const g = svg("g", {}, svg("rect", { x: 0, y: 0, width: 492, height: 166, rx: 10, class: "spot-bg" }),
     svg("text", { x: 10, y: 20, class: "card-title dark" }, "Stock exchange"),
-    svg("text", { x: 482, y: 20, "text-anchor": "end", class: "small" }, "share value · left to buy"));
+    svg("text", { x: 482, y: 20, "text-anchor": "end", class: "small" }, "value · dividend · left"));
   view.share_values.forEach((value, c) => {
-    const y = 30 + c * 30;
+    const y = 26 + c * 20;
+    const dividend = STOCK.dividends[view.stock[c]];
     g.append(svg("g", { class: "target", "data-target": `company:${c}` },
-      svg("rect", { x: 6, y, width: 480, height: 26, rx: 5, fill: "#fffdf5", stroke: "#0002" }),
-      svg("circle", { cx: 20, cy: y + 13, r: 7, fill: ownerColour(c, ctx) }),
-      svg("text", { x: 34, y: y + 18, class: "slot-text" }, c < ctx.people.names.length ? `${ctx.people.name(c)}'s company` : "Neutral company"),
-      svg("text", { x: 478, y: y + 18, "text-anchor": "end", class: "slot-text" }, `${value} GS · ${view.exchange[c]} left`),
-      tip(`${ownerName(c, ctx)}'s company: a share is worth ${value} GS; ${view.exchange[c]} on the exchange, ${view.stock[c]} in stock`)));
+      svg("rect", { x: 6, y, width: 480, height: 18, rx: 5, fill: "#fffdf5", stroke: "#0002" }),
+      svg("circle", { cx: 18, cy: y + 9, r: 6, fill: ownerColour(c, ctx) }),
+      svg("text", { x: 30, y: y + 14, class: "slot-text" }, companyName(c, ctx).replace(/^the n/, "N")),
+      svg("text", { x: 478, y: y + 14, "text-anchor": "end", class: "slot-text" }, `${value} GS · ${dividend} · ${view.exchange[c]} left`),
+      tip(`${companyName(c, ctx)}: a share is worth ${value} GS and pays ${dividend} GS a share at the epoch's end; ${view.exchange[c]} left on the exchange`)));
+  });
+  // The track in two rows of fifteen; a company's marker colours its space (shared spaces in stripes).
+  const perRow = 15;
+  const cell = 480 / perRow;
+  STOCK.values.forEach((value, k) => {
+    const x = 6 + (k % perRow) * cell;
+    const y = 110 + Math.floor(k / perRow) * 26;
+    const here = view.stock.map((space, c) => (space === k ? c : -1)).filter((c) => c >= 0);
+    const stripe = (cell - 2) / Math.max(here.length, 1);
+    g.append(svg("g", {},
+      svg("rect", { x, y, width: cell - 2, height: 22, rx: 3, fill: "#f2ead8", stroke: "#b9a57f" }),
+      here.map((c, j) => svg("rect", { x: x + j * stripe, y, width: stripe, height: 22, fill: ownerColour(c, ctx) })),
+      svg("text", { x: x + (cell - 2) / 2, y: y + 15.5, "text-anchor": "middle", class: here.length ? "price-space light" : "price-space" }, value),
+      tip(`share value ${value} GS, dividend ${STOCK.dividends[k]} GS${here.length ? `: ${here.map((c) => companyName(c, ctx)).join(", ")}` : ""}`)));
   });
   return g;
 }
