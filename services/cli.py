@@ -140,9 +140,9 @@ ON_CLUSTER = ("new", "send", "log", "export", "games", "archive", "tournament")
 """The verbs that work on a Redis Cluster (bot seats and tournaments need ``RQ_REDIS_URL`` there: rq runs on
 a standalone Redis); the others refuse one at start (see ``services/bootstrap.py``)."""
 
-LONG_RUNNING_ON_CLUSTER = ("worker", "rq-worker")
+LONG_RUNNING_ON_CLUSTER = ("worker", "rq-worker", "gateway")
 """The long-running processes that run on a Redis Cluster (the fold worker: ``workers/cluster_wire.py``;
-both need ``RQ_REDIS_URL`` there)."""
+the gateway: ``services/gateway/cluster_wire.py``; the fold and rq workers need ``RQ_REDIS_URL`` there)."""
 
 LONG_RUNNING = ("worker", "rq-worker", "gateway")
 """Processes ``serve`` supervises: started while Redis restarts, they wait for it rather than exit."""

@@ -14,6 +14,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 import structlog
+from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.applications import Starlette
@@ -24,9 +25,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from services import cluster
 from services.bootstrap import Services
 from services.config import Limits
-from services.gateway import http, metrics, openapi, requests, tournaments, ws
+from services.gateway import cluster_wire, http, metrics, openapi, requests, tournaments, ws
 from services.gateway.context import Gateway, gateway_of
 
 log = structlog.get_logger("gateway")
@@ -48,8 +50,16 @@ def redis_url_of(client: Any) -> str | None:
     return f"redis://{auth}{kwargs['host']}:{kwargs.get('port', 6379)}/{kwargs.get('db', 0)}"
 
 
-def async_client(url: str, socket_timeout: float = 10.0) -> Any:
-    """An asyncio Redis client returning bytes, like the synchronous ones."""
+def async_client(url: str, socket_timeout: float = 10.0, on_cluster: bool = False) -> Any:
+    """An asyncio Redis client returning bytes, like the synchronous ones (redis-py's ``RedisCluster`` on a
+    Cluster: it routes each command and pipeline by slot and follows ``MOVED``/``ASK``)."""
+    if on_cluster:
+        return AsyncRedisCluster.from_url(
+            cluster_wire.node_url(url, cluster_wire.seed_node(url)),
+            decode_responses=False,
+            socket_timeout=socket_timeout,
+            max_connections=MAX_REDIS_CONNECTIONS,
+        )
     return aioredis.Redis.from_url(
         url, decode_responses=False, socket_timeout=socket_timeout, max_connections=MAX_REDIS_CONNECTIONS
     )
@@ -163,7 +173,7 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         gateway = Gateway(
             services,
-            async_client(url),
+            async_client(url, on_cluster=cluster.is_cluster_client(services.redis)),
             redis_url=url,
             allowed_origins=allowed_origins,
             max_websockets=max_websockets,

@@ -8,12 +8,13 @@ from typing import Any
 from starlette.requests import HTTPConnection
 
 from domain.engine import Game
+from services import cluster
 from services.bootstrap import Services
 from services.config import Limits, Settings
 from services.gateway import auth
+from services.gateway.cluster_wire import SlotMap, wire_for
 from services.gateway.hub import FeedHub
 from services.gateway.limits import ClientLimits
-from services.gateway.wire import Wire
 
 SEAT_CACHE_LIMIT = 100_000
 """Seat tokens a gateway remembers (forgotten all at once beyond this; wrong tokens are never kept)."""
@@ -56,9 +57,10 @@ class Gateway:
         self.allowed_origins = allowed_origins
         self.max_websockets = max_websockets
         self.wait_timeout_s = wait_timeout_s
-        self.wire = Wire(redis_url)
-        """The connection for submitting commands (see ``wire.py``)."""
-        self.hub = FeedHub(redis, redis_url, services.store.games)
+        slots = SlotMap(redis_url) if cluster.is_cluster_client(services.redis) else None
+        self.wire = wire_for(redis_url, slots is not None, slots)
+        """The connection for submitting commands (see ``wire.py``; one per master on a Cluster)."""
+        self.hub = FeedHub(redis, redis_url, services.store.games, slots)
         self.stats = HttpStats()
         self.open_websockets = 0
         self.limits = ClientLimits(limits if limits is not None else services.settings.limits)

@@ -21,6 +21,7 @@ from domain.engine import RuleViolation
 from events import codec, keys
 from events.errors import GameExists
 from events.store import meta_from_hash, queue_meta_read
+from services.bootstrap import ClusterNotSupported
 from services.games import create_game as create_game_service
 from services.gateway import auth, names
 from services.gateway.commands import enqueue, parse_command
@@ -96,6 +97,8 @@ async def create_game(request: Request) -> Response:
         raise ApiError(422, exc.code, exc.message) from exc
     except GameExists as exc:
         raise ApiError(409, "game_exists", f"a game {spec.game_id!r} exists already") from exc
+    except ClusterNotSupported as exc:  # bot seats on a Cluster without RQ_REDIS_URL: nothing was written
+        raise ApiError(422, "bots_unavailable", str(exc)) from exc
     if spec.spectator_delay_seconds > 0:
         await gateway.redis.hset(
             spectating_key(game_id), "delay_s", min(spec.spectator_delay_seconds, 86_400)

@@ -4,11 +4,19 @@ One task reads every watched game: a single ``XREAD BLOCK`` over all their event
 on a wire of its own (``wire.py``), so a gateway watching a thousand games makes one blocking read, not a
 thousand. When a game starts being watched, the blocked read is woken with ``CLIENT UNBLOCK`` so that the
 next read includes it. See ``fanout.py`` for what a feed does with what the reader reads.
+
+On a Redis Cluster one ``XREAD`` cannot span the slots of several games, and a blocked one holds its
+connection, so the reader polls instead: each round is one non-blocking ``XREAD`` per watched game (its
+event and command-result streams share the game's slot), sent to each game's master on that master's own
+connection, every master at once (``cluster_wire.py``). A round that finds nothing waits ``POLL_FIRST_S``,
+doubling up to ``POLL_MOST_S`` while nothing happens; news, a feed added or a command submitted through
+this gateway makes the next round start at once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,6 +26,7 @@ from domain.engine import Game
 from events import codec, keys
 from events.errors import UnknownGame
 from events.store import meta_from_hash, queue_meta_read
+from services.gateway.cluster_wire import ClusterWire, SlotMap
 from services.gateway.fanout import (
     READ_BLOCK_MS,
     TICK_SECONDS,
@@ -33,12 +42,23 @@ READ_COUNT = 1000
 """The most entries one read takes from one stream (a game far behind catches up over several reads)."""
 READ_GRACE_S = 10.0
 """How much longer than its ``BLOCK`` a read may take before the connection is deemed lost."""
+POLL_FIRST_S = 0.005
+"""On a Cluster: the pause after a round of reads that found nothing, when there was news just before."""
+POLL_MOST_S = 0.08
+"""On a Cluster: the longest pause between rounds (the most a spectator waits for a move, beyond Redis)."""
 
 
 class FeedHub:
     """The feeds of one gateway process, created on first use and dropped when idle."""
 
-    def __init__(self, redis: Any, redis_url: str, games: Mapping[str, Game[Any, Any, Any, Any]]) -> None:
+    def __init__(
+        self,
+        redis: Any,
+        redis_url: str,
+        games: Mapping[str, Game[Any, Any, Any, Any]],
+        slots: SlotMap | None = None,
+    ) -> None:
+        """``slots``: the Cluster's slot map when ``redis_url`` names a Cluster (reads are then polled)."""
         self.redis = redis
         self.games = games
         self.feeds: dict[str, GameFeed] = {}
@@ -46,6 +66,11 @@ class FeedHub:
         self.stats = FeedStats()
         self._reader_wire = Wire(redis_url)
         self._control_wire = Wire(redis_url)
+        self.nodes = ClusterWire(redis_url, slots) if slots is not None else None
+        """On a Cluster: each game's reads go to its master on this (``_reader_wire`` is then unused)."""
+        self._pause_s = POLL_FIRST_S
+        self._news = asyncio.Event()
+        """Cuts a Cluster reader's pause short."""
         self._watched = 0
         """Bumped whenever a feed is added: the reader's read must include it."""
         self._read_covers = 0
@@ -71,6 +96,8 @@ class FeedHub:
             await asyncio.wait(tasks, timeout=2)
         await self._reader_wire.close()
         await self._control_wire.close()
+        if self.nodes is not None:
+            await self.nodes.close()
         self.feeds.clear()
 
     @property
@@ -127,6 +154,9 @@ class FeedHub:
         ``CLIENT UNBLOCK`` only wakes a read Redis is blocked in; a read sent but not yet blocked (or
         built before the new feed) is tried again a moment later, until the reader has moved on.
         """
+        if self.nodes is not None:
+            self.expect_news()
+            return
         wanted = self._watched
         for _ in range(200):
             if not self._reading or self._read_covers >= wanted:
@@ -138,6 +168,11 @@ class FeedHub:
                 log.warning("feed_wake_failed", error=str(exc))
                 return
             await asyncio.sleep(0.001)
+
+    def expect_news(self) -> None:
+        """On a Cluster, start the next round of reads now (a command was submitted, a feed added)."""
+        self._pause_s = POLL_FIRST_S
+        self._news.set()
 
     async def _read_all(self) -> None:
         while True:
@@ -151,15 +186,9 @@ class FeedHub:
             for feed in feeds:
                 by_key[keys.events(feed.game_id).encode()] = (feed, True)
                 by_key[keys.commands(feed.game_id).encode()] = (feed, False)
-            cursors = [c for feed in feeds for c in (f"{feed.seq}-0".encode(), feed.commands_cursor)]
             self._reading = True
             try:
-                reply = await asyncio.wait_for(
-                    self._reader_wire.call(
-                        "XREAD", "COUNT", READ_COUNT, "BLOCK", READ_BLOCK_MS, "STREAMS", *by_key, *cursors
-                    ),
-                    READ_BLOCK_MS / 1000 + READ_GRACE_S,
-                )
+                streams = await (self._read_nodes(feeds) if self.nodes else self._read_one(feeds, by_key))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis gone or silent: a new connection for the next read
@@ -169,11 +198,61 @@ class FeedHub:
                 continue
             finally:
                 self._reading = False
-            # A map under RESP3 (Redis 7 with ``protocol=3``), a list of pairs under RESP2.
-            for stream, items in reply.items() if isinstance(reply, dict) else reply or []:
+            for stream, items in streams:
                 feed, events = by_key[stream]
                 if not feed.closed:
                     self._apply_safely(feed, events, items)
+            if self.nodes is not None:
+                await self._pause(bool(streams))
+
+    async def _read_one(self, feeds: list[GameFeed], by_key: dict[bytes, Any]) -> list[Any]:
+        """Every watched game's new entries: one ``XREAD BLOCK`` over all their streams."""
+        cursors = [c for feed in feeds for c in (f"{feed.seq}-0".encode(), feed.commands_cursor)]
+        reply = await asyncio.wait_for(
+            self._reader_wire.call(
+                "XREAD", "COUNT", READ_COUNT, "BLOCK", READ_BLOCK_MS, "STREAMS", *by_key, *cursors
+            ),
+            READ_BLOCK_MS / 1000 + READ_GRACE_S,
+        )
+        return _stream_pairs(reply)
+
+    async def _read_nodes(self, feeds: list[GameFeed]) -> list[Any]:
+        """On a Cluster: each game's command log, then its events, each on its game's master, all masters at
+        once. One key per read: a read of both streams is refused ``TRYAGAIN`` while the game's slot is half
+        migrated and its command log (written only by rejections) does not exist. The log is read first and
+        applied last, so a rejection is never settled before the events appended before it. A master that
+        fails costs only its own games' reads this round (they are read again next round)."""
+        assert self.nodes is not None
+        calls = [
+            ("XREAD", "COUNT", READ_COUNT, "STREAMS", key, cursor)
+            for feed in feeds
+            for key, cursor in (
+                (keys.commands(feed.game_id), feed.commands_cursor),
+                (keys.events(feed.game_id), f"{feed.seq}-0"),
+            )
+        ]
+        replies = await self.nodes.each(calls)
+        failed = [reply for reply in replies if isinstance(reply, Exception)]
+        if failed:  # a master down until its replica takes over: do not ask every few ms meanwhile
+            log.warning("feed_read_failed", feeds=len(failed) // 2, error=str(failed[0]))
+            if len(failed) == len(replies):
+                raise failed[0]
+            await asyncio.sleep(POLL_MOST_S)
+        events = [
+            p for reply in replies[1::2] if not isinstance(reply, Exception) for p in _stream_pairs(reply)
+        ]
+        logs = [p for reply in replies[::2] if not isinstance(reply, Exception) for p in _stream_pairs(reply)]
+        return events + logs
+
+    async def _pause(self, news: bool) -> None:
+        """Between two rounds of Cluster reads: none after news, else a pause that grows while all is quiet."""
+        if news or self._read_covers < self._watched:
+            self._pause_s = POLL_FIRST_S
+            return
+        self._news.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._news.wait(), self._pause_s)
+        self._pause_s = min(POLL_MOST_S, self._pause_s * 2)
 
     def _apply_safely(self, feed: GameFeed, events: bool, items: list[Any]) -> None:
         """One game's bad entry must not stop the reader of every game."""
@@ -222,6 +301,12 @@ class FeedHub:
                 if feed.idle():
                     self.feeds.pop(game_id, None)
                     feed.closed = True
+
+
+def _stream_pairs(reply: Any) -> list[Any]:
+    """``XREAD``'s ``(stream, entries)`` pairs: a map under RESP3 (Redis 7 with ``protocol=3``), a list of
+    pairs under RESP2, nothing when nothing is new."""
+    return list(reply.items()) if isinstance(reply, dict) else list(reply or [])
 
 
 def _fields(flat: list[bytes]) -> dict[bytes, bytes]:

@@ -50,6 +50,15 @@ class Wire:
 
     async def calls(self, calls: Sequence[Call]) -> list[Any]:
         """The replies of several commands sent back to back (no transaction)."""
+        replies = await self.raw_calls(calls)
+        for reply in replies:
+            if isinstance(reply, hiredis.ReplyError):
+                raise ResponseError(str(reply))
+        return replies
+
+    async def raw_calls(self, calls: Sequence[Call]) -> list[Any]:
+        """Like ``calls``, but an error reply stays in its place as ``hiredis.ReplyError`` (on a Cluster a
+        ``MOVED`` for one call must not hide the replies of the others)."""
         writer = self._writer or await self._connect()
         loop = asyncio.get_running_loop()
         futures = [loop.create_future() for _ in calls]
@@ -65,9 +74,6 @@ class Wire:
                 if future.done() and not future.cancelled():
                     future.exception()
             raise
-        for reply in replies:
-            if isinstance(reply, hiredis.ReplyError):
-                raise ResponseError(str(reply))
         return replies
 
     async def close(self) -> None:

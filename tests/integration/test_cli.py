@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import pytest
-import redis
 
-from services.redis_launcher import EmbeddedRedis, free_port
 from tests.support.pipeline import RACE_PLUGIN, stop_process, worker_process
 
 pytestmark = pytest.mark.redis
@@ -119,54 +115,5 @@ def test_without_redis_url_the_cli_uses_an_embedded_redis_in_the_data_folder(tmp
     assert (tmp_path / "appendonlydir").exists() or (tmp_path / "appendonly.aof").exists()
 
 
-def _port_with_a_free_cluster_bus_port() -> int:
-    """A free port whose Cluster bus port (10,000 above it, where Redis before 7.0 always puts it) is free too."""
-    while True:
-        port = free_port()
-        if port > 55535:
-            continue
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as bus:
-            try:
-                bus.bind(("127.0.0.1", port + 10000))
-            except OSError:
-                continue
-        return port
-
-
-@pytest.fixture
-def cluster_node(tmp_path) -> Iterator[tuple[str, redis.Redis]]:
-    """A real single-node Redis Cluster (every slot on it), as a user might name in ``REDIS_URL``."""
-    node = EmbeddedRedis(
-        tmp_path / "node",
-        port=_port_with_a_free_cluster_bus_port(),
-        unix_socket=False,
-        extra_args=(
-            "--cluster-enabled",
-            "yes",
-            "--cluster-config-file",
-            str(tmp_path / "node" / "nodes.conf"),
-        ),
-    )
-    url = node.start()
-    client = redis.Redis.from_url(url)
-    try:
-        client.execute_command("CLUSTER", "ADDSLOTS", *range(16384))
-        yield url, client
-    finally:
-        client.close()
-        node.stop()
-
-
-@pytest.mark.parametrize(
-    "args", [("gateway", "--port", "0")], ids=lambda a: a[0]
-)  # the fold worker runs on a Cluster (tests/cluster/test_worker_on_cluster.py); serve, the rq worker and bot
-# seats do with RQ_REDIS_URL and refuse without it (tests/cluster/test_cli_on_cluster.py)
-def test_a_redis_cluster_in_redis_url_is_refused_in_one_line_before_anything_is_written(
-    cluster_node, args
-) -> None:
-    url, node = cluster_node
-    result = hm(*args, url=url)
-    assert result.returncode == 2
-    assert b"Redis Cluster" in result.stderr and b"deploy/CLUSTER.md" in result.stderr
-    assert b"Traceback" not in result.stderr and result.stderr.count(b"\n") == 1
-    assert node.dbsize() == 0
+# Every verb and process runs on a Redis Cluster now (rq with RQ_REDIS_URL, refused in one line without it):
+# tests/cluster/.
