@@ -24,12 +24,14 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from events import codec, keys
+from events.keys import partition_for
 from services.redis_launcher import EmbeddedRedis
 from tests.bench.load_generator import GAMES, NOTE, PARTITIONS, _process_cpu_seconds, redis_cpu_seconds
 from tests.support.pipeline import services_for, stop_process, worker_process
 from tests.support.redis_cluster import ClusterUnavailable, LocalCluster, redis_cli
 
-COMMANDS = 60_000
+COMMANDS = 40_000
 WORKERS = 2
 RUNS = 3
 PAUSE_LIMIT_S = 2.0
@@ -80,8 +82,6 @@ def _wait_applied(services: Any, at_least: int, timeout: float = 300) -> None:
 
 def _settle(services: Any, workers: int) -> None:
     """Until the workers have split the partitions evenly (no rebalancing while measuring)."""
-    from events import keys
-
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         owners = [services.redis.get(keys.lease(p)) for p in range(PARTITIONS)]
@@ -89,6 +89,24 @@ def _settle(services: Any, workers: int) -> None:
         if None not in owners and len(counts) == workers and max(counts.values()) - min(counts.values()) <= 1:
             return
         time.sleep(0.1)
+
+
+def _inbox_batches(services: Any, tag: str) -> list[tuple[Any, list[tuple[str, bytes]]]]:
+    """The load, encoded ahead and grouped by the node holding each partition, so that the fill while the
+    workers are paused is plain pipelines (the cluster pipeline's routing took over 3 s for 60,000 commands
+    on this machine, long enough for the paused workers' leases to lapse)."""
+    client = services.redis
+    grouped: dict[int, tuple[Any, list[tuple[str, bytes]]]] = {}
+    for i in range(COMMANDS):
+        message = services.bus.message(f"b{i % GAMES}", 0, NOTE, f"{tag}-{i}")
+        key = keys.inbox(partition_for(message.game_id, PARTITIONS))
+        node = (
+            client.get_redis_connection(client.get_node_from_key(key))
+            if hasattr(client, "get_node_from_key")
+            else client
+        )
+        grouped.setdefault(id(node), (node, []))[1].append((key, codec.encode_inbox(message)))
+    return list(grouped.values())
 
 
 def drain(url: str, cluster: bool, tag: str, rq_url: str) -> Drain:
@@ -104,12 +122,16 @@ def drain(url: str, cluster: bool, tag: str, rq_url: str) -> Drain:
         _settle(services, WORKERS)
         services.bus.submit_many(services.bus.message(f"b{g}", 0, NOTE, f"warm-{g}") for g in range(GAMES))
         _wait_applied(services, GAMES)
-        messages = [services.bus.message(f"b{i % GAMES}", 0, NOTE, f"{tag}-{i}") for i in range(COMMANDS)]
+        batches = _inbox_batches(services, tag)
         for p in procs:
             os.kill(p.pid, signal.SIGSTOP)
         paused = time.perf_counter()
-        for start in range(0, COMMANDS, 2000):
-            services.bus.submit_many(messages[start : start + 2000])
+        for connection, entries in batches:
+            for start in range(0, len(entries), 5000):
+                pipe = connection.pipeline(transaction=False)
+                for key, payload in entries[start : start + 5000]:
+                    pipe.xadd(key, {"m": payload})
+                pipe.execute()
         paused_s = time.perf_counter() - paused
         redis_before = [redis_cpu_seconds(m) for m in _masters(services)]
         workers_before = sum(_process_cpu_seconds(p.pid) for p in procs)
@@ -145,9 +167,23 @@ def _print(label: str, runs: list[Drain], single: float | None) -> float:
         f"inbox filled in {max(r.paused_s for r in runs):.1f} s",
         flush=True,
     )
-    if max(r.paused_s for r in runs) > PAUSE_LIMIT_S:
-        print(f"  (a fill took over {PAUSE_LIMIT_S} s: leases may have lapsed in that run)", flush=True)
     return median
+
+
+def _runs(url: str, cluster: bool, tag: str, rq_url: str) -> list[Drain]:
+    """``RUNS`` drains whose fill stayed under ``PAUSE_LIMIT_S`` (a longer one is run again, at most twice
+    as many tries: with the leases lapsed, both workers take partitions over mid-drain and it measures
+    that instead)."""
+    kept: list[Drain] = []
+    for n in range(2 * RUNS):
+        run = drain(url, cluster, f"{tag}-{n}", rq_url)
+        if run.paused_s <= PAUSE_LIMIT_S:
+            kept.append(run)
+        else:
+            print(f"  (a fill took {run.paused_s:.1f} s, over {PAUSE_LIMIT_S} s: run discarded)", flush=True)
+        if len(kept) == RUNS:
+            break
+    return kept or [run]
 
 
 def main() -> None:
@@ -162,11 +198,10 @@ def main() -> None:
         single_url = single_server.start()
         figures = {}
         try:
-            runs = [drain(single_url, False, f"s{n}", single_url) for n in range(RUNS)]
-            single = _print("single Redis", runs, None)
+            single = _print("single Redis", _runs(single_url, False, "s", single_url), None)
             for masters in (1, 2, 3):
                 with LocalCluster(Path(tmp) / f"c{masters}", masters=masters, replicas=0) as cluster:
-                    runs = [drain(cluster.url, True, f"c{masters}-{n}", single_url) for n in range(RUNS)]
+                    runs = _runs(cluster.url, True, f"c{masters}", single_url)
                     figures[masters] = _print(f"cluster, {masters} master(s)", runs, single)
         finally:
             single_server.stop()
