@@ -62,5 +62,5 @@ async def enqueue(
         ]
     )
     gateway.stats.submitted += 1
-    gateway.hub.expect_news()  # on a Cluster the feeds are polled: look for the result soon
+    gateway.hub.expect_news(feed.game_id)  # on a Cluster the feeds are polled: look for the result soon
     return None if existing is None else codec.decode_record(existing)

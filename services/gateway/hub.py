@@ -6,11 +6,9 @@ thousand. When a game starts being watched, the blocked read is woken with ``CLI
 next read includes it. See ``fanout.py`` for what a feed does with what the reader reads.
 
 On a Redis Cluster one ``XREAD`` cannot span the slots of several games, and a blocked one holds its
-connection, so the reader polls instead: each round is one non-blocking ``XREAD`` per watched game (its
-event and command-result streams share the game's slot), sent to each game's master on that master's own
-connection, every master at once (``cluster_wire.py``). A round that finds nothing waits ``POLL_FIRST_S``,
-doubling up to ``POLL_MOST_S`` while nothing happens; news, a feed added or a command submitted through
-this gateway makes the next round start at once.
+connection, so the reader polls instead: each round reads the games that are due (``polling.py``: soon
+after news, up to ``POLL_MOST_S`` apart while quiet), with non-blocking single-key ``XREAD``s sent to each
+game's master on that master's own connection, every master at once (``cluster_wire.py``).
 """
 
 from __future__ import annotations
@@ -34,6 +32,7 @@ from services.gateway.fanout import (
     GameFeed,
     spectating_key,
 )
+from services.gateway.polling import PollSchedule
 from services.gateway.wire import Wire
 
 log = structlog.get_logger("fanout")
@@ -42,10 +41,6 @@ READ_COUNT = 1000
 """The most entries one read takes from one stream (a game far behind catches up over several reads)."""
 READ_GRACE_S = 10.0
 """How much longer than its ``BLOCK`` a read may take before the connection is deemed lost."""
-POLL_FIRST_S = 0.005
-"""On a Cluster: the pause after a round of reads that found nothing, when there was news just before."""
-POLL_MOST_S = 0.08
-"""On a Cluster: the longest pause between rounds (the most a spectator waits for a move, beyond Redis)."""
 
 
 class FeedHub:
@@ -68,9 +63,10 @@ class FeedHub:
         self._control_wire = Wire(redis_url)
         self.nodes = ClusterWire(redis_url, slots) if slots is not None else None
         """On a Cluster: each game's reads go to its master on this (``_reader_wire`` is then unused)."""
-        self._pause_s = POLL_FIRST_S
+        self.schedule = PollSchedule()
+        """On a Cluster: when each watched game is read next."""
         self._news = asyncio.Event()
-        """Cuts a Cluster reader's pause short."""
+        """Cuts a Cluster reader's wait short."""
         self._watched = 0
         """Bumped whenever a feed is added: the reader's read must include it."""
         self._read_covers = 0
@@ -83,7 +79,7 @@ class FeedHub:
     def start(self) -> None:
         self._tasks = [
             asyncio.create_task(self._sweep()),
-            asyncio.create_task(self._read_all(), name="feeds"),
+            asyncio.create_task(self._poll_all() if self.nodes else self._read_all(), name="feeds"),
         ]
 
     async def stop(self) -> None:
@@ -169,9 +165,10 @@ class FeedHub:
                 return
             await asyncio.sleep(0.001)
 
-    def expect_news(self) -> None:
-        """On a Cluster, start the next round of reads now (a command was submitted, a feed added)."""
-        self._pause_s = POLL_FIRST_S
+    def expect_news(self, game_id: str | None = None) -> None:
+        """On a Cluster, read the game now (a command was submitted to it), or the games due (one added)."""
+        if game_id is not None:
+            self.schedule.wake(game_id)
         self._news.set()
 
     async def _read_all(self) -> None:
@@ -182,13 +179,10 @@ class FeedHub:
                 await self._some_feed.wait()
                 continue
             self._read_covers = self._watched
-            by_key: dict[bytes, tuple[GameFeed, bool]] = {}
-            for feed in feeds:
-                by_key[keys.events(feed.game_id).encode()] = (feed, True)
-                by_key[keys.commands(feed.game_id).encode()] = (feed, False)
+            by_key = _by_key(feeds)
             self._reading = True
             try:
-                streams = await (self._read_nodes(feeds) if self.nodes else self._read_one(feeds, by_key))
+                streams = await self._read_one(feeds, by_key)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis gone or silent: a new connection for the next read
@@ -198,12 +192,44 @@ class FeedHub:
                 continue
             finally:
                 self._reading = False
-            for stream, items in streams:
-                feed, events = by_key[stream]
-                if not feed.closed:
-                    self._apply_safely(feed, events, items)
-            if self.nodes is not None:
-                await self._pause(bool(streams))
+            self._apply_streams(by_key, streams)
+
+    async def _poll_all(self) -> None:
+        """On a Cluster: read the games that are due, then wait until the next is due or news is expected."""
+        loop = asyncio.get_running_loop()
+        while True:
+            self._news.clear()
+            feeds = {feed.game_id: feed for feed in self.feeds.values() if not feed.closed}
+            if not feeds:
+                self._some_feed.clear()
+                await self._some_feed.wait()
+                continue
+            now = loop.time()
+            due = [feeds[game_id] for game_id in self.schedule.due(feeds, now)]
+            if not due:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._news.wait(), self.schedule.next_at(feeds) - now)
+                continue
+            by_key = _by_key(due)
+            try:
+                streams = await self._read_nodes(due)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # every master failed: the slot map is read again meanwhile
+                log.warning("feed_read_failed", feeds=len(due), error=str(exc))
+                await asyncio.sleep(0.5)
+                continue
+            news = {by_key[stream][0].game_id for stream, items in streams if items}
+            now = loop.time()
+            for feed in due:
+                self.schedule.read(feed.game_id, feed.game_id in news, now)
+            self._apply_streams(by_key, streams)
+
+    def _apply_streams(self, by_key: dict[bytes, tuple[GameFeed, bool]], streams: list[Any]) -> None:
+        for stream, items in streams:
+            feed, events = by_key[stream]
+            if not feed.closed:
+                self._apply_safely(feed, events, items)
 
     async def _read_one(self, feeds: list[GameFeed], by_key: dict[bytes, Any]) -> list[Any]:
         """Every watched game's new entries: one ``XREAD BLOCK`` over all their streams."""
@@ -233,26 +259,15 @@ class FeedHub:
         ]
         replies = await self.nodes.each(calls)
         failed = [reply for reply in replies if isinstance(reply, Exception)]
-        if failed:  # a master down until its replica takes over: do not ask every few ms meanwhile
+        if failed:  # a master down until its replica takes over: its games stay quiet meanwhile
             log.warning("feed_read_failed", feeds=len(failed) // 2, error=str(failed[0]))
             if len(failed) == len(replies):
                 raise failed[0]
-            await asyncio.sleep(POLL_MOST_S)
         events = [
             p for reply in replies[1::2] if not isinstance(reply, Exception) for p in _stream_pairs(reply)
         ]
         logs = [p for reply in replies[::2] if not isinstance(reply, Exception) for p in _stream_pairs(reply)]
         return events + logs
-
-    async def _pause(self, news: bool) -> None:
-        """Between two rounds of Cluster reads: none after news, else a pause that grows while all is quiet."""
-        if news or self._read_covers < self._watched:
-            self._pause_s = POLL_FIRST_S
-            return
-        self._news.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._news.wait(), self._pause_s)
-        self._pause_s = min(POLL_MOST_S, self._pause_s * 2)
 
     def _apply_safely(self, feed: GameFeed, events: bool, items: list[Any]) -> None:
         """One game's bad entry must not stop the reader of every game."""
@@ -300,7 +315,17 @@ class FeedHub:
             for game_id, feed in list(self.feeds.items()):
                 if feed.idle():
                     self.feeds.pop(game_id, None)
+                    self.schedule.forget(game_id)
                     feed.closed = True
+
+
+def _by_key(feeds: list[GameFeed]) -> dict[bytes, tuple[GameFeed, bool]]:
+    """Each stream read for these feeds: its feed, and whether it is the event stream (else the log)."""
+    by_key: dict[bytes, tuple[GameFeed, bool]] = {}
+    for feed in feeds:
+        by_key[keys.events(feed.game_id).encode()] = (feed, True)
+        by_key[keys.commands(feed.game_id).encode()] = (feed, False)
+    return by_key
 
 
 def _stream_pairs(reply: Any) -> list[Any]:

@@ -65,7 +65,7 @@ def stack(redis_cluster: LocalCluster, cluster_client: RedisCluster) -> Iterator
 
 
 def new_games(
-    api: httpx.Client, cluster: RedisCluster, count: int, limit: int = LIMIT
+    api: httpx.Client, cluster: RedisCluster, count: int, limit: int = LIMIT, prefix: str = "gw"
 ) -> list[dict[str, Any]]:
     """``count`` counter games created over HTTP, as many on each master as the count allows (ids chosen by
     the slot of their hash tag, so no run leaves a master out)."""
@@ -73,7 +73,7 @@ def new_games(
     ids: dict[int, list[str]] = {port: [] for port in masters}
     candidate = 0
     while sum(len(chosen) for chosen in ids.values()) < count:
-        game_id = f"gw{candidate}"
+        game_id = f"{prefix}{candidate}"
         candidate += 1
         chosen = ids[cluster.get_node_from_key(keys.meta(game_id)).port]
         if len(chosen) < -(-count // len(masters)):

@@ -1,4 +1,5 @@
-"""The gateway's Cluster wire, the parts that need no Redis: node URLs, the slot map, each call's slot.
+"""The gateway's Cluster wire, the parts that need no Redis: node URLs, the slot map, each call's slot, the
+polling schedule.
 (On a real cluster: ``tests/cluster/test_gateway_on_cluster.py``.)"""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from redis.crc import key_slot
 
 from events import keys
 from services.gateway.cluster_wire import SLOTS, node_url, owners_from_slots, seed_node, slot_of
+from services.gateway.polling import POLL_FIRST_S, POLL_MOST_S, PollSchedule
 
 
 def test_a_node_url_keeps_the_credentials_and_drops_the_database() -> None:
@@ -34,3 +36,22 @@ def test_a_calls_slot_is_its_keys_and_an_xreads_is_its_streams() -> None:
     assert slot_of(("HGET", keys.results("g1"), "field")) == game_slot
     assert slot_of(("XREAD", "COUNT", 10, "STREAMS", keys.events("g1"), "0-0")) == game_slot
     assert slot_of(("XADD", keys.inbox(3), "*", "m", b"x")) == key_slot(keys.inbox(3).encode())
+
+
+def test_a_game_is_read_soon_after_news_and_less_often_while_quiet() -> None:
+    schedule = PollSchedule()
+    assert schedule.due(["a", "b"], now=0.0) == ["a", "b"]  # never read: due at once
+    schedule.read("a", news=True, now=1.0)
+    schedule.read("b", news=False, now=1.0)
+    assert schedule.due(["a", "b"], now=1.0 + POLL_FIRST_S) == ["a", "b"]
+    pauses = []
+    for _ in range(8):  # quiet: the pause doubles up to its longest
+        now = schedule.next_at(["b"])
+        schedule.read("b", news=False, now=now)
+        pauses.append(round(schedule.next_at(["b"]) - now, 6))
+    assert pauses[0] == 2 * POLL_FIRST_S and pauses[-1] == POLL_MOST_S
+    assert pauses == sorted(pauses)
+    schedule.wake("b")  # a command submitted to it: due at once, followed closely
+    assert schedule.due(["b"], now=0.0) == ["b"]
+    schedule.read("b", news=False, now=5.0)
+    assert schedule.next_at(["b"]) == 5.0 + POLL_FIRST_S
