@@ -312,7 +312,9 @@ export default {
     parts.push(["treasury", p.treasury]);
     return parts;
   },
-  prompt(view) {
+  /** What the one to act does: in the second person for them, the phase's name for everyone else. */
+  prompt(view, ctx) {
+    if (ctx && ctx.viewer !== view.actor) return PHASES[view.phase] || "";
     const steps = { envoy: "send an envoy", stock: "buy a share or pass", navigate: "send your ships out to sea", load: "load your ship in the Far East: click it, then the goods",
       warehouse: "sell from your warehouse", unload: "unload a ship in Europe", influence_fe: "choose the Far East market card", influence_eu: "choose the European market card" };
     return steps[view.step] || PHASES[view.phase] || "";
