@@ -44,17 +44,13 @@ def archive_lines(path: str) -> Iterator[bytes]:
                 yield line.rstrip(b"\n")
 
 
-def fold_archive(
-    game: Any, header: GameHeader, path: str, last_seq: int, last_hash: str
-) -> tuple[Any, int, str]:
-    """``(state, seq, hash)`` of the game folded from its archive's events; raises ``ValueError`` when the
-    file does not reach the position Redis kept (``last_seq``, ``last_hash``)."""
-    state, seq, chain_hash = None, 0, genesis(header)
+def archived_envelopes(header: GameHeader, path: str) -> Iterator[Envelope]:
+    """The envelopes in a game's archive, in order."""
     for raw in archive_lines(path):
         line = json.loads(raw)
         if line.get("kind") != "event":
             continue
-        envelope = Envelope(
+        yield Envelope(
             game_id=header.game_id,
             seq=line["seq"],
             type=line["type"],
@@ -67,6 +63,15 @@ def fold_archive(
             hash=line["hash"],
             seed=bytes.fromhex(line["seed"]) if line.get("seed") else None,
         )
+
+
+def fold_archive(
+    game: Any, header: GameHeader, path: str, last_seq: int, last_hash: str
+) -> tuple[Any, int, str]:
+    """``(state, seq, hash)`` of the game folded from its archive's events; raises ``ValueError`` when the
+    file does not reach the position Redis kept (``last_seq``, ``last_hash``)."""
+    state, seq, chain_hash = None, 0, genesis(header)
+    for envelope in archived_envelopes(header, path):
         state = game.evolve(state, codec.decode_event(game, envelope))
         seq, chain_hash = envelope.seq, envelope.hash
     if (seq, chain_hash) != (last_seq, last_hash):

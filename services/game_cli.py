@@ -12,6 +12,7 @@ from typing import Any
 import msgspec
 
 from events import codec
+from events.archived import archived_envelopes
 from services.bootstrap import Services, load_games
 from services.cli_common import UserError, json_arg
 from services.config import Settings
@@ -85,7 +86,12 @@ def _wait_for_result(
 def cmd_log(services: Services, args: argparse.Namespace) -> int:
     meta = services.store.meta(args.game_id)
     game = services.store.games[meta.header.game]
-    for envelope in services.store.read(args.game_id, after_seq=args.from_seq):
+    envelopes = (  # a game trimmed from Redis is read from its archive
+        (e for e in archived_envelopes(meta.header, meta.archive) if e.seq > args.from_seq)
+        if meta.archive
+        else services.store.read(args.game_id, after_seq=args.from_seq)
+    )
+    for envelope in envelopes:
         event = codec.decode_event(game, envelope)
         line = {"seq": envelope.seq, "command_id": envelope.command_id, "seat": envelope.seat}
         print(json.dumps(line | {"event": msgspec.to_builtins(event)}))

@@ -64,7 +64,9 @@ def stack(redis_cluster: LocalCluster, cluster_client: RedisCluster) -> Iterator
         yield running
 
 
-def new_games(stack: Stack, cluster: RedisCluster, count: int) -> list[dict[str, Any]]:
+def new_games(
+    api: httpx.Client, cluster: RedisCluster, count: int, limit: int = LIMIT
+) -> list[dict[str, Any]]:
     """``count`` counter games created over HTTP, as many on each master as the count allows (ids chosen by
     the slot of their hash tag, so no run leaves a master out)."""
     masters = [node.port for node in cluster.get_primaries()]
@@ -80,8 +82,7 @@ def new_games(stack: Stack, cluster: RedisCluster, count: int) -> list[dict[str,
         game_id for n in range(count) for port in masters if n < len(ids[port]) for game_id in [ids[port][n]]
     ]
     return [
-        create(stack.api, "counter", 2, options={"limit": LIMIT}, game_id=game_id)
-        for game_id in spread[:count]
+        create(api, "counter", 2, options={"limit": limit}, game_id=game_id) for game_id in spread[:count]
     ]
 
 
@@ -111,7 +112,7 @@ def play_over_http(stack: Stack, game: dict[str, Any], moves: int) -> None:
 def test_http_moves_and_spectator_frames_of_games_on_every_master(
     stack: Stack, cluster_client: RedisCluster
 ) -> None:
-    games = new_games(stack, cluster_client, 9)
+    games = new_games(stack.api, cluster_client, 9)
     spectators = [watch(stack, g["game_id"]) for g in games]
     threads = [threading.Thread(target=play_over_http, args=(stack, g, LIMIT)) for g in games]
     for thread in threads:
@@ -169,7 +170,7 @@ def play_over_websocket(stack: Stack, game: dict[str, Any], errors: list[str]) -
 
 
 def test_websocket_moves_of_games_on_every_master(stack: Stack, cluster_client: RedisCluster) -> None:
-    games = new_games(stack, cluster_client, 9)
+    games = new_games(stack.api, cluster_client, 9)
     spectators = [watch(stack, g["game_id"]) for g in games]
     errors: list[str] = []
     threads = [threading.Thread(target=play_over_websocket, args=(stack, g, errors)) for g in games]
@@ -192,7 +193,7 @@ def test_a_watched_games_slot_migrated_under_the_gateway(
     are answered ``ASK`` and follow it; after the move, ``MOVED``: the gateway reads the map again. (While
     half migrated the fold worker's append, a script over several of the game's keys, is refused
     ``TRYAGAIN``, as Redis refuses any such call then: the move submitted meanwhile lands after it.)"""
-    game = new_games(stack, cluster_client, 3)[0]
+    game = new_games(stack.api, cluster_client, 3)[0]
     game_id, seat_tokens = game["game_id"], tokens(game)
     spectator = watch(stack, game_id)
     play_over_http(stack, game, 2)

@@ -3,6 +3,7 @@ and position; loading and exporting it read the archive; other games and TRIM=0 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -66,6 +67,9 @@ def test_a_verified_archive_trims_the_game_which_still_loads_exports_and_verifie
     cli = subprocess.run([sys.executable, "-m", "services.cli", "export", game_id], env=env, capture_output=True,
                          timeout=60, check=True)  # fmt: skip
     assert cli.stdout.splitlines() == exported
+    log = subprocess.run([sys.executable, "-m", "services.cli", "log", game_id], env=env, capture_output=True,
+                         timeout=60, check=True, text=True)  # fmt: skip
+    assert [json.loads(line)["seq"] for line in log.stdout.splitlines()] == list(range(1, before.seq + 1))
     # Archiving it again is a no-op that says where it is.
     assert archive_game(services.store, game_id, tmp_path)["file"] == entry["file"]
 
