@@ -177,8 +177,8 @@ function exchange(view, ctx) {
     g.append(svg("g", { class: "target", "data-target": `company:${c}` },
       svg("rect", { x: 6, y, width: 480, height: 18, rx: 5, fill: "#fffdf5", stroke: "#0002" }),
       svg("circle", { cx: 18, cy: y + 9, r: 6, fill: ownerColour(c, ctx) }),
-      svg("text", { x: 30, y: y + 14, class: "slot-text" }, companyName(c, ctx).replace(/^the n/, "N")),
-      svg("text", { x: 478, y: y + 14, "text-anchor": "end", class: "slot-text" }, `${value} GS · ${dividend} · ${view.exchange[c]} left`),
+      svg("text", { x: 30, y: y + 14, class: "row-text" }, companyName(c, ctx).replace(/^the n/, "N")),
+      svg("text", { x: 478, y: y + 14, "text-anchor": "end", class: "row-text" }, `${value} GS · ${dividend} · ${view.exchange[c]} left`),
       tip(`${companyName(c, ctx)}: a share is worth ${value} GS and pays ${dividend} GS a share at the epoch's end; ${view.exchange[c]} left on the exchange`)));
   });
   // The track in two rows of fifteen; a company's marker colours its space (shared spaces in stripes).
