@@ -5,7 +5,8 @@ placed players with the fewest byes so far sit out if the table plan needs byes,
 table by table from the top: each seat goes to the highest placed player who has met nobody at the
 table yet (or, when everyone has, the one with the fewest earlier meetings). A repair pass then swaps
 players between tables while that lowers the number of repeated pairs; repeats still left are removed
-by an exact search in small fields and by a tabu search in middling ones. Seats are ordered last
+by an exact search in small fields and, in middling ones, by a tabu search and then a search for a split
+with none at all (``conflict_free``). Seats are ordered last
 (``seating``). Deterministic: the same seed, scores and history give the same round.
 """
 
@@ -15,6 +16,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 
 from domain.engine import Rng
+from domain.tournament.conflict_free import conflict_free_split
 from domain.tournament.history import History, Player, RoundPairing, Table, repeat_pairs
 from domain.tournament.seating import seat_table
 from domain.tournament.tables import plan_tables
@@ -190,6 +192,8 @@ def group_tables(order: list[Player], sizes: Sequence[int], history: History) ->
         return sorted(_exact(order, sizes, history), key=lambda t: (-len(t), order.index(t[0])))
     if len(order) <= TABU_FIELD:
         _tabu(tables, history)
+        if repeat_pairs(tables, history) > 0:
+            tables = conflict_free_split(order, sizes, history) or tables
     return tables
 
 

@@ -59,7 +59,9 @@ def test_a_person_plays_a_whole_game_of_el_capitan_by_clicking_the_board(
     """All three phases and paydays, ending with the final table."""
     state, clicks = play_as_anna("elcapitan", page, quick_stack)
     assert state["status"] == "finished"
-    assert {"buy", "city", "site"} <= clicks.kinds
+    assert {"buy", "city"} <= clicks.kinds
+    # she builds (random clicks chose no warehouse site in about one game in ten: a fortress then)
+    assert {"site", "fortress"} & clicks.kinds, clicks.kinds
     assert "Payday of phase 3" in page.locator("#log").inner_text()
     page.locator("#outcome").wait_for()
     assert "Anna" in page.locator("#final-table").inner_text()

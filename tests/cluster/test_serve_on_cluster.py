@@ -1,7 +1,9 @@
 """``harbormaster serve`` on the real local cluster, as an operator runs it: ``REDIS_URL`` names the cluster,
-``RQ_REDIS_URL`` a standalone Redis for rq. Its fold workers, rq workers and bots play all-bot games of
-all three kinds, spread over the masters, to the end; every game verifies offline, every one is archived
-by its rq job, and ``serve`` stops warmly on SIGTERM."""
+``RQ_REDIS_URL`` a standalone Redis for rq. All-bot games of all three kinds, created through the CLI and
+through serve's gateway (HTTP), spread over the masters, are played to the end by its fold workers, rq
+workers and bots while a spectator watches each over the gateway's WebSocket: each spectator gets every
+event once, in order, to the last; every game verifies offline and is archived by its rq job, and
+``serve`` stops warmly on SIGTERM."""
 
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
+import httpx
 import pytest
 from redis.cluster import RedisCluster
 
@@ -25,20 +29,28 @@ from services.audit.verify import verify_file, verify_lines
 from services.bootstrap import Services, build
 from services.config import Settings
 from services.redis_launcher import free_port
+from tests.gateway.client import Recorder, create, event_seqs
 from tests.integration.test_cli import hm
 from tests.support.redis_cluster import LocalCluster
 
 pytestmark = pytest.mark.redis
 
-BOT_GAMES = [("manila", 3), ("elcapitan", 2), ("eic", 2)] * 2
-"""Two of each kind, all seats bots (greedy against random): a few hundred moves each."""
+KINDS = [("manila", 3), ("elcapitan", 2), ("eic", 2)]
+"""Two games of each kind (one made by the CLI, one over HTTP), all seats bots (greedy against random): a
+few hundred moves each."""
+
+
+class Serving(NamedTuple):
+    process: subprocess.Popen[bytes]
+    archive: Path
+    port: int
 
 
 @pytest.fixture
-def serving(redis_cluster: LocalCluster, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
-    """``serve`` on the cluster (2 fold workers, 2 rq workers); yields it and its archive folder, and stops it
-    with SIGTERM afterwards if the test has not."""
-    archive = tmp_path / "archive"
+def serving(redis_cluster: LocalCluster, tmp_path: Path) -> Iterator[Serving]:
+    """``serve`` on the cluster (2 fold workers, 2 rq workers), once its gateway answers; stopped with
+    SIGTERM afterwards if the test has not."""
+    archive, port = tmp_path / "archive", free_port()
     env = {
         **os.environ,
         "REDIS_URL": redis_cluster.url,
@@ -48,12 +60,16 @@ def serving(redis_cluster: LocalCluster, tmp_path: Path) -> Iterator[tuple[subpr
     }
     log = (tmp_path / "serve.log").open("wb")
     serve = subprocess.Popen(
-        [sys.executable, "-m", "services.cli", "serve", "--port", str(free_port()),
+        [sys.executable, "-m", "services.cli", "serve", "--port", str(port),
          "--workers", "2", "--rq-workers", "2"],
         env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
     try:
-        yield serve, archive
+        deadline = time.monotonic() + 120
+        while not _healthy(port):
+            assert serve.poll() is None and time.monotonic() < deadline, "serve's gateway never answered"
+            time.sleep(0.5)
+        yield Serving(serve, archive, port)
     finally:
         if serve.poll() is None:
             serve.send_signal(signal.SIGTERM)
@@ -65,14 +81,24 @@ def serving(redis_cluster: LocalCluster, tmp_path: Path) -> Iterator[tuple[subpr
         log.close()
 
 
+def _healthy(port: int) -> bool:
+    try:
+        return httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
 def _services(url: str) -> Services:
     settings = Settings(redis_url=url, data_dir=Path(".harbormaster-test").resolve())
     return build(settings, url, on_cluster=True)
 
 
+def _bots(seats: int) -> dict[str, str]:
+    return {str(seat): "greedy" if seat % 2 == 0 else "random" for seat in range(seats)}
+
+
 def _new_bot_game(url: str, game: str, seats: int) -> str:
-    bots = {str(seat): "greedy" if seat % 2 == 0 else "random" for seat in range(seats)}
-    created = hm("new", game, "--seats", str(seats), "--bots", json.dumps(bots), url=url)
+    created = hm("new", game, "--seats", str(seats), "--bots", json.dumps(_bots(seats)), url=url)
     assert created.returncode == 0, created.stderr
     game_id: str = json.loads(created.stdout)["game_id"]
     return game_id
@@ -83,32 +109,56 @@ def _unfinished(services: Services, game_ids: list[str]) -> list[str]:
 
 
 def test_serve_plays_bot_games_of_every_kind_to_the_end_on_the_cluster(
-    redis_cluster: LocalCluster,
-    cluster_client: RedisCluster,
-    serving: tuple[subprocess.Popen[bytes], Path],
+    redis_cluster: LocalCluster, cluster_client: RedisCluster, serving: Serving
 ) -> None:
-    serve, archive = serving
     services = _services(redis_cluster.url)
-    game_ids = [_new_bot_game(redis_cluster.url, game, seats) for game, seats in BOT_GAMES]
-    owners = {cluster_client.get_node_from_key(keys.meta(g)).port for g in game_ids}
-    assert len(owners) >= 2, "the games are spread over the masters"
+    base = f"http://127.0.0.1:{serving.port}"
+    spectators: dict[str, Recorder] = {}
+    game_ids = []
+    with httpx.Client(base_url=base, timeout=30) as api:
+        for game, seats in KINDS:
+            by_http = create(api, game, seats, bots=_bots(seats))["game_id"]
+            by_cli = _new_bot_game(redis_cluster.url, game, seats)
+            for game_id in (by_http, by_cli):
+                spectators[game_id] = Recorder(f"ws://127.0.0.1:{serving.port}/ws/games/{game_id}")
+                game_ids.append(game_id)
+        owners = {cluster_client.get_node_from_key(keys.meta(g)).port for g in game_ids}
+        assert len(owners) >= 2, "the games are spread over the masters"
 
-    deadline = time.monotonic() + 420  # a few hundred rq jobs a game, on a loaded 2-core machine
-    while unfinished := _unfinished(services, game_ids):
-        assert serve.poll() is None, "serve exited"
-        assert time.monotonic() < deadline, f"not finished: {unfinished}"
-        time.sleep(1.0)
+        deadline = time.monotonic() + 420  # a few hundred rq jobs a game, on a loaded 2-core machine
+        while unfinished := _unfinished(services, game_ids):
+            assert serving.process.poll() is None, "serve exited"
+            assert time.monotonic() < deadline, f"not finished: {unfinished}"
+            time.sleep(1.0)
+        for game_id in game_ids:
+            assert api.get(f"/api/games/{game_id}").json()["status"] == "finished", game_id
 
     for game_id in game_ids:
+        last = services.store.meta(game_id).last_seq
+        _see_every_event(spectators[game_id], last, game_id)
         report = verify_lines(export_lines(services.store, game_id), GAMES)
         assert report.ok and report.finished and report.decisions_checked, (game_id, report.problems)
     late = time.monotonic() + 120
-    while missing := [g for g in game_ids if not archive_path(archive, g).exists()]:
+    while missing := [g for g in game_ids if not archive_path(serving.archive, g).exists()]:
         assert time.monotonic() < late, f"not archived: {missing}"
         time.sleep(0.5)
     for game_id in game_ids:
-        assert verify_file(archive_path(archive, game_id), GAMES).ok, game_id
+        assert verify_file(archive_path(serving.archive, game_id), GAMES).ok, game_id
     assert services.bus.backlog() == 0
 
-    serve.send_signal(signal.SIGTERM)
-    assert serve.wait(timeout=90) == 0, "a warm stop"
+    serving.process.send_signal(signal.SIGTERM)
+    assert serving.process.wait(timeout=90) == 0, "a warm stop"
+
+
+def _see_every_event(spectator: Recorder, last: int, game_id: str) -> None:
+    """The spectator's frames: its hello, then every event after it once, in order, up to the game's last."""
+    deadline = time.monotonic() + 120
+    while spectator.last_seq() < last:
+        assert time.monotonic() < deadline, (
+            f"{game_id}: the spectator saw up to {spectator.last_seq()} of {last}"
+        )
+        time.sleep(0.2)
+    spectator.close()
+    frames = spectator.frames
+    assert frames[0]["type"] == "hello", game_id
+    assert event_seqs(frames) == list(range(frames[0]["seq"] + 1, last + 1)), game_id

@@ -31,7 +31,8 @@ export function marketCard(id) {
 export function shipName(id, ctx) {
   if (!id) return "a face-down ship";
   const [owner, kind] = id.split(":");
-  const whose = /^\d+$/.test(owner) ? `${ctx.people.name(Number(owner))}'s ` : "the neutral ";
+  const seated = /^\d+$/.test(owner) && Number(owner) < ctx.people.names.length; // 2 players: the neutral is seat 2
+  const whose = seated ? `${ctx.people.name(Number(owner))}'s ` : "the neutral company's ";
   return `${whose}${kind.startsWith("G") ? "galleon" : "ship " + kind.slice(2)}`;
 }
 
@@ -65,6 +66,8 @@ function loadingShip(view, ctx) {
   return { key: `ship:${id}`, label: `Load ${shipName(id, ctx)}` };
 }
 
+const companyOf = (c, ctx) => (c < ctx.people.names.length ? `${ctx.people.name(c)}'s company` : "the neutral company");
+
 /** A legal command as the steps a player takes on the board. */
 export function path(c, view, ctx) {
   switch (c.type) {
@@ -79,9 +82,9 @@ export function path(c, view, ctx) {
     case "RecallEnvoy":
       return [{ key: `recall:${c.envoy}`, label: `Recall envoy ${c.envoy + 1}` }];
     case "BuyShare":
-      return [{ key: `company:${c.company}`, label: `Buy a share of ${ctx.people.name(c.company)}'s company (${view.share_values[c.company]} GS)` }];
+      return [{ key: `company:${c.company}`, label: `Buy a share of ${companyOf(c.company, ctx)} (${view.share_values[c.company]} GS)` }];
     case "SellShares":
-      return [{ key: `company:${c.company}`, label: `Sell shares of ${ctx.people.name(c.company)}'s company` }, { key: "sell", num: c.count, label: `sell ${c.count}` }];
+      return [{ key: `company:${c.company}`, label: `Sell shares of ${companyOf(c.company, ctx)}` }, { key: "sell", num: c.count, label: `sell ${c.count}` }];
     case "RedeemStartShare":
       return [{ key: "redeem", label: "Redeem your pledged start share" }];
     case "PledgeStartShare":
@@ -113,7 +116,9 @@ export function path(c, view, ctx) {
 
 /** An event as a sentence (a list of strings and name chips), or null to leave it out. */
 export function describe(e, ctx) {
-  const who = (s) => (typeof s === "number" && s >= 0 ? ctx.people.who(s) : "The neutral company");
+  const seated = (s) => typeof s === "number" && s >= 0 && s < ctx.people.names.length;
+  const who = (s) => (seated(s) ? ctx.people.who(s) : "The neutral company");
+  const company = (c) => (seated(c) ? [ctx.people.who(c), "'s company"] : "the neutral company");
   switch (e.type) {
     case "GameSetUp":
       return `A game of East India Companies for ${e.seats} begins.`;
@@ -131,13 +136,13 @@ export function describe(e, ctx) {
     case "InitiativeChanged":
       return ["Turn order: ", e.initiative.flatMap((s, i) => [i ? ", " : "", who(s)]), "."];
     case "SharesSold":
-      return [who(e.player), ` sells ${e.count} share${e.count === 1 ? "" : "s"} of `, who(e.company), `'s company for ${gs(e.price)}.`];
+      return [who(e.player), ` sells ${e.count} share${e.count === 1 ? "" : "s"} of `, company(e.company), ` for ${gs(e.price)}.`];
     case "StartSharePledged":
       return [who(e.player), ` pledges the start share for ${gs(e.amount)}.`];
     case "StartShareRedeemed":
       return [who(e.player), ` redeems the start share for ${gs(e.price)}.`];
     case "ShareBought":
-      return [who(e.player), " buys a share of ", who(e.company), `'s company for ${gs(e.price)}.`];
+      return [who(e.player), " buys a share of ", company(e.company), ` for ${gs(e.price)}.`];
     case "Passed":
       return [who(e.player), " passes."];
     case "MarketCardChosen":

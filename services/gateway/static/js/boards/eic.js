@@ -11,6 +11,7 @@ import { MARKETS, STOCK } from "./eic-markets.js";
 import { GOODS, SPACES, ZONES, describe, goods, loadingHead, marketCard, path, shipName } from "./eic-words.js";
 
 const SITES = [["Canton", "Macao", "Formosa"], ["Batavia", "Malacca"], ["Bombay", "Madras", "Calcutta"]];
+const CLOSED_SITES = ["Formosa", "Bombay"]; // domain/eic/data.py CLOSED_SITES_FEW_PLAYERS: shut with 2 and 3 players
 const GOOD_COLOUR = ["#3a7d44", "#b03a2e", "#6e4b2a", "#8e5ba8"];
 const EPOCHS = ["1700–1750", "1750–1800", "1800–1850", "1850–1900", "1900–1950"];
 const START_SHARES = 2; // domain/eic/data.py START_SHARES
@@ -71,11 +72,12 @@ function zones(view, ctx) {
       tip(`${name}: ships sent here load tea and ${["silk", "coffee", "spices"][z]}; a trading post here makes each good 1 GS cheaper`));
     SITES[z].forEach((site, i) => {
       const owner = posts[site];
+      const closed = view.seats < 4 && CLOSED_SITES.includes(site) && owner === undefined;
       zone.append(svg("g", { class: "target", "data-target": `site:${site}` },
         svg("rect", { x: x + 6, y: 32 + i * 30, width: 148, height: 26, rx: 6, class: "hit" }),
-        svg("circle", { cx: x + 20, cy: 45 + i * 30, r: 10, fill: owner === undefined ? "#fffdf5" : ownerColour(owner, ctx), stroke: "#6b5d45" }),
-        svg("text", { x: x + 36, y: 50 + i * 30, class: "small" }, site),
-        tip(`${site}: a trading-post site${owner === undefined ? "" : `, ${ownerName(owner, ctx)}'s post`}`)));
+        svg("circle", { cx: x + 20, cy: 45 + i * 30, r: 10, fill: owner !== undefined ? ownerColour(owner, ctx) : closed ? "#b9ad95" : "#fffdf5", stroke: "#6b5d45", "stroke-dasharray": closed ? "3 2" : null }),
+        svg("text", { x: x + 36, y: 50 + i * 30, class: closed ? "small closed-site" : "small" }, site),
+        tip(closed ? `${site}: no trading post with fewer than four players` : `${site}: a trading-post site${owner === undefined ? "" : `, ${ownerName(owner, ctx)}'s post`}`)));
     });
     zone.append(at(x, 0, zoneShips(view, ctx, z, name)));
     return zone;
@@ -175,8 +177,8 @@ function exchange(view, ctx) {
     g.append(svg("g", { class: "target", "data-target": `company:${c}` },
       svg("rect", { x: 6, y, width: 480, height: 18, rx: 5, fill: "#fffdf5", stroke: "#0002" }),
       svg("circle", { cx: 18, cy: y + 9, r: 6, fill: ownerColour(c, ctx) }),
-      svg("text", { x: 30, y: y + 14, class: "slot-text" }, companyName(c, ctx).replace(/^the n/, "N")),
-      svg("text", { x: 478, y: y + 14, "text-anchor": "end", class: "slot-text" }, `${value} GS · ${dividend} · ${view.exchange[c]} left`),
+      svg("text", { x: 30, y: y + 14, class: "row-text" }, companyName(c, ctx).replace(/^the n/, "N")),
+      svg("text", { x: 478, y: y + 14, "text-anchor": "end", class: "row-text" }, `${value} GS · ${dividend} · ${view.exchange[c]} left`),
       tip(`${companyName(c, ctx)}: a share is worth ${value} GS and pays ${dividend} GS a share at the epoch's end; ${view.exchange[c]} left on the exchange`)));
   });
   // The track in two rows of fifteen; a company's marker colours its space (shared spaces in stripes).
@@ -204,7 +206,7 @@ function port(view, ctx, s, w) {
   const step = Math.min(44, (w - 20) / Math.max(room, 1));
   const g = svg("g", {}, svg("rect", { x: 0, y: 0, width: w, height: 150, rx: 10, class: "port" }),
     svg("circle", { cx: 14, cy: 16, r: 7, fill: ownerColour(s, ctx) }),
-    svg("text", { x: 26, y: 21, class: "card-title dark" }, `${ownerName(s, ctx).replace(/^the n/, "N")}'s port`),
+    svg("text", { x: 26, y: 21, class: "card-title dark" }, s < ctx.people.names.length ? `${ctx.people.name(s)}'s port` : "Neutral port"),
     svg("text", { x: w - 8, y: 21, "text-anchor": "end", class: "small" }, `${p.treasury} GS`),
     Array.from({ length: docks }, (_, k) => svg("rect", { x: 10 + k * step, y: 34, width: step - 6, height: 52, rx: 5, class: "dock-slot" })),
     tip(`${ownerName(s, ctx)}'s port: ${docks} docks; treasury ${p.treasury} GS, income ${p.income}`));

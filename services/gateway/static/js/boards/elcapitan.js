@@ -150,7 +150,7 @@ function legend(view, geo, top) {
 /** What the table is at: the phase and round, then who is doing what (a second line on a phone). */
 function headline(view, ctx, narrow) {
   const current = view.to_act.length ? view.to_act[0] : view.current;
-  const doing = { turn: `${ctx.people.name(current)} is sailing`, loans: "loans after the payday", choose_start: "the poorest names the start player" }[view.stage];
+  const doing = { turn: current === ctx.viewer ? "your turn" : `${ctx.people.name(current)} is sailing`, loans: "loans after the payday", choose_start: "the poorest names the start player" }[view.stage];
   const more = [doing, view.pirate ? `pirate at ${title(view.pirate)}` : "", view.phase_ending ? "the phase ends this round" : ""].filter(Boolean).join(" · ");
   const phase = `Phase ${view.phase} of 3 · round ${view.round}`;
   if (!narrow) return svg("text", { x: 6, y: 24, class: "headline" }, more ? `${phase} · ${more}` : phase);
