@@ -1,5 +1,6 @@
 // East India Companies in words: the log's sentences and each legal command as steps on the board.
 import { MARKET_CARDS } from "./eic-cards.js";
+import { MARKETS } from "./eic-markets.js";
 export const GOODS = ["tea", "spices", "coffee", "silk"];
 export const ZONES = ["China", "Southeast Asia", "India"];
 export const SPACES = [
@@ -53,12 +54,24 @@ export function loadingHead(view) {
   return { id, zone: ship ? ship.zone : 0 };
 }
 
+const ZONE_SITES = [["Canton", "Macao", "Formosa"], ["Batavia", "Malacca"], ["Bombay", "Madras", "Calcutta"]];
 // The zones' goods: tea everywhere, and silk in China, coffee in Southeast Asia, spices in India.
 const ZONE_GOOD = [3, 2, 1];
 
 function loadable(view) {
   const { zone } = loadingHead(view);
   return GOODS.map((_, g) => (g === 0 || g === ZONE_GOOD[zone - 1] ? view.far_east[g] : 0));
+}
+
+/** What `n` cubes of good `g` cost the viewer now: each from the cheapest filled Far East space, 1 less
+ * with a trading post in the loading zone, never below 0 (domain/eic/state.py purchase_cost). */
+function loadCost(view, g, n) {
+  const prices = MARKETS.far_east[view.seats === 4 ? "4" : "3"][g];
+  const zone = loadingHead(view).zone;
+  const discount = view.players[view.seat].posts.some((site) => (ZONE_SITES[zone - 1] || []).includes(site)) ? 1 : 0;
+  let total = 0;
+  for (let k = 0; k < n; k++) total += Math.max(0, prices[view.far_east[g] - 1 - k] - discount);
+  return total;
 }
 
 function loadingShip(view, ctx) {
@@ -95,8 +108,10 @@ export function path(c, view, ctx) {
       return [{ key: `card:${c.card}`, label: marketCard(c.card) }];
     case "SendShip":
       return [{ key: `ship:${c.ship}`, label: `Send ${shipName(c.ship, ctx)}` }, { key: `zone:${c.zone}`, label: `to ${ZONES[c.zone - 1] || "zone " + c.zone}` }];
-    case "LoadShip":
-      return [loadingShip(view, ctx), ...amounts("load", c.goods, loadable(view), (n, good, i) => `${i ? "" : "Load "}${n} ${good}`, "Load nothing")];
+    case "LoadShip": {
+      const cost = (n, good) => (n ? ` (${gs(loadCost(view, GOODS.indexOf(good), n))})` : "");
+      return [loadingShip(view, ctx), ...amounts("load", c.goods, loadable(view), (n, good, i) => `${i ? "" : "Load "}${n} ${good}${cost(n, good)}`, "Load nothing")];
+    }
     case "LeaveShipInFarEast":
       return [loadingShip(view, ctx), { key: "stay", label: "Leave it in the Far East for the next epoch (1 GS)" }];
     case "SellFromWarehouse": {
