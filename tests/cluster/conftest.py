@@ -18,11 +18,25 @@ from tests.support.redis_cluster import ClusterUnavailable, LocalCluster, redis_
 
 @pytest.fixture(scope="session")
 def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    with _local_cluster(tmp_path_factory.mktemp("cluster")) as cluster:
+        yield cluster
+
+
+@pytest.fixture
+def own_cluster(tmp_path: Path) -> Iterator[LocalCluster]:
+    """A cluster of the test's own, for a test that kills a master (the shared one must keep its three
+    replicas for the other tests)."""
+    with _local_cluster(tmp_path / "cluster") as cluster:
+        yield cluster
+
+
+@contextlib.contextmanager
+def _local_cluster(folder: Path) -> Iterator[LocalCluster]:
     try:
         redis_cli()
     except ClusterUnavailable as exc:
         pytest.skip(str(exc))
-    with LocalCluster(tmp_path_factory.mktemp("cluster")) as cluster:
+    with LocalCluster(folder) as cluster:
         yield cluster
 
 

@@ -9,7 +9,6 @@ than 7.2 (refused at start, with the reason)."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,7 +24,7 @@ from services.config import Settings
 from tests.cluster.failover_support import Player, promoted, restart, wait_until
 from tests.conftest import TEST_GAMES
 from tests.support.pipeline import new_race
-from tests.support.redis_cluster import ClusterUnavailable, LocalCluster, redis_cli
+from tests.support.redis_cluster import LocalCluster
 
 pytestmark = pytest.mark.redis
 
@@ -39,17 +38,6 @@ games took ~20 s and "5 more rolls elsewhere" missed 120 s on a loaded machine."
 def _services(url: str, ack: ReplicaAck) -> Services:
     settings = Settings(redis_url=url, data_dir=Path(".harbormaster-test").resolve(), replica_ack=ack)
     return build(settings, url, games=TEST_GAMES, on_cluster=True)
-
-
-@pytest.fixture
-def own_cluster(tmp_path: Path) -> Iterator[LocalCluster]:
-    """A cluster of this test's own: the shared one must keep its three replicas for the other tests."""
-    try:
-        redis_cli()
-    except ClusterUnavailable as exc:
-        pytest.skip(str(exc))
-    with LocalCluster(tmp_path / "cluster") as cluster:
-        yield cluster
 
 
 def test_a_killed_master_loses_no_acknowledged_append_and_every_game_verifies(

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,7 +29,7 @@ from tests.support.pipeline import (
     wait_for_results,
     worker_process,
 )
-from tests.support.redis_cluster import ClusterUnavailable, LocalCluster, redis_cli
+from tests.support.redis_cluster import LocalCluster
 
 pytestmark = pytest.mark.redis
 
@@ -39,16 +38,6 @@ GAMES = 24
 RESEND_AFTER_S = 15.0
 """A command without a result this long is sent again with its id (a submission lost with the master)."""
 ACK_ENV = {"HARBORMASTER_REPLICA_ACK": "wait", "HARBORMASTER_REPLICA_ACK_TIMEOUT_MS": "1000"}
-
-
-@pytest.fixture
-def own_cluster(tmp_path: Path) -> Iterator[LocalCluster]:
-    try:
-        redis_cli()
-    except ClusterUnavailable as exc:
-        pytest.skip(str(exc))
-    with LocalCluster(tmp_path / "cluster") as cluster:
-        yield cluster
 
 
 class NoteTaker:

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -22,24 +20,13 @@ from tests.cluster.test_worker_on_cluster import assert_every_game_verifies, clu
 from tests.gateway.client import Recorder, bearer, event_seqs
 from tests.gateway.harness import ServerThread
 from tests.support.pipeline import stop_process, worker_process
-from tests.support.redis_cluster import ClusterUnavailable, LocalCluster, redis_cli
+from tests.support.redis_cluster import LocalCluster
 
 pytestmark = pytest.mark.redis
 
 ACK_ENV = {"HARBORMASTER_REPLICA_ACK": "wait", "HARBORMASTER_REPLICA_ACK_TIMEOUT_MS": "1000"}
 WAIT_S = 180.0
 """Generous: a failover, a node restarted and several engineers' tests on two CPUs."""
-
-
-@pytest.fixture
-def own_cluster(tmp_path: Path) -> Iterator[LocalCluster]:
-    """A cluster of this test's own: it kills a master."""
-    try:
-        redis_cli()
-    except ClusterUnavailable as exc:
-        pytest.skip(str(exc))
-    with LocalCluster(tmp_path / "cluster") as cluster:
-        yield cluster
 
 
 class Mover:
