@@ -8,10 +8,14 @@ hash; the tournament export lists them.
 Once the archive verifies (``harbormaster verify`` on the file), a tournament's game is trimmed from
 Redis (``events/archived.py``) as soon as its round job has recorded its table
 (``HARBORMASTER_ARCHIVE_TRIM=0`` keeps it): loading or exporting it reads the archive.
+With ``HARBORMASTER_ARCHIVE_BUCKET`` each verified file is also uploaded to an S3-compatible bucket
+(``services/archive_bucket.py``); the game counts as verified (and may be trimmed) only once the bucket
+confirmed the upload, and the index entry names the object.
 """
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import os
@@ -23,6 +27,7 @@ import structlog
 from domain import games_with_plugins
 from events.connection import connect
 from events.store import EventStore
+from services.archive_bucket import BUCKET_ENV, ENDPOINT_ENV, ArchiveBucket, BucketError
 from services.audit.export import export_lines
 from services.audit.verify import verify_file
 from workers.jobs.archive import ARCHIVE_INDEX, trim_archived
@@ -63,13 +68,26 @@ def archived(client: Any, game_ids: list[str]) -> dict[str, dict[str, Any]]:
     return {g: json.loads(v) for g, v in zip(game_ids, values, strict=True) if v is not None}
 
 
+def configured_bucket() -> ArchiveBucket | None:
+    """The bucket ``HARBORMASTER_ARCHIVE_BUCKET`` names, if any (one client a process and setting)."""
+    return _bucket(os.environ.get(BUCKET_ENV, ""), os.environ.get(ENDPOINT_ENV, ""))
+
+
+@functools.cache
+def _bucket(url: str, endpoint: str) -> ArchiveBucket | None:
+    return ArchiveBucket(url, endpoint or None) if url else None
+
+
 def archive_missing(store: EventStore, game_ids: list[str], archive_dir: str | Path) -> list[dict[str, Any]]:
     """Archive, in this process, those of ``game_ids`` that are finished and not archived yet (a trigger
-    lost to a crash, workers stopped before their job ran, games older than the archive)."""
+    lost to a crash, workers stopped before their job ran, games older than the archive), or not yet in the
+    bucket when one is configured (an upload that failed)."""
     done = archived(store.redis, game_ids)
+    uploading = configured_bucket() is not None
     written = []
     for game_id in game_ids:
-        if game_id not in done and store.meta(game_id).status == "finished":
+        missing = game_id not in done or (uploading and "object" not in done[game_id])
+        if missing and store.meta(game_id).status == "finished":
             written.append({"game_id": game_id} | archive_game(store, game_id, archive_dir))
     trim_archived(store, [g for g, entry in done.items() if entry.get("verified")])  # a trim lost to a crash
     return written
@@ -77,7 +95,8 @@ def archive_missing(store: EventStore, game_ids: list[str], archive_dir: str | P
 
 def archive_game(store: EventStore, game_id: str, archive_dir: str | Path) -> dict[str, Any]:
     """Write the game's archive, verify it (``harbormaster verify``: chain, replay, every decision again),
-    mark it verified in the index and trim the game from Redis if nothing will read it there again."""
+    upload it to the bucket if one is configured, mark it verified in the index and trim the game from
+    Redis if nothing will read it there again."""
     if store.meta(game_id).archive:  # trimmed already: its archive was verified before
         return archived(store.redis, [game_id]).get(game_id, {})
     entry = write_archive(store, game_id, archive_dir)
@@ -85,6 +104,13 @@ def archive_game(store: EventStore, game_id: str, archive_dir: str | Path) -> di
     if not (report.ok and report.finished):
         log.error("archive_unverified", game_id=game_id, problems=report.problems[:5])
         return entry
+    bucket = configured_bucket()
+    if bucket is not None:
+        try:
+            entry["object"] = bucket.upload(Path(entry["file"]))
+        except BucketError as exc:  # kept in Redis, unverified: archive_missing uploads it again
+            log.error("archive_not_uploaded", game_id=game_id, error=str(exc))
+            return entry
     entry["verified"] = True
     store.redis.hset(ARCHIVE_INDEX, game_id, json.dumps(entry))
     entry["trimmed"] = bool(trim_archived(store, [game_id]))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -111,10 +112,19 @@ def cmd_export(services: Services, args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     from services.audit.verify import verify_file
 
-    path = Path(args.file)
-    if not path.exists():
-        raise UserError(f"no such file: {path}")
-    report = verify_file(path, load_games(Settings.from_env()))
+    if args.file.startswith("s3://"):  # an archive in the bucket: fetched, then verified as a file
+        from services.archive_bucket import ENDPOINT_ENV, BucketError, fetched
+
+        try:
+            with fetched(args.file, os.environ.get(ENDPOINT_ENV)) as path:
+                report = verify_file(path, load_games(Settings.from_env()))
+        except BucketError as exc:
+            raise UserError(str(exc)) from exc
+    else:
+        path = Path(args.file)
+        if not path.exists():
+            raise UserError(f"no such file: {path}")
+        report = verify_file(path, load_games(Settings.from_env()))
     problem = report.first_problem()
     if problem is not None:
         print(f"FAILED at seq {problem.seq}: {problem.reason}", file=sys.stderr)
@@ -183,7 +193,9 @@ def add_parsers(sub: Any) -> None:
     export = sub.add_parser("export", help="write a game's whole log as JSON lines (for verify)")
     export.add_argument("game_id")
     verify = sub.add_parser("verify", help="check an export offline: hash chain, replay, decisions, seed")
-    verify.add_argument("file")
+    verify.add_argument(
+        "file", help="an export or archive file, or an archive in the bucket: s3://bucket/key"
+    )
     games = sub.add_parser("games", help="list games")
     games.add_argument("--live", action="store_true")
     archive = sub.add_parser("archive", help="write finished games as <id>.jsonl.gz (verify reads them)")

@@ -236,7 +236,8 @@ def summary(state: State, full: bool = True) -> dict[str, Any]:
 def export_lines(services: Services, tid: str) -> Iterator[bytes]:
     """The tournament's log as JSON Lines: its header, every envelope with its hashes and the event in
     readable form, then one line per game with its final hash (each game exports on its own) and, once
-    archived, its archive file and the last hash in it (``null`` until then)."""
+    archived, its archive file, its copy in the archive bucket if one is configured, and the last hash in
+    it (``null`` until then)."""
     from services.archive import archived
 
     tournaments = TournamentStore(services.redis)
@@ -255,7 +256,8 @@ def export_lines(services: Services, tid: str) -> Iterator[bytes]:
             entry = files.get(game_id, {})
             yield ENCODER.encode({"kind": "game", "round": played.number, "table": index + 1, "game_id": game_id,
                                   "final_hash": result.final_hash if result else None,
-                                  "archive": entry.get("file"), "archive_last_hash": entry.get("last_hash")})  # fmt: skip
+                                  "archive": entry.get("file"), "archive_object": entry.get("object"),
+                                  "archive_last_hash": entry.get("last_hash")})  # fmt: skip
 
 
 def game_ids(state: State) -> Sequence[str]:
