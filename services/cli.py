@@ -16,7 +16,7 @@ import redis
 
 from domain.engine import RuleViolation
 from events.errors import EventsError, GameExists, UnknownGame
-from services import cluster, game_cli
+from services import game_cli
 from services import logging as hm_logging
 from services.bootstrap import ClusterNotSupported, Services, build, require_rq
 from services.cli_common import UserError, redis_for, redis_for_games
@@ -49,10 +49,7 @@ def cmd_worker(services: Services, url: str, args: argparse.Namespace) -> int:
 def cmd_rq_worker(services: Services, args: argparse.Namespace) -> int:
     from workers.runner import run_rq_worker
 
-    # The bot runner reads many games' streams in one XREAD, which a Cluster refuses across slots: there,
-    # bots move by one rq job a move (deploy/CLUSTER.md).
-    on_cluster = cluster.is_cluster_client(services.redis)
-    bots = None if args.no_bot_runner or on_cluster else (services.store, services.bus, args.bot_delay)
+    bots = None if args.no_bot_runner else (services.store, services.bus, args.bot_delay)
     run_rq_worker(require_rq(services), services.settings.log_level.upper(), no_fork=args.no_fork, bots=bots)
     return 0
 

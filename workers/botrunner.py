@@ -7,6 +7,10 @@ events of all of them, which it folds into its cached states (``evolve``: no rel
 to act (the same ``moves_at`` as the rq job, from the state at that position, under the same position-derived
 command ids) and submits every move of the pass in one pipeline through the bus, like any player.
 
+On a Cluster a read of several streams is refused across slots, so there each game's stream is read on
+its own, the reads batched per node by the Cluster pipeline, polled every ``CLUSTER_POLL_MS`` while
+nothing is new.
+
 Restart-safety: the games are split into ``SHARDS`` shards (``crc32(game id)``), each held by one runner at a
 time under a lease (``PartitionLeases`` in their own namespace); a killed runner's leases expire in 3 s and a
 live one takes its shards, loads those games from the store and plays whatever is to act. A move sent twice
@@ -49,6 +53,8 @@ RESEND_AFTER_S = 120.0
 refused by its id; this only covers a move lost with a Redis that restarted without it)."""
 READ_BLOCK_MS = 100
 STREAMS_PER_READ = 2000
+CLUSTER_POLL_MS = 20
+"""On a Cluster, where no read blocks on many slots, the pause between reads that found nothing new."""
 
 
 def shard_of(game_id: str) -> int:
@@ -194,6 +200,9 @@ class BotRunner:
         if not ids:
             self._stop.wait(block_ms / 1000)
             return
+        if self.bus.on_cluster:
+            self._read_each(ids, block_ms)
+            return
         for start in range(0, len(ids), STREAMS_PER_READ):
             chunk = ids[start : start + STREAMS_PER_READ]
             streams = {keys.events(g): f"{self.games[g].loaded.seq}-0" for g in chunk}
@@ -201,6 +210,22 @@ class BotRunner:
             block = block_ms if block_ms > 0 and len(ids) <= STREAMS_PER_READ else None
             for key, entries in self.redis.xread(streams, block=block) or []:
                 self._fold(chunk_game(key), entries)
+
+    def _read_each(self, ids: list[str], block_ms: int) -> None:
+        """On a Cluster: one ``XREAD`` a game (a read of several streams is refused across slots), sent as
+        the Cluster pipeline's one batch a node; nothing new, it waits a poll interval instead of blocking."""
+        found = False
+        for start in range(0, len(ids), STREAMS_PER_READ):
+            chunk = ids[start : start + STREAMS_PER_READ]
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id in chunk:
+                pipe.xread({keys.events(game_id): f"{self.games[game_id].loaded.seq}-0"})
+            for game_id, reply in zip(chunk, pipe.execute(), strict=True):
+                for _, entries in reply or []:
+                    found = True
+                    self._fold(game_id, entries)
+        if not found and block_ms > 0:
+            self._stop.wait(min(block_ms, CLUSTER_POLL_MS) / 1000)
 
     def _fold(self, game_id: str, entries: list[tuple[bytes, dict[bytes, bytes]]]) -> None:
         seated = self.games.get(game_id)
