@@ -59,3 +59,22 @@ def connect(url: str) -> Any:
 
 def is_cluster_client(client: Any) -> bool:
     return isinstance(client, RedisCluster)
+
+
+SENT_AGAIN = frozenset(("MOVED", "ASK", "TRYAGAIN", "CLUSTERDOWN"))
+"""A Cluster node's refusals of a call it did not run, to be sent elsewhere (``MOVED``, ``ASK``) or again."""
+
+
+def sent_again(message: str) -> bool:
+    """Whether an error reply's message is one of ``SENT_AGAIN``."""
+    return message.split(" ", 1)[0] in SENT_AGAIN
+
+
+def redirection(message: str) -> tuple[str, tuple[str, int]]:
+    """An error reply's kind and, for ``MOVED``/``ASK`` (``MOVED <slot> <host>:<port>``), the node it names
+    (``("", 0)`` otherwise)."""
+    words = message.split(" ")
+    if words[0] in ("MOVED", "ASK") and len(words) >= 3:
+        host, _, port = words[2].rpartition(":")
+        return words[0], (host, int(port))
+    return words[0], ("", 0)

@@ -34,6 +34,7 @@ import structlog
 from redis.cluster import RedisCluster
 from redis.crc import key_slot
 
+from events.connection import redirection, sent_again
 from events.replica_ack import ReplicaAck
 from workers.wire import ScriptWire, Wire, pack_script_call
 
@@ -224,22 +225,15 @@ class ClusterScriptWire:
 def _refusal(reply: Any) -> bool:
     """Whether the reply says the call did not run and should be sent elsewhere, or again."""
     return isinstance(reply, redis.exceptions.NoScriptError) or (
-        isinstance(reply, redis.ResponseError) and str(reply).split(" ", 1)[0] in _SENT_AGAIN
+        isinstance(reply, redis.ResponseError) and sent_again(str(reply))
     )
 
 
-_SENT_AGAIN = frozenset(("MOVED", "ASK", "TRYAGAIN", "CLUSTERDOWN"))
-
-
 def _redirection(reply: Exception) -> tuple[str, Node]:
-    """The refusal's kind and, for ``MOVED``/``ASK`` (``MOVED <slot> <host>:<port>``), the node it names."""
+    """The refusal's kind (``NOSCRIPT`` too) and, for ``MOVED``/``ASK``, the node it names."""
     if isinstance(reply, redis.exceptions.NoScriptError):
         return "NOSCRIPT", ("", 0)
-    words = str(reply).split(" ")
-    if words[0] in ("MOVED", "ASK") and len(words) >= 3:
-        host, _, port = words[2].rpartition(":")
-        return words[0], (host, int(port))
-    return words[0], ("", 0)
+    return redirection(str(reply))
 
 
 def wire_for(

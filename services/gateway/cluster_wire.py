@@ -30,6 +30,7 @@ from redis.crc import key_slot
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
+from events.connection import redirection, sent_again
 from services import cluster
 from services.gateway.wire import Call, Wire
 
@@ -192,7 +193,7 @@ class ClusterWire:
         """Send one refused call where the refusal says, until it runs or the deadline passes."""
         wait_s = TRY_AGAIN_FIRST_S
         while True:
-            kind, named = _redirection(reply)
+            kind, named = redirection(str(reply))
             self.sent_again[kind] = self.sent_again.get(kind, 0) + 1
             log.info("gateway_call_sent_again", slot=slot, refusal=kind, node=f"{node[0]}:{node[1]}")
             asking = False
@@ -227,21 +228,9 @@ class ClusterWire:
         return wire
 
 
-_SENT_AGAIN = frozenset(("MOVED", "ASK", "TRYAGAIN", "CLUSTERDOWN"))
-
-
 def _refusal(reply: Any) -> bool:
     """Whether the reply says the call did not run and should be sent elsewhere, or again."""
-    return isinstance(reply, hiredis.ReplyError) and str(reply).split(" ", 1)[0] in _SENT_AGAIN
-
-
-def _redirection(reply: Any) -> tuple[str, Node]:
-    """The refusal's kind and, for ``MOVED``/``ASK`` (``MOVED <slot> <host>:<port>``), the node it names."""
-    words = str(reply).split(" ")
-    if words[0] in ("MOVED", "ASK") and len(words) >= 3:
-        host, _, port = words[2].rpartition(":")
-        return words[0], (host, int(port))
-    return words[0], ("", 0)
+    return isinstance(reply, hiredis.ReplyError) and sent_again(str(reply))
 
 
 def wire_for(url: str, on_cluster: bool, slots: SlotMap | None = None) -> Wire | ClusterWire:
