@@ -29,7 +29,7 @@ from events.keys import partition_for
 from services.redis_launcher import EmbeddedRedis
 from tests.bench.load_generator import GAMES, NOTE, PARTITIONS, _process_cpu_seconds, redis_cpu_seconds
 from tests.support.pipeline import services_for, stop_process, worker_process
-from tests.support.redis_cluster import ClusterUnavailable, LocalCluster, redis_cli
+from tests.support.redis_cluster import LocalCluster, why_no_cluster
 
 COMMANDS = 40_000
 WORKERS = 2
@@ -187,10 +187,8 @@ def _runs(url: str, cluster: bool, tag: str, rq_url: str) -> list[Drain]:
 
 
 def main() -> None:
-    try:
-        redis_cli()
-    except ClusterUnavailable as exc:
-        print(f"skipped: {exc}")
+    if reason := why_no_cluster():
+        print(f"skipped: {reason}")
         return
     with tempfile.TemporaryDirectory(prefix="hm-bench-cluster-") as tmp:
         # Loopback TCP, as the cluster's nodes are reached; it doubles as the workers' RQ_REDIS_URL later.

@@ -21,7 +21,7 @@ from tests.cluster.test_gateway_on_cluster import new_games
 from tests.cluster.test_worker_on_cluster import cluster_services
 from tests.gateway.client import Recorder, post_command
 from tests.gateway.harness import ServerThread
-from tests.support.redis_cluster import ClusterUnavailable, LocalCluster, redis_cli
+from tests.support.redis_cluster import LocalCluster, why_no_cluster
 from workers.fold import FoldWorker
 
 WATCHED = (30, 300)
@@ -88,10 +88,8 @@ def measure(
 
 
 def main() -> None:
-    try:
-        redis_cli()
-    except ClusterUnavailable as exc:
-        print(f"skipped: {exc}")
+    if reason := why_no_cluster():
+        print(f"skipped: {reason}")
         return
     with LocalCluster(Path(tempfile.mkdtemp(prefix="hm-feeds-"))) as cluster:
         server = ServerThread(cluster_services(cluster.url), cluster.url)

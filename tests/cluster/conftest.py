@@ -13,7 +13,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from services.redis_launcher import EmbeddedRedis
-from tests.support.redis_cluster import ClusterUnavailable, LocalCluster, redis_cli
+from tests.support.redis_cluster import LocalCluster, why_no_cluster
 
 
 @pytest.fixture(scope="session")
@@ -32,10 +32,8 @@ def own_cluster(tmp_path: Path) -> Iterator[LocalCluster]:
 
 @contextlib.contextmanager
 def _local_cluster(folder: Path) -> Iterator[LocalCluster]:
-    try:
-        redis_cli()
-    except ClusterUnavailable as exc:
-        pytest.skip(str(exc))
+    if reason := why_no_cluster():
+        pytest.skip(reason)
     with LocalCluster(folder) as cluster:
         yield cluster
 

@@ -37,6 +37,15 @@ def redis_cli() -> str:
     return found
 
 
+def why_no_cluster() -> str | None:
+    """Why this machine cannot start a local cluster, or None when it can (tests skip, benches say so)."""
+    try:
+        redis_cli()
+    except ClusterUnavailable as exc:
+        return str(exc)
+    return None
+
+
 def _port_with_a_free_bus_port(taken: set[int]) -> int:
     """A free port whose Cluster bus port (10,000 above) is free too, and not already handed out."""
     while True:
