@@ -10,13 +10,13 @@ from typing import Any
 
 from domain.tournament import State
 from services.bootstrap import Services
-from services.gateway.auth import digest
+from services.gateway.auth import digest, new_secret
 from workers.jobs.people import people_key
 
 
 def make_keys(services: Services, tournament_id: str, people: list[int]) -> dict[int, str]:
     """A fresh secret per person (192 bits, URL-safe); only their digests are stored."""
-    made = {player: secrets.token_urlsafe(24) for player in people}
+    made = {player: new_secret() for player in people}
     if made:
         services.redis.hset(
             people_key(tournament_id), mapping={str(p): digest(key) for p, key in made.items()}

@@ -26,9 +26,18 @@ def digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def new_secret() -> str:
+    """A fresh secret (192 bits, URL-safe) that never starts with ``-``: a person's key is given to the
+    command line as ``--key KEY``, where argparse would take a leading ``-`` for an option."""
+    while True:
+        secret = secrets.token_urlsafe(24)
+        if not secret.startswith("-"):
+            return secret
+
+
 def new_tokens(seats: Iterable[int]) -> dict[int, str]:
-    """A fresh secret per seat (192 bits, URL-safe)."""
-    return {seat: secrets.token_urlsafe(24) for seat in seats}
+    """A fresh secret per seat."""
+    return {seat: new_secret() for seat in seats}
 
 
 async def store_tokens(redis: Any, game_id: str, tokens: Mapping[int, str]) -> None:

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from services.gateway.auth import new_secret, new_tokens
 from tests.support.pipeline import TEST_PLUGINS
 
 pytestmark = pytest.mark.redis
@@ -39,3 +40,9 @@ def test_create_prints_a_persons_key_and_link_finds_their_table(redis_url, redis
     assert ann["key"].encode() not in tokens
     wrong = cli("link", "tpc", "--key", "nope")
     assert wrong.returncode == 2 and "not the key of a person" in wrong.stderr
+
+
+def test_keys_and_seat_tokens_never_start_with_a_dash() -> None:
+    """``--key -AbC…`` would be taken for an option (one key in 64 started with ``-`` before)."""
+    assert not any(new_secret().startswith("-") for _ in range(3000))
+    assert not any(token.startswith("-") for token in new_tokens(range(3000)).values())
