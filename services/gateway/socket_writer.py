@@ -206,8 +206,14 @@ class Flusher:
 
     def due(self, writer: DirectWriter) -> None:
         if not self.writers:
-            asyncio.get_running_loop().call_soon(self.flush)  # the loop is not kept: it keys ``_flushers``
-        self.writers.append(writer)
+            asyncio.get_running_loop().call_soon(self._after_callbacks)  # the loop is not kept: it keys
+        self.writers.append(writer)  # ``_flushers``
+
+    def _after_callbacks(self) -> None:
+        """Flush one step later: the callbacks that the frames' turn made ready run first. A mover's result
+        is written by a future's done-callback, ready only once its event frame is taken; flushed at once,
+        the two went out in two writes (two system calls, two wake-ups of the client)."""
+        asyncio.get_running_loop().call_soon(self.flush)
 
     def flush(self) -> None:
         writers = self.writers

@@ -7,7 +7,8 @@ appends every move to Redis with AOF on (``appendfsync everysec``), through one 
 Prints moves/s, p50/p99 of a two-move round, their ratio, and the gateway's and worker's CPU per move.
 ``BENCH_MOVES_SECONDS`` (default 10) and ``BENCH_MOVES_GAMES`` (default ``50,200``) set the run;
 ``BENCH_MOVES_GATEWAYS=N`` plays through N gateway processes sharing the port (``--reuse-port``), and then
-leaves out the figures of one gateway (memory per game, fan-out).
+leaves out the figures of one gateway (memory per game, fan-out); ``BENCH_MOVES_SPECTATORS`` (default
+``1000,5000``; ``0``: none) sets the fan-out runs.
 """
 
 from __future__ import annotations
@@ -38,6 +39,12 @@ def _cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _machine_busy_s() -> float:
+    """CPU time the whole machine has spent busy (every core, every process), from ``/proc/stat``."""
+    fields = [int(f) for f in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")  # all but idle and iowait
+
+
 def _games(base: str, count: int) -> list[dict[str, Any]]:
     games = []
     with httpx.Client(base_url=base, timeout=30) as api:
@@ -54,12 +61,14 @@ def _ours(base: str, ws_base: str, games: int, seconds: float, pids: dict[str, i
     spec = Path(tempfile.mkstemp(suffix=".json")[1])
     spec.write_text(json.dumps(_games(base, games)))
     before = {name: _cpu_s(pid) for name, pid in pids.items()}
+    busy = _machine_busy_s()
     load = subprocess.run(
         ["node", str(Path(folder.stdout.strip()) / "load.js"), str(spec), str(seconds)],
         capture_output=True, text=True, timeout=seconds + 120, env={**os.environ, "HM_WS": ws_base},
     )  # fmt: skip
     result: dict[str, Any] = json.loads(load.stdout.strip().splitlines()[-1])
     moves = max(1, result["moves_per_s"] * (seconds + 2))
+    result["machine_us_per_move"] = 1e6 * (_machine_busy_s() - busy) / moves
     for name, pid in pids.items():
         result[f"{name}_us_per_move"] = 1e6 * (_cpu_s(pid) - before[name]) / moves
         result[f"{name}_rss_mb"] = _rss_mb(pid)
@@ -125,6 +134,23 @@ def _memory_per_game(base: str, pids: dict[str, int], games: int) -> dict[str, f
     return {name: 1024 * (_rss_mb(pid) - before[name]) / games for name, pid in pids.items()}
 
 
+def _print_memory_per_game(url: str, worker_pid: int) -> None:
+    """On a gateway of its own: its 1,000 games stay watched (and read) until idle for 30 s, which would
+    slow the gateway that the moves are measured on."""
+    port = free_port()
+    gateway = _spawn(["gateway", "--port", str(port)], url)
+    try:
+        _wait_ready(f"http://127.0.0.1:{port}")
+        memory = _memory_per_game(
+            f"http://127.0.0.1:{port}", {"gateway": gateway.pid, "worker": worker_pid}, 1000
+        )
+    finally:
+        gateway.terminate()
+        gateway.wait(timeout=20)
+    print(f"memory per live game: gateway {memory['gateway']:.1f} kB, worker {memory['worker']:.1f} kB "
+          "(1,000 counter games, RSS before and after)")  # fmt: skip
+
+
 def _peer_script() -> Path | None:
     """``../shared/bench/boardgameio/run.sh`` beside this checkout (or beside the folder that holds it)."""
     for folder in Path(__file__).resolve().parents:
@@ -137,17 +163,26 @@ def _peer(games: int, seconds: float) -> dict[str, Any] | None:
     script = _peer_script()
     if script is None:
         return None
+    busy = _machine_busy_s()
     run = subprocess.run(
         [str(script), str(games), str(int(seconds))], capture_output=True, text=True, timeout=300
     )
+    busy = _machine_busy_s() - busy  # with its server's start (~0.3 s of CPU): a little against it
     lines = [line for line in run.stdout.splitlines() if line.startswith("{")]
     if not lines:
         print(f"  boardgame.io gave no figure (exit {run.returncode}): {run.stderr.strip()[-300:]}")
-    return json.loads(lines[-1]) if lines else None
+        return None
+    result: dict[str, Any] = json.loads(lines[-1])
+    result["machine_us_per_move"] = 1e6 * busy / max(1, result["moves_per_s"] * seconds)
+    return result
 
 
 def _line(result: dict[str, Any]) -> str:
-    return f"{result['moves_per_s']:>7,} moves/s  p50 {result['p50_ms']:>4} ms  p99 {result['p99_ms']:>4} ms"
+    """Moves/s, a two-move round's p50/p99, and the whole machine's CPU per move (servers, Redis, clients)."""
+    return (
+        f"{result['moves_per_s']:>7,} moves/s  p50 {result['p50_ms']:>4} ms  p99 {result['p99_ms']:>4} ms"
+        f"  machine {result['machine_us_per_move']:>4.0f} us CPU/move"
+    )
 
 
 def main() -> None:
@@ -161,15 +196,17 @@ def main() -> None:
     shared = ["--reuse-port"] if count > 1 else []
     gateways = [_spawn(["gateway", "--port", str(port), *shared], url) for _ in range(count)]
     gateway, worker = gateways[0], _spawn(["worker"], url)
-    pids = {f"gateway{i}": g.pid for i, g in enumerate(gateways)} | {"worker": worker.pid}
+    assert server.process is not None
+    pids = {f"gateway{i}": g.pid for i, g in enumerate(gateways)} | {
+        "worker": worker.pid,
+        "redis": server.process.pid,
+    }
     try:
         _wait_ready(base)
         if count > 1:
             print(f"{count} gateway processes sharing port {port} (SO_REUSEPORT)")
         else:
-            memory = _memory_per_game(base, {"gateway": gateway.pid, "worker": worker.pid}, 1000)
-            print(f"memory per live game: gateway {memory['gateway']:.1f} kB, worker {memory['worker']:.1f} kB "
-                  "(1,000 counter games, RSS before and after)")  # fmt: skip
+            _print_memory_per_game(url, worker.pid)
         for games in sizes if sizes != [0] else []:
             print(f"{games} concurrent games, {seconds:.0f} s each, alternating:")
             for _ in range(ROUNDS):
@@ -182,9 +219,13 @@ def main() -> None:
                 rss = sum(ours[f"gateway{i}_rss_mb"] for i in range(count))
                 print(f"      gateway {cpu:.0f} us CPU/move, RSS {rss:.0f} MB;"
                       f" worker {ours['worker_us_per_move']:.0f} us CPU/move, RSS {ours['worker_rss_mb']:.0f} MB;"
+                      f" redis-server {ours['redis_us_per_move']:.0f} us CPU/move;"
                       f" refused {ours['refused']}, errors {ours['errors']}")  # fmt: skip
                 time.sleep(1)
-        for spectators in (1000, 5000) if count == 1 else ():
+        audiences = [
+            int(n) for n in os.environ.get("BENCH_MOVES_SPECTATORS", "1000,5000").split(",") if n != "0"
+        ]
+        for spectators in audiences if count == 1 else []:
             fan = _fanout(base, ws_base, gateway.pid, spectators, FANOUT_MOVES, FANOUT_INTERVAL_S)
             print(f"fan-out, one game watched by {spectators:,} spectators ({fan['open']:,} connected), a move every "
                   f"{FANOUT_INTERVAL_S * 1000:.0f} ms: append -> 1st median {fan['first_median']:.1f} ms; -> "

@@ -39,7 +39,14 @@ class ServerThread:
         self.port = free_port()
         app_options.setdefault("limits", UNLIMITED)
         app = self.app = create_app(services, redis_url=url, **app_options)
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", ws=SocketProtocol)
+        config = uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            ws=SocketProtocol,
+            ws_per_message_deflate=services.settings.ws_compression,  # as ``harbormaster gateway`` runs it
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
