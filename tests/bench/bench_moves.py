@@ -134,21 +134,43 @@ def _memory_per_game(base: str, pids: dict[str, int], games: int) -> dict[str, f
     return {name: 1024 * (_rss_mb(pid) - before[name]) / games for name, pid in pids.items()}
 
 
+class _FreshGateway:
+    """A gateway process of its own for one measurement: what another measurement left in a gateway (1,000
+    games watched, and read, until idle for 30 s; a heap grown by earlier runs, which new sockets reuse
+    without growing the RSS) would skew it."""
+
+    def __init__(self, url: str) -> None:
+        self.port = free_port()
+        self.base, self.ws_base = f"http://127.0.0.1:{self.port}", f"ws://127.0.0.1:{self.port}"
+        self.process = _spawn(["gateway", "--port", str(self.port)], url)
+
+    def __enter__(self) -> _FreshGateway:
+        _wait_ready(self.base)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=20)
+
+
 def _print_memory_per_game(url: str, worker_pid: int) -> None:
-    """On a gateway of its own: its 1,000 games stay watched (and read) until idle for 30 s, which would
-    slow the gateway that the moves are measured on."""
-    port = free_port()
-    gateway = _spawn(["gateway", "--port", str(port)], url)
-    try:
-        _wait_ready(f"http://127.0.0.1:{port}")
-        memory = _memory_per_game(
-            f"http://127.0.0.1:{port}", {"gateway": gateway.pid, "worker": worker_pid}, 1000
-        )
-    finally:
-        gateway.terminate()
-        gateway.wait(timeout=20)
+    with _FreshGateway(url) as gateway:
+        memory = _memory_per_game(gateway.base, {"gateway": gateway.process.pid, "worker": worker_pid}, 1000)
     print(f"memory per live game: gateway {memory['gateway']:.1f} kB, worker {memory['worker']:.1f} kB "
           "(1,000 counter games, RSS before and after)")  # fmt: skip
+
+
+def _print_fanout(url: str, spectators: int) -> None:
+    with _FreshGateway(url) as gateway:
+        fan = _fanout(
+            gateway.base, gateway.ws_base, gateway.process.pid, spectators, FANOUT_MOVES, FANOUT_INTERVAL_S
+        )
+    print(f"fan-out, one game watched by {spectators:,} spectators ({fan['open']:,} connected), a move every "
+          f"{FANOUT_INTERVAL_S * 1000:.0f} ms: append -> 1st median {fan['first_median']:.1f} ms; -> "
+          f"{spectators:,}th median {fan['last_median']:.1f} ms, max {fan['last_max']:.1f} ms; frames "
+          f"delivered {100 * fan['delivered']:.1f} %, resyncs {fan['resyncs']}; gateway "
+          f"{fan['cpu_us_per_event'] / spectators:.1f} us CPU per frame, "
+          f"{fan['kb_per_socket']:.1f} kB per open socket")  # fmt: skip
 
 
 def _peer_script() -> Path | None:
@@ -195,7 +217,7 @@ def main() -> None:
     count = int(os.environ.get("BENCH_MOVES_GATEWAYS", 1))
     shared = ["--reuse-port"] if count > 1 else []
     gateways = [_spawn(["gateway", "--port", str(port), *shared], url) for _ in range(count)]
-    gateway, worker = gateways[0], _spawn(["worker"], url)
+    worker = _spawn(["worker"], url)
     assert server.process is not None
     pids = {f"gateway{i}": g.pid for i, g in enumerate(gateways)} | {
         "worker": worker.pid,
@@ -226,13 +248,7 @@ def main() -> None:
             int(n) for n in os.environ.get("BENCH_MOVES_SPECTATORS", "1000,5000").split(",") if n != "0"
         ]
         for spectators in audiences if count == 1 else []:
-            fan = _fanout(base, ws_base, gateway.pid, spectators, FANOUT_MOVES, FANOUT_INTERVAL_S)
-            print(f"fan-out, one game watched by {spectators:,} spectators ({fan['open']:,} connected), a move every "
-                  f"{FANOUT_INTERVAL_S * 1000:.0f} ms: append -> 1st median {fan['first_median']:.1f} ms; -> "
-                  f"{spectators:,}th median {fan['last_median']:.1f} ms, max {fan['last_max']:.1f} ms; frames "
-                  f"delivered {100 * fan['delivered']:.1f} %, resyncs {fan['resyncs']}; gateway "
-                  f"{fan['cpu_us_per_event'] / spectators:.1f} us CPU per frame, "
-                  f"{fan['kb_per_socket']:.1f} kB per open socket")  # fmt: skip
+            _print_fanout(url, spectators)
     finally:
         for proc in (*gateways, worker):
             proc.terminate()
