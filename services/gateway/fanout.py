@@ -296,12 +296,18 @@ class GameFeed:
         )
 
     def frames_between(self, seat: int | None, after: int, upto: int) -> list[tuple[int, str]]:
-        """Frames for events ``after+1 … upto`` as this viewer sees them."""
-        state = self.state_at(after)
-        frames = []
+        """Frames for events ``after+1 … upto`` as this viewer sees them. The states after recent events are
+        kept (``recent``): a new event is folded once per feed, not once more per kind of viewer."""
+        frames: list[tuple[int, str]] = []
+        state: Any = None
         for entry in self.entries[after:upto]:
-            state = self.game.evolve(state, entry.event)
-            frames.append((entry.envelope.seq, self.event_frame(entry, state, seat)))
+            seq = entry.envelope.seq
+            known = self.recent.get(seq)
+            if known is not None:
+                state = known
+            else:  # older than the recent states: folded from the one before (or the nearest checkpoint)
+                state = self.game.evolve(self.state_at(seq - 1) if not frames else state, entry.event)
+            frames.append((seq, self.event_frame(entry, state, seat)))
         return frames
 
     # --- viewers -----------------------------------------------------------------------------------------
