@@ -25,6 +25,7 @@ import httpx
 import websockets
 
 from services.redis_launcher import EmbeddedRedis
+from tests.bench.load_generator import _process_cpu_seconds
 from tests.gateway.harness import free_port
 from tests.support.pipeline import TEST_PLUGINS
 
@@ -112,7 +113,10 @@ async def _player(port: int, game_id: str, token: str, until: float, latencies: 
     return done
 
 
-async def _throughput(base: str, port: int) -> tuple[float, float, float]:
+async def _throughput(
+    base: str, port: int, pids: dict[str, int]
+) -> tuple[float, float, float, dict[str, float]]:
+    """Commands/s, round trip p50 and p99 (ms), and each process's CPU per command (us)."""
     async with httpx.AsyncClient(base_url=base, timeout=60) as client:
         games = []
         for _ in range(THROUGHPUT_GAMES):
@@ -124,14 +128,20 @@ async def _throughput(base: str, port: int) -> tuple[float, float, float]:
     until = time.monotonic() + 2  # warm the feeds
     await asyncio.gather(*(_player(port, g, t, until, []) for g, t in games))
     started = time.monotonic()
+    cpu = {name: _process_cpu_seconds(pid) for name, pid in pids.items()}
     until = started + THROUGHPUT_SECONDS
     counts = await asyncio.gather(*(_player(port, g, t, until, latencies) for g, t in games))
     elapsed = time.monotonic() - started
+    per_command = {
+        name: 1e6 * (_process_cpu_seconds(pid) - cpu[name]) / max(1, sum(counts))
+        for name, pid in pids.items()
+    }
     latencies.sort()
     return (
         sum(counts) / elapsed,
         latencies[len(latencies) // 2] * 1000,
         latencies[int(len(latencies) * 0.99)] * 1000,
+        per_command,
     )
 
 
@@ -275,9 +285,12 @@ def main() -> None:
     worker = _spawn(["worker"], url)
     try:
         _wait_ready(base)
-        rate, p50, p99 = asyncio.run(_throughput(base, port))
+        rate, p50, p99, cpu = asyncio.run(
+            _throughput(base, port, {"gateway": gateway.pid, "worker": worker.pid})
+        )
         print(f"commands/s over HTTP, {THROUGHPUT_GAMES} concurrent games (?wait=true, 1 fold worker): "
-              f"{rate:,.0f}  (round trip p50 {p50:.1f} ms, p99 {p99:.1f} ms)")  # fmt: skip
+              f"{rate:,.0f}  (round trip p50 {p50:.1f} ms, p99 {p99:.1f} ms; CPU per command: gateway "
+              f"{cpu['gateway']:.0f} us, worker {cpu['worker']:.0f} us)")  # fmt: skip
         first, last = _latency(base, ws_base)
         print(f"appended event -> 1st spectator of {SPECTATORS}: median {statistics.median(first):.1f} ms, "
               f"max {max(first):.1f} ms")  # fmt: skip

@@ -25,6 +25,8 @@ import httpx
 
 from services.redis_launcher import EmbeddedRedis
 from tests.bench.bench_gateway import _rss_mb, _spawn, _wait_ready
+from tests.bench.load_generator import _process_cpu_seconds
+from tests.bench.platform_probe import _cpu_counters
 from tests.gateway.harness import free_port
 
 HERE = Path(__file__).parent
@@ -34,14 +36,9 @@ FANOUT_MOVES = 40
 FANOUT_INTERVAL_S = 0.1
 
 
-def _cpu_s(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def _machine_busy_s() -> float:
     """CPU time the whole machine has spent busy (every core, every process), from ``/proc/stat``."""
-    fields = [int(f) for f in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    fields = _cpu_counters().get("cpu", [0] * 8)
     return (sum(fields[:8]) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")  # all but idle and iowait
 
 
@@ -60,7 +57,7 @@ def _ours(base: str, ws_base: str, games: int, seconds: float, pids: dict[str, i
     folder = subprocess.run([HERE / "ws_moves" / "install.sh"], capture_output=True, text=True, check=True)
     spec = Path(tempfile.mkstemp(suffix=".json")[1])
     spec.write_text(json.dumps(_games(base, games)))
-    before = {name: _cpu_s(pid) for name, pid in pids.items()}
+    before = {name: _process_cpu_seconds(pid) for name, pid in pids.items()}
     busy = _machine_busy_s()
     load = subprocess.run(
         ["node", str(Path(folder.stdout.strip()) / "load.js"), str(spec), str(seconds)],
@@ -70,7 +67,7 @@ def _ours(base: str, ws_base: str, games: int, seconds: float, pids: dict[str, i
     moves = max(1, result["moves_per_s"] * (seconds + 2))
     result["machine_us_per_move"] = 1e6 * (_machine_busy_s() - busy) / moves
     for name, pid in pids.items():
-        result[f"{name}_us_per_move"] = 1e6 * (_cpu_s(pid) - before[name]) / moves
+        result[f"{name}_us_per_move"] = 1e6 * (_process_cpu_seconds(pid) - before[name]) / moves
         result[f"{name}_rss_mb"] = _rss_mb(pid)
     return result
 
@@ -93,7 +90,7 @@ def _fanout(
     connected = json.loads(watch.stdout.readline())["ready"]
     time.sleep(1)
     kb_per_socket = 1024 * (_rss_mb(gateway_pid) - rss_before) / max(1, connected)
-    cpu_before = _cpu_s(gateway_pid)
+    cpu_before = _process_cpu_seconds(gateway_pid)
     with httpx.Client(base_url=base, timeout=30) as api:
         for move in range(moves):
             token = game["tokens"][move % 2]
@@ -101,7 +98,7 @@ def _fanout(
                      headers={"Authorization": f"Bearer {token}"})  # fmt: skip
             time.sleep(interval_s)
         time.sleep(2)
-        cpu_us = 1e6 * (_cpu_s(gateway_pid) - cpu_before) / moves
+        cpu_us = 1e6 * (_process_cpu_seconds(gateway_pid) - cpu_before) / moves
         appended = {
             e["seq"]: e["ts_ms"] for e in api.get(f"/api/games/{game['game_id']}/events").json()["events"]
         }
