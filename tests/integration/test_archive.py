@@ -18,6 +18,7 @@ from tests.support.pipeline import (
     RACE_PLUGIN,
     TEST_PLUGINS,
     eventually,
+    finished_race,
     services_for,
     stop_process,
     worker_process,
@@ -69,18 +70,11 @@ def test_the_archive_verb_archives_finished_games_and_verify_catches_a_missing_e
     redis_url, redis_client, tmp_path
 ) -> None:
     services = services_for(redis_url)
-    game_id, _ = create_game(services, "race", 1, {"goal": 6}, redis_url=redis_url)
+    game_id = finished_race(services, redis_url, timeout=60)
     live_id, _ = create_game(services, "race", 1, {"goal": 6}, redis_url=redis_url)
     env = {**os.environ, "REDIS_URL": redis_url, "HARBORMASTER_GAME_PLUGINS": TEST_PLUGINS,
            "HARBORMASTER_PARTITIONS": str(services.bus.partitions), "HARBORMASTER_ARCHIVE": "off",
            "HARBORMASTER_LOG_LEVEL": "warning"}  # fmt: skip
-    fold = worker_process(redis_url, services.bus.partitions, {"HARBORMASTER_ARCHIVE": "off"})
-    try:
-        for _ in range(6):  # a die rolls at least 1: six rolls reach the goal (any after it are refused)
-            services.bus.submit(game_id, 0, b'{"type": "Roll"}', None)
-        eventually(lambda: services.store.meta(game_id).status == "finished", timeout=60, message="race end")
-    finally:
-        stop_process(fold)
 
     def cli(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "services.cli", *args], env=env, capture_output=True,

@@ -19,9 +19,7 @@ from moto.server import ThreadedMotoServer
 
 from services.archive import archive_game, archive_missing, archive_path, archived
 from services.archive_bucket import BUCKET_ENV, ENDPOINT_ENV
-from services.bootstrap import Services
-from services.games import create_game
-from tests.support.pipeline import TEST_PLUGINS, eventually, services_for, stop_process, worker_process
+from tests.support.pipeline import TEST_PLUGINS, finished_race, services_for
 
 pytestmark = pytest.mark.redis
 
@@ -56,18 +54,6 @@ def bucket(monkeypatch: pytest.MonkeyPatch) -> Iterator[Bucket]:
         server.stop()
 
 
-def _finished_game(services: Services, redis_url: str) -> str:
-    game_id, _ = create_game(services, "race", 1, {"goal": 6}, redis_url=redis_url)
-    fold = worker_process(redis_url, services.bus.partitions, {"HARBORMASTER_ARCHIVE": "off"})
-    try:
-        for _ in range(6):  # a die rolls at least 1: six rolls reach the goal (any after it are refused)
-            services.bus.submit(game_id, 0, b'{"type": "Roll"}', None)
-        eventually(lambda: services.store.meta(game_id).status == "finished", timeout=90, message="finished")
-    finally:
-        stop_process(fold)
-    return game_id
-
-
 def _verify(url: str, endpoint: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, **CREDENTIALS, ENDPOINT_ENV: endpoint, "HARBORMASTER_GAME_PLUGINS": TEST_PLUGINS}
     command = [sys.executable, "-m", "services.cli", "verify", url]
@@ -80,7 +66,7 @@ def test_a_verified_archive_is_in_the_bucket_and_verify_checks_the_object(
     services = services_for(redis_url)
     s3 = boto3.client("s3", endpoint_url=bucket.endpoint)
     s3.create_bucket(Bucket=bucket.name)
-    game_id = _finished_game(services, redis_url)
+    game_id = finished_race(services, redis_url)
 
     entry = archive_game(services.store, game_id, tmp_path)
 
@@ -107,7 +93,7 @@ def test_an_upload_the_bucket_refused_leaves_the_game_unverified_until_archived_
     redis_url: str, bucket: Bucket, tmp_path: Path
 ) -> None:
     services = services_for(redis_url)
-    game_id = _finished_game(services, redis_url)
+    game_id = finished_race(services, redis_url)
 
     refused = archive_game(services.store, game_id, tmp_path)  # the bucket does not exist yet
 

@@ -14,25 +14,11 @@ from events import keys
 from services.archive import archive_game, archived
 from services.audit.export import export_lines
 from services.audit.verify import verify_lines
-from services.games import create_game
 from tests.conftest import TEST_GAMES
-from tests.support.pipeline import TEST_PLUGINS, eventually, services_for, stop_process, worker_process
+from tests.support.pipeline import TEST_PLUGINS, finished_race, services_for
 from workers.jobs.archive import recorded_key, trim_archived
 
 pytestmark = pytest.mark.redis
-
-
-def _finished_race(services, redis_url: str, game_id: str | None = None, tournament: bool = False) -> str:
-    """A one-seat race played to its end through the bus and a real fold worker (no archive of its own)."""
-    game_id, _ = create_game(services, "race", 1, {"goal": 6}, game_id=game_id, tournament=tournament)
-    fold = worker_process(redis_url, services.bus.partitions, {"HARBORMASTER_ARCHIVE": "off"})
-    try:
-        for _ in range(6):  # a die rolls at least 1: six rolls reach the goal (any after it are refused)
-            services.bus.submit(game_id, 0, b'{"type": "Roll"}', None)
-        eventually(lambda: services.store.meta(game_id).status == "finished", timeout=90, message="race end")
-    finally:
-        stop_process(fold)
-    return game_id
 
 
 def _game_keys(client, game_id: str) -> set[bytes]:
@@ -43,7 +29,7 @@ def test_a_verified_archive_trims_the_game_which_still_loads_exports_and_verifie
     redis_url, redis_client, tmp_path
 ) -> None:
     services = services_for(redis_url)
-    game_id = _finished_race(services, redis_url, game_id="tz-r1-t1", tournament=True)
+    game_id = finished_race(services, redis_url, game_id="tz-r1-t1", tournament=True)
     redis_client.sadd(recorded_key("tz"), game_id)  # its table recorded by the round job
     before = services.store.load(game_id)
     exported = list(export_lines(services.store, game_id))
@@ -76,7 +62,7 @@ def test_a_verified_archive_trims_the_game_which_still_loads_exports_and_verifie
 
 def test_a_game_outside_tournaments_is_kept(redis_url, redis_client, tmp_path) -> None:
     services = services_for(redis_url)
-    game_id = _finished_race(services, redis_url)
+    game_id = finished_race(services, redis_url)
     entry = archive_game(services.store, game_id, tmp_path)
     assert entry["verified"] and not entry["trimmed"]
     assert redis_client.exists(keys.events(game_id)) and not services.store.meta(game_id).archive
@@ -85,7 +71,7 @@ def test_a_game_outside_tournaments_is_kept(redis_url, redis_client, tmp_path) -
 def test_trim_0_keeps_the_game_in_redis(redis_url, redis_client, tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("HARBORMASTER_ARCHIVE_TRIM", "0")
     services = services_for(redis_url)
-    game_id = _finished_race(services, redis_url, game_id="tk-r1-t1", tournament=True)
+    game_id = finished_race(services, redis_url, game_id="tk-r1-t1", tournament=True)
     redis_client.sadd(recorded_key("tk"), game_id)
     entry = archive_game(services.store, game_id, tmp_path)
     assert entry["verified"] and not entry["trimmed"]
@@ -97,7 +83,7 @@ def test_a_tournament_game_is_trimmed_only_once_its_table_is_recorded(
     redis_url, redis_client, tmp_path
 ) -> None:
     services = services_for(redis_url)
-    game_id = _finished_race(services, redis_url, game_id="tq-r1-t1", tournament=True)
+    game_id = finished_race(services, redis_url, game_id="tq-r1-t1", tournament=True)
     entry = archive_game(services.store, game_id, tmp_path)
     assert entry["verified"] and not entry["trimmed"]  # the round job has not read it yet
     assert redis_client.exists(keys.events(game_id))

@@ -102,3 +102,24 @@ class _AnySetupId:
 
 
 SETUP_ID = _AnySetupId()
+
+
+def finished_race(
+    services: Services,
+    redis_url: str,
+    game_id: str | None = None,
+    tournament: bool = False,
+    timeout: float = 90,
+) -> str:
+    """A one-seat race played to its end through the bus and a real fold worker (no archive of its own)."""
+    from services.games import create_game
+
+    game_id, _ = create_game(services, "race", 1, {"goal": 6}, game_id=game_id, tournament=tournament)
+    fold = worker_process(redis_url, services.bus.partitions, {"HARBORMASTER_ARCHIVE": "off"})
+    try:
+        for _ in range(6):  # a die rolls at least 1: six rolls reach the goal (any after it are refused)
+            services.bus.submit(game_id, 0, b'{"type": "Roll"}', None)
+        eventually(lambda: services.store.meta(game_id).status == "finished", timeout, "race end")
+    finally:
+        stop_process(fold)
+    return game_id
