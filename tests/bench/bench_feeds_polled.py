@@ -29,21 +29,10 @@ BUSY = 3
 MEASURE_S = 10.0
 
 
-def xread_calls(cluster: LocalCluster) -> int:
-    total = 0
-    for port in cluster.master_ports():
-        client = cluster.client(port)
-        try:
-            total += int(client.info("commandstats").get("cmdstat_xread", {}).get("calls", 0))
-        finally:
-            client.close()
-    return total
-
-
 def reads_per_second(cluster: LocalCluster) -> float:
-    before, started = xread_calls(cluster), time.monotonic()
+    before, started = cluster.command_calls("xread"), time.monotonic()
     time.sleep(MEASURE_S)
-    return (xread_calls(cluster) - before) / (time.monotonic() - started)
+    return (cluster.command_calls("xread") - before) / (time.monotonic() - started)
 
 
 def play(server: ServerThread, game: dict[str, Any], stop: threading.Event, moves: list[int]) -> None:

@@ -170,6 +170,17 @@ class LocalCluster:
         finally:
             client.close()
 
+    def command_calls(self, command: str) -> int:
+        """How many times the live masters have run ``command`` (``INFO commandstats``, e.g. ``xread``)."""
+        total = 0
+        for port in self.master_ports():
+            node = self.client(port)
+            try:
+                total += int(node.info("commandstats").get(f"cmdstat_{command}", {}).get("calls", 0))
+            finally:
+                node.close()
+        return total
+
     def node_id(self, port: int) -> str:
         client = self.client(port)
         try:
