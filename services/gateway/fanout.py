@@ -94,8 +94,9 @@ class Viewer:
         self.items: deque[tuple[int, str]] | None = None
         self.resync = False
         self.closed = False
-        self.pending: set[str] | None = None
-        """Commands this socket sent whose results are not recorded yet (by ``keys.result_field``)."""
+        self.pending: dict[str, Callable[[CommandRecord], None]] | None = None
+        """Commands this socket sent whose results are not recorded yet: their listeners (``GameFeed.listen``)
+        by ``keys.result_field``."""
         self.notes: deque[str] | None = None
         """Frames that answer the client (pongs, command results), sent after the queued event frames."""
         self.wake: Callable[[], None] = _nothing
@@ -179,6 +180,9 @@ class GameFeed:
         self.setup_seq = 0
         self.viewers: set[Viewer] = set()
         self.waiters: dict[str, asyncio.Future[CommandRecord]] = {}
+        self.listeners: dict[str, list[Callable[[CommandRecord], None]]] = {}
+        """Sockets' commands by ``keys.result_field``: called as their result is read, in the same turn (a
+        future's callbacks would run a turn later, and the result frame miss its event frame's write)."""
         self.last_used = time.monotonic()
         self.commands_cursor = b"0-0"
         self.closed = False
@@ -337,7 +341,12 @@ class GameFeed:
         self.last_used = time.monotonic()
 
     def idle(self) -> bool:
-        return not self.viewers and not self.waiters and time.monotonic() - self.last_used > IDLE_SECONDS
+        return (
+            not self.viewers
+            and not self.waiters
+            and not self.listeners
+            and time.monotonic() - self.last_used > IDLE_SECONDS
+        )
 
     def publish(self, entries: list[Entry]) -> None:
         """Push new frames to every viewer, one projection per kind of viewer."""
@@ -373,7 +382,21 @@ class GameFeed:
             self.waiters[result_field] = future
         return future
 
+    def listen(self, result_field: str, listener: Callable[[CommandRecord], None]) -> None:
+        """Call ``listener`` with the command's result as soon as it is read."""
+        self.listeners.setdefault(result_field, []).append(listener)
+
+    def unlisten(self, result_field: str, listener: Callable[[CommandRecord], None]) -> None:
+        listeners = self.listeners.get(result_field)
+        if listeners is not None and listener in listeners:
+            listeners.remove(listener)
+            if not listeners:
+                del self.listeners[result_field]
+
     def settle(self, record: CommandRecord) -> None:
-        future = self.waiters.pop(record.result_field, None)
+        field = record.result_field
+        future = self.waiters.pop(field, None)
         if future is not None and not future.done():
             future.set_result(record)
+        for listener in self.listeners.pop(field, ()):
+            listener(record)

@@ -18,7 +18,9 @@ import contextlib
 from collections.abc import Mapping
 from typing import Any
 
+import hiredis
 import structlog
+from redis.exceptions import ResponseError
 
 from domain.engine import Game
 from events import codec, keys
@@ -33,6 +35,7 @@ from services.gateway.fanout import (
     spectating_key,
 )
 from services.gateway.polling import PollSchedule
+from services.gateway.socket_writer import flush_direct_writes
 from services.gateway.wire import Wire
 
 log = structlog.get_logger("fanout")
@@ -172,17 +175,21 @@ class FeedHub:
         self._news.set()
 
     async def _read_all(self) -> None:
+        """Read every watched game's news, one ``XREAD BLOCK`` over all their streams at a time, sent as soon
+        as the last reply is applied (not at the end of the loop's turn) and its reply taken as it comes.
+
+        Not sent ahead, before applying: a blocked read is answered with the one stream that woke it, one
+        event a read; sent after, it finds the events of many games appended meanwhile."""
         while True:
             feeds = [feed for feed in self.feeds.values() if not feed.closed]
             if not feeds:
                 self._some_feed.clear()
                 await self._some_feed.wait()
                 continue
-            self._read_covers = self._watched
             by_key = _by_key(feeds)
-            self._reading = True
             try:
-                streams = await self._read_one(feeds, by_key)
+                await self._reader_wire.connect()
+                streams = await self._read(by_key, _cursors(feeds))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis gone or silent: a new connection for the next read
@@ -190,9 +197,22 @@ class FeedHub:
                 log.warning("feed_read_failed", feeds=len(feeds), error=str(exc))
                 await asyncio.sleep(0.5)
                 continue
-            finally:
-                self._reading = False
             self._apply_streams(by_key, streams)
+
+    async def _read(self, by_key: dict[bytes, tuple[GameFeed, bool]], cursors: list[bytes]) -> list[Any]:
+        """One ``XREAD BLOCK`` over these streams, written at once; ``_wake_reader`` may cut it short."""
+        self._read_covers = self._watched
+        self._reading = True
+        try:
+            call = ("XREAD", "COUNT", READ_COUNT, "BLOCK", READ_BLOCK_MS, "STREAMS", *by_key, *cursors)
+            (future,) = self._reader_wire.send([call], at_once=True)
+            async with asyncio.timeout(READ_BLOCK_MS / 1000 + READ_GRACE_S):  # no task of its own, unlike
+                reply = await future  # ``wait_for`` (two more turns of the loop per read)
+        finally:
+            self._reading = False
+        if isinstance(reply, hiredis.ReplyError):
+            raise ResponseError(str(reply))
+        return _stream_pairs(reply)
 
     async def _poll_all(self) -> None:
         """On a Cluster: read the games that are due, then wait until the next is due or news is expected."""
@@ -230,17 +250,7 @@ class FeedHub:
             feed, events = by_key[stream]
             if not feed.closed:
                 self._apply_safely(feed, events, items)
-
-    async def _read_one(self, feeds: list[GameFeed], by_key: dict[bytes, Any]) -> list[Any]:
-        """Every watched game's new entries: one ``XREAD BLOCK`` over all their streams."""
-        cursors = [c for feed in feeds for c in (f"{feed.seq}-0".encode(), feed.commands_cursor)]
-        reply = await asyncio.wait_for(
-            self._reader_wire.call(
-                "XREAD", "COUNT", READ_COUNT, "BLOCK", READ_BLOCK_MS, "STREAMS", *by_key, *cursors
-            ),
-            READ_BLOCK_MS / 1000 + READ_GRACE_S,
-        )
-        return _stream_pairs(reply)
+        flush_direct_writes()
 
     async def _read_nodes(self, feeds: list[GameFeed]) -> list[Any]:
         """On a Cluster: each game's command log, then its events, each on its game's master, all masters at
@@ -317,6 +327,11 @@ class FeedHub:
                     self.feeds.pop(game_id, None)
                     self.schedule.forget(game_id)
                     feed.closed = True
+
+
+def _cursors(feeds: list[GameFeed]) -> list[bytes]:
+    """Where each feed's two streams are read from (in ``_by_key``'s order)."""
+    return [c for feed in feeds for c in (f"{feed.seq}-0".encode(), feed.commands_cursor)]
 
 
 def _by_key(feeds: list[GameFeed]) -> dict[bytes, tuple[GameFeed, bool]]:

@@ -3,9 +3,11 @@
 redis-py's asyncio client takes a pooled connection per call, packs arguments in Python and reads each
 reply through several layers; under thousands of moves a second that was most of the gateway's CPU. A
 ``Wire`` is one connection that many tasks share: each call's bytes (packed by hiredis in C) are queued
-and written together once per turn of the event loop, and one reader task hands the replies back in the
-order the calls were sent, which is the order Redis answers them. A blocking call (``XREAD BLOCK``) would
-hold up every call behind it, so the feeds' reader has a wire of its own.
+and written together once per turn of the event loop, and the replies are handed back, in the order the
+calls were sent (the order Redis answers them), as they arrive: the connection's protocol parses them in
+its ``data_received``, not a reader task woken a turn later (each turn a move waits for was a fraction of
+a millisecond under load). A blocking call (``XREAD BLOCK``) would hold up every call behind it, so the
+feeds' reader has a wire of its own.
 
 After a lost connection every waiting call fails with ``ConnectionError`` and the next call reconnects.
 """
@@ -22,7 +24,6 @@ import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
-READ_SIZE = 65536
 _pack: Callable[[Any], bytes] = hiredis.pack_command
 
 Call = tuple[Any, ...]
@@ -36,13 +37,17 @@ class Wire:
         self.url = url
         self.client_id = 0
         """Redis's id of the current connection (for ``CLIENT UNBLOCK``)."""
-        self._writer: asyncio.StreamWriter | None = None
+        self._transport: asyncio.Transport | None = None
         self._connection: Any = None
-        self._reader_task: asyncio.Task[None] | None = None
         self._waiting: deque[asyncio.Future[Any]] = deque()
         self._outgoing: list[bytes] = []
         self._flush_due = False
         self._connecting = asyncio.Lock()
+
+    @property
+    def connected(self) -> bool:
+        """``send`` may be called (else ``calls`` connects first)."""
+        return self._transport is not None
 
     async def call(self, *args: Any) -> Any:
         """One command's reply; an error reply raises ``ResponseError``."""
@@ -59,14 +64,9 @@ class Wire:
     async def raw_calls(self, calls: Sequence[Call]) -> list[Any]:
         """Like ``calls``, but an error reply stays in its place as ``hiredis.ReplyError`` (on a Cluster a
         ``MOVED`` for one call must not hide the replies of the others)."""
-        writer = self._writer or await self._connect()
-        loop = asyncio.get_running_loop()
-        futures = [loop.create_future() for _ in calls]
-        self._waiting.extend(futures)
-        self._outgoing.append(b"".join([_pack(call) for call in calls]))
-        if not self._flush_due:
-            self._flush_due = True
-            loop.call_soon(self._flush, writer)
+        if self._transport is None:
+            await self._connect()
+        futures = self.send(calls)
         try:
             replies = [await future for future in futures]
         except BaseException:
@@ -76,59 +76,98 @@ class Wire:
             raise
         return replies
 
+    async def connect(self) -> None:
+        """Connect now if not connected (``calls`` does so itself)."""
+        if self._transport is None:
+            await self._connect()
+
+    def send(self, calls: Sequence[Call], at_once: bool = False) -> list[asyncio.Future[Any]]:
+        """Queue the calls for this turn's write (``at_once``: write them now, with any queued before), without
+        waiting: one future per reply (an error reply is its ``hiredis.ReplyError`` result). Only while
+        ``connected``."""
+        transport = self._transport
+        if transport is None:
+            raise RedisConnectionError("the wire is not connected")
+        loop = asyncio.get_running_loop()
+        futures = [loop.create_future() for _ in calls]
+        self._waiting.extend(futures)
+        self._outgoing.append(b"".join([_pack(call) for call in calls]))
+        if at_once:
+            self._flush(transport)
+        elif not self._flush_due:
+            self._flush_due = True
+            loop.call_soon(self._flush, transport)
+        return futures
+
     async def close(self) -> None:
         self._drop(RedisConnectionError("the wire was closed"))
-        if self._reader_task is not None:
-            self._reader_task.cancel()
 
-    def _flush(self, writer: asyncio.StreamWriter) -> None:
-        self._flush_due = False
-        if writer is self._writer and self._outgoing:
-            writer.write(b"".join(self._outgoing))
+    def _flush(self, transport: asyncio.Transport) -> None:
+        self._flush_due = False  # a flush still scheduled finds nothing to write
+        if transport is self._transport and self._outgoing:
+            transport.write(b"".join(self._outgoing))
         self._outgoing.clear()
 
-    async def _connect(self) -> asyncio.StreamWriter:
+    async def _connect(self) -> None:
         async with self._connecting:
-            if self._writer is not None:
-                return self._writer
-            # redis-py opens the connection and does the handshake (AUTH, SELECT) its URL asks for.
+            if self._transport is not None:
+                return
+            # redis-py opens the connection and does the handshake (AUTH, SELECT) its URL asks for; then
+            # the replies go to a protocol of the wire's own.
             pool: Any = aioredis.Redis.from_url(self.url).connection_pool
             connection = pool.make_connection()
             await connection.connect()
             await connection.send_command("CLIENT", "ID")
             self.client_id = int(await connection.read_response())
+            transport = connection._writer.transport
+            transport.set_protocol(_Replies(self, transport))
             self._connection = connection
-            self._writer = connection._writer
-            self._reader_task = asyncio.create_task(self._read(connection._reader), name="wire-reader")
-            assert self._writer is not None
-            return self._writer
+            self._transport = transport
 
-    async def _read(self, stream: asyncio.StreamReader) -> None:
-        parser = hiredis.Reader()
-        try:
-            while True:
-                data = await stream.read(READ_SIZE)
-                if not data:
-                    raise RedisConnectionError("Redis closed the connection")
-                parser.feed(data)
-                reply = parser.gets()
-                while reply is not False:
-                    future = self._waiting.popleft()
-                    if not future.done():
-                        future.set_result(reply)
-                    reply = parser.gets()
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            self._drop(exc if isinstance(exc, RedisConnectionError) else RedisConnectionError(str(exc)))
+    def _settle(self, reply: Any) -> None:
+        future = self._waiting.popleft()
+        if not future.done():
+            future.set_result(reply)
+
+    def _lost(self, transport: asyncio.BaseTransport, error: Exception) -> None:
+        if transport is self._transport:
+            self._drop(error)
 
     def _drop(self, error: Exception) -> None:
         """Forget the connection; every call still waiting fails (its command may or may not have run)."""
-        if self._writer is not None:
-            self._writer.close()
-        self._writer = None
+        if self._transport is not None:
+            self._transport.close()
+        self._transport = None
+        self._connection = None
         self._outgoing.clear()
         waiting, self._waiting = self._waiting, deque()
         for future in waiting:
             if not future.done():
                 future.set_exception(error)
+
+
+class _Replies(asyncio.Protocol):
+    """Parses a wire's replies as they arrive and settles its calls, first sent first."""
+
+    def __init__(self, wire: Wire, transport: asyncio.BaseTransport) -> None:
+        self.wire = wire
+        self.transport = transport
+        self.parser = hiredis.Reader()
+
+    def data_received(self, data: bytes) -> None:
+        parser, settle = self.parser, self.wire._settle
+        try:
+            parser.feed(data)
+            reply = parser.gets()
+            while reply is not False:
+                settle(reply)
+                reply = parser.gets()
+        except Exception as exc:  # a reply nobody waits for, or bytes that are no RESP: the wire is lost
+            self.wire._lost(self.transport, RedisConnectionError(f"the wire broke: {exc!r}"))
+
+    def eof_received(self) -> bool | None:
+        self.wire._lost(self.transport, RedisConnectionError("Redis closed the connection"))
+        return None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.wire._lost(self.transport, RedisConnectionError(str(exc or "Redis closed the connection")))

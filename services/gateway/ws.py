@@ -25,7 +25,7 @@ from events import keys
 from events.envelope import CommandRecord
 from events.errors import UnknownGame
 from services.gateway import strict
-from services.gateway.commands import enqueue, parse_command
+from services.gateway.commands import parse_command, submit
 from services.gateway.context import Gateway, client_address, gateway_of
 from services.gateway.fanout import GameFeed, Viewer, encode_text
 from services.gateway.protocol import (
@@ -286,14 +286,14 @@ async def _receive_loop(
                 await websocket.close(CLOSE_BAD_REQUEST, close_reason(f"unknown frame: {exc}"))
                 return
             if isinstance(frame, CommandFrame):
-                await _take_command(gateway, feed, viewer, frame, client)
+                _take_command(gateway, feed, viewer, frame, client)
             else:
                 viewer.note(PONG)  # one writer at a time: a queued frame is not overtaken
     finally:
         _forget_pending(feed, viewer)
 
 
-async def _take_command(
+def _take_command(
     gateway: Gateway, feed: GameFeed, viewer: Viewer, frame: CommandFrame, client: tuple[str, str | None]
 ) -> None:
     """Check and enqueue a command in the order the socket sent it; its result frame follows its events.
@@ -307,45 +307,73 @@ async def _take_command(
             )
         charge_command(gateway, *client)
         command, command_id = parse_command(feed, bytes(frame.command), frame.command_id)
-        field = keys.result_field("seat", viewer.seat, command_id)  # the id is the seat's own
-        future = feed.expect(field)
-        try:
-            earlier = await enqueue(gateway, feed, viewer.seat, command, command_id)
-        except (RedisConnectionError, RedisTimeoutError) as exc:
-            feed.waiters.pop(field, None)
-            raise ApiError(503, "unavailable", "the game store is unreachable; retry shortly") from exc
     except ApiError as refusal:
-        viewer.note(
-            encode_text(
-                ResultFrame(
-                    command_id=command_id, status="rejected", code=refusal.code, message=refusal.message
-                )
-            )
-        )
+        viewer.note(_rejection(command_id, refusal))
         return
-    if earlier is not None:
-        feed.waiters.pop(field, None)
-        viewer.note(result_text(earlier))
-        return
+    field = keys.result_field("seat", viewer.seat, command_id)  # the id is the seat's own
+    listener = _Settled(viewer, field, command_id)
     if viewer.pending is None:
-        viewer.pending = set()
-    viewer.pending.add(field)
-    future.add_done_callback(lambda done: _settled(viewer, field, done))
+        viewer.pending = {}
+    viewer.pending[field] = listener
+    feed.listen(field, listener)
+    submit(gateway, feed, viewer.seat, command, command_id).add_done_callback(
+        lambda done: _submitted(feed, listener, done)
+    )
 
 
-def _settled(viewer: Viewer, field: str, future: asyncio.Future[CommandRecord]) -> None:
-    if viewer.pending is not None:
-        viewer.pending.discard(field)
-    if not future.cancelled() and not viewer.closed:
-        viewer.note(result_text(future.result()))
+def _submitted(feed: GameFeed, listener: _Settled, done: asyncio.Future[CommandRecord | None]) -> None:
+    """The submit's own outcome: nothing more to do when the command is new (its result comes with its
+    events); else the earlier result of its id, or a refusal when Redis could not be reached."""
+    if done.cancelled():
+        return
+    failed = done.exception()
+    earlier = done.result() if failed is None else None
+    if failed is None and earlier is None:
+        return
+    feed.unlisten(listener.field, listener)
+    if earlier is not None:
+        listener(earlier)
+    elif isinstance(failed, ApiError):
+        listener.refuse(failed)
+    else:
+        log.warning("submit_failed", game_id=feed.game_id, error=str(failed))
+        listener.refuse(ApiError(503, "unavailable", "the game store is unreachable; retry shortly"))
+
+
+class _Settled:
+    """A socket's command waiting for its result, which it sends as soon as the result is read."""
+
+    __slots__ = ("command_id", "field", "viewer")
+
+    def __init__(self, viewer: Viewer, field: str, command_id: str) -> None:
+        self.viewer = viewer
+        self.field = field
+        self.command_id = command_id
+
+    def __call__(self, record: CommandRecord) -> None:
+        self._send(result_text(record))
+
+    def refuse(self, refusal: ApiError) -> None:
+        self._send(_rejection(self.command_id, refusal))
+
+    def _send(self, text: str) -> None:
+        viewer = self.viewer
+        if viewer.pending is not None:
+            viewer.pending.pop(self.field, None)
+        if not viewer.closed:
+            viewer.note(text)
+
+
+def _rejection(command_id: str, refusal: ApiError) -> str:
+    return encode_text(
+        ResultFrame(command_id=command_id, status="rejected", code=refusal.code, message=refusal.message)
+    )
 
 
 def _forget_pending(feed: GameFeed, viewer: Viewer) -> None:
     """A closed socket waits for nothing: its unsettled commands stop holding the feed open."""
-    for field in viewer.pending or ():
-        future = feed.waiters.pop(field, None)
-        if future is not None:
-            future.cancel()
+    for field, listener in (viewer.pending or {}).items():
+        feed.unlisten(field, listener)
     viewer.pending = None
 
 
