@@ -30,6 +30,8 @@ class HttpStats:
         self.ws_refused: dict[int, int] = {}
         self.client_disconnects = 0
         self.ws_stalled = 0
+        self.ws_messages: dict[str, int] = {"fast": 0, "queued": 0}
+        """Client messages taken as they arrived (``socket_reader.py``) or through the socket's task."""
         self.unavailable = 0
 
     def count(self, method: str, route: str, status: int) -> None:

@@ -104,6 +104,9 @@ def gateway_metrics(lines: list[str], gateway: Gateway, backlog: int) -> None:
             [(f'{{code="{c}"}}', n) for c, n in sorted(stats.ws_refused.items())] or [('{code="none"}', 0)])  # fmt: skip
     _metric(lines, "harbormaster_ws_stalled_total", "counter",
             "WebSockets dropped because their client stopped reading.", [("", stats.ws_stalled)])  # fmt: skip
+    _metric(lines, "harbormaster_ws_messages_total", "counter",
+            "Messages from WebSocket clients, by the way they were read (fast: as they arrived).",
+            [(f'{{path="{path}"}}', n) for path, n in stats.ws_messages.items()])  # fmt: skip
     _metric(lines, "harbormaster_rate_limited_total", "counter", "Requests and commands refused with 429.",
             [("", gateway.limits.refused)])  # fmt: skip
     _metric(lines, "harbormaster_redis_unavailable_total", "counter", "Requests answered 503 (Redis down).",

@@ -24,6 +24,8 @@ import structlog
 from starlette.websockets import WebSocket
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from services.gateway.socket_reader import TextHandler, TextReader, at_frame_boundary
+
 log = structlog.get_logger("socket_writer")
 
 EXTENSION = "harbormaster.socket"
@@ -43,6 +45,40 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         self.queue: Any = Inbox()
         self.writable: Any = Flag()
         self.writable.set()
+        self.text_reader: TextReader | None = None
+        """Set while the application reads text frames itself (``socket_reader.py``)."""
+
+    def data_received(self, data: bytes) -> None:
+        reader = self.text_reader
+        if reader is None or not self.handshake_complete:
+            super().data_received(data)
+        elif not reader.data_received(data):
+            self.text_reader = None
+
+    def slow_data_received(self, data: bytes) -> None:
+        """Data for websockets' parser (a whole frame, or everything once the fast path has ended)."""
+        super().data_received(data)
+
+    def queue_text(self, text: str) -> None:
+        """A text message for the socket's task, queued as uvicorn queues one (reading paused meanwhile)."""
+        self.queue.put_nowait({"type": "websocket.receive", "text": text})
+        if not self.read_paused:
+            self.read_paused = True
+            self.transport.pause_reading()
+
+    def read_text_with(self, handler: TextHandler) -> bool:
+        """Hand text frames to ``handler`` as they arrive, from now on; False if this socket cannot (its
+        frames are compressed, or websockets' parser is inside a frame or message)."""
+        if self.conn.extensions or getattr(self, "frames", None) or not at_frame_boundary(self.conn):
+            return False
+        self.text_reader = TextReader(self, handler)
+        return True
+
+    def stop_reading_text(self) -> None:
+        """Back to websockets' parser, with the start of a frame the reader holds."""
+        reader, self.text_reader = self.text_reader, None
+        if reader is not None and reader.unparsed:
+            self.slow_data_received(reader.unparsed)
 
     def handle_connect(self, event: Any) -> None:
         super().handle_connect(event)
@@ -239,6 +275,12 @@ def flush_direct_writes() -> None:
     flusher = _flushers.get(asyncio.get_running_loop())
     if flusher is not None and flusher.writers:
         flusher.flush()
+
+
+def socket_protocol(websocket: WebSocket) -> SocketProtocol | None:
+    """The socket's ``SocketProtocol``, where the server runs it (``harbormaster gateway`` does)."""
+    protocol = websocket.scope.get("extensions", {}).get(EXTENSION)
+    return protocol if isinstance(protocol, SocketProtocol) else None
 
 
 def direct_writer(websocket: WebSocket) -> DirectWriter | None:

@@ -45,7 +45,7 @@ from services.gateway.protocol import (
     close_reason,
 )
 from services.gateway.requests import ApiError, charge_command
-from services.gateway.socket_writer import direct_writer
+from services.gateway.socket_writer import direct_writer, socket_protocol
 
 log = structlog.get_logger("ws")
 
@@ -267,30 +267,58 @@ async def _receive_loop(
 ) -> None:
     """Answer pings, take commands; close on an oversized or unknown frame, or when the client goes.
 
+    Where the server allows, text frames are taken as they arrive, not from this task's queue
+    (``socket_reader.py``); those this way refuses come here, to close the socket.
     ``client``: the socket's address and seat token, charged against their rate limits as over HTTP."""
+    messages = gateway.stats.ws_messages
+    protocol = socket_protocol(websocket)
+    if protocol is not None:
+        protocol.read_text_with(lambda text: _take_fast(gateway, feed, viewer, client, text))
     try:
         while True:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 return
-            data = message.get("text") or message.get("bytes") or ""
-            if len(data) > MAX_WS_MESSAGE:
-                await websocket.close(CLOSE_TOO_BIG, f"frames may be at most {MAX_WS_MESSAGE} bytes")
+            messages["queued"] += 1
+            refusal = _take_text(
+                gateway, feed, viewer, client, message.get("text") or message.get("bytes") or ""
+            )
+            if refusal is not None:
+                await websocket.close(refusal.code, refusal.reason)
                 return
-            if strict.too_deep(data):
-                await websocket.close(CLOSE_BAD_DATA, f"JSON may be nested at most {strict.MAX_DEPTH} deep")
-                return
-            try:
-                frame = _client_decoder.decode(data)
-            except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-                await websocket.close(CLOSE_BAD_REQUEST, close_reason(f"unknown frame: {exc}"))
-                return
-            if isinstance(frame, CommandFrame):
-                _take_command(gateway, feed, viewer, frame, client)
-            else:
-                viewer.note(PONG)  # one writer at a time: a queued frame is not overtaken
     finally:
+        if protocol is not None:
+            protocol.stop_reading_text()
         _forget_pending(feed, viewer)
+
+
+def _take_fast(
+    gateway: Gateway, feed: GameFeed, viewer: Viewer, client: tuple[str, str | None], text: str
+) -> bool:
+    """``_take_text`` as a frame arrives; a frame it would refuse is left to the socket's task."""
+    if _take_text(gateway, feed, viewer, client, text) is not None:
+        return False
+    gateway.stats.ws_messages["fast"] += 1
+    return True
+
+
+def _take_text(
+    gateway: Gateway, feed: GameFeed, viewer: Viewer, client: tuple[str, str | None], data: str | bytes
+) -> Refusal | None:
+    """Take one client frame: a command or a ping; the refusal that ends the socket if it is neither."""
+    if len(data) > MAX_WS_MESSAGE:
+        return Refusal(CLOSE_TOO_BIG, f"frames may be at most {MAX_WS_MESSAGE} bytes")
+    if strict.too_deep(data):
+        return Refusal(CLOSE_BAD_DATA, f"JSON may be nested at most {strict.MAX_DEPTH} deep")
+    try:
+        frame = _client_decoder.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        return Refusal(CLOSE_BAD_REQUEST, close_reason(f"unknown frame: {exc}"))
+    if isinstance(frame, CommandFrame):
+        _take_command(gateway, feed, viewer, frame, client)
+    else:
+        viewer.note(PONG)  # one writer at a time: a queued frame is not overtaken
+    return None
 
 
 def _take_command(

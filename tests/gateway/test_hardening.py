@@ -108,6 +108,38 @@ def test_redis_down_answers_503_json_with_retry_after_then_recovers(own_redis: E
         server.stop()
 
 
+def test_redis_down_refuses_a_websocket_command_with_unavailable(own_redis: EmbeddedRedis) -> None:
+    def command(command_id: str) -> str:
+        return json.dumps(
+            {"type": "command", "command_id": command_id, "command": {"type": "Note", "text": "x"}}
+        )
+
+    def result(socket: Any) -> tuple[str, str, str | None]:
+        while (frame := json.loads(socket.recv(timeout=30)))["type"] != "result":
+            pass
+        return frame["command_id"], frame["status"], frame.get("code")
+
+    server = ServerThread(services_for(own_redis.url), own_redis.url)
+    server.start()
+    try:
+        with httpx.Client(base_url=server.base, timeout=30) as api:
+            gid, token = race(api)
+            with connect(f"{server.ws_base}/ws/games/{gid}?token={token}", open_timeout=10) as socket:
+                assert json.loads(socket.recv(timeout=10))["type"] == "hello"
+                before = log_of(redis.Redis.from_url(own_redis.url), gid)
+                own_redis.stop()
+                socket.send(command("c1"))
+                assert result(socket) == ("c1", "rejected", "unavailable")
+                own_redis.start()
+                wait_until(lambda: api.get("/api/games").status_code == 200)
+                socket.send(json.dumps({"type": "ping"}))  # the socket outlived the outage
+                while json.loads(socket.recv(timeout=30))["type"] != "pong":
+                    pass
+            assert log_of(redis.Redis.from_url(own_redis.url), gid) == before, "c1 changed nothing"
+    finally:
+        server.stop()
+
+
 # --- finding 5: deep nesting ----------------------------------------------------------------------------
 
 
