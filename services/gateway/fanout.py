@@ -2,9 +2,10 @@
 
 A ``GameFeed`` holds a game's decoded events and folded state. The hub's reader (``hub.py``) reads the
 game's event stream and command-result stream together with every other watched game's, folds each new event once, projects it once per
-kind of viewer (each seat, and spectators) and pushes the encoded frame to every viewer's bounded queue.
+kind of viewer (each seat, and spectators) and pushes the encoded frame to every viewer (``viewer.py``).
 A viewer whose queue is full is not waited for: its queue is dropped and it is sent a fresh view instead
-(``resync``). The same reader settles the futures of ``?wait=true`` requests from the command-result stream.
+(``resync``). The same reader settles ``?wait=true`` requests and the sockets' commands from the results
+riding on the events and from the command log.
 
 Spectators of a live tournament game with ``spectator_delay = D`` see the game ``D`` events late (never
 before the end of set-up); when the game ends they catch up at once.
@@ -14,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -25,13 +25,13 @@ from domain.engine import Game
 from events import codec, keys
 from events.envelope import CommandRecord, Envelope, is_setup
 from events.store import GameMeta, now_ms
+from services.gateway.feed_reads import bulk
 from services.gateway.protocol import EventFrame, Hello, Resync
-from services.gateway.socket_writer import DirectWriter, text_frame
+from services.gateway.socket_writer import text_frame
+from services.gateway.viewer import Viewer
 
 log = structlog.get_logger("fanout")
 
-QUEUE_LIMIT = 256
-"""Frames a viewer may have waiting before it is sent a fresh view instead."""
 CHECKPOINT_EVERY = 64
 """Keep the folded state every this many events, for catch-up and replay."""
 IDLE_SECONDS = 30.0
@@ -61,88 +61,6 @@ class Entry(msgspec.Struct, frozen=True):
 
     envelope: Envelope
     event: Any
-
-
-class Viewer:
-    """One WebSocket's place in a feed: frames written straight to its socket while it keeps up
-    (``socket_writer.py``), else a bounded queue of ``(seq, text)`` frames that a sender drains.
-
-    Thousands of these live at once, so it holds no more than it needs: ``__slots__``, and its queues are
-    made only when a frame has to wait (an empty deque alone is ~760 bytes)."""
-
-    __slots__ = (
-        "closed",
-        "direct_frames",
-        "items",
-        "last_seq",
-        "limit",
-        "notes",
-        "pending",
-        "queued_seq",
-        "resync",
-        "seat",
-        "sending",
-        "wake",
-        "writer",
-    )  # fmt: skip
-
-    def __init__(self, seat: int | None, last_seq: int, limit: int = QUEUE_LIMIT) -> None:
-        self.seat = seat
-        self.last_seq = last_seq
-        self.queued_seq = last_seq
-        self.limit = limit
-        self.items: deque[tuple[int, str]] | None = None
-        self.resync = False
-        self.closed = False
-        self.pending: dict[str, Callable[[CommandRecord], None]] | None = None
-        """Commands this socket sent whose results are not recorded yet: their listeners (``GameFeed.listen``)
-        by ``keys.result_field``."""
-        self.notes: deque[str] | None = None
-        """Frames that answer the client (pongs, command results), sent after the queued event frames."""
-        self.wake: Callable[[], None] = _nothing
-        """Called when a frame waits in a queue: the socket's owner starts draining them (``ws.py``)."""
-        self.writer: DirectWriter | None = None
-        """Set once the socket's opening frames are out, where the server allows direct writes."""
-        self.sending = True
-        """Frames are being written otherwise: a direct write now could overtake them."""
-        self.direct_frames = 0
-
-    def _write_now(self, frame: bytes) -> bool:
-        writer = self.writer
-        if writer is None or self.sending or self.resync or self.items or self.notes:
-            return False
-        return writer.write(frame)
-
-    def note(self, text: str) -> None:
-        """Send an answer to the client; it goes out after the event frames already queued."""
-        if not self._write_now(text_frame(text.encode())):
-            if self.notes is None:
-                self.notes = deque()
-            self.notes.append(text)
-            self.wake()
-
-    def push(self, seq: int, text: str, frame: bytes | None = None) -> bool:
-        """Send or queue an event frame (``frame``: ``text`` framed, shared by the viewers of its kind);
-        returns False (and asks for a fresh view) if the viewer is too far behind."""
-        self.queued_seq = seq
-        if frame is not None and self._write_now(frame):
-            self.last_seq = seq
-            self.direct_frames += 1
-            return True
-        if self.items is None:
-            self.items = deque()
-        if len(self.items) >= self.limit:
-            self.items.clear()
-            self.resync = True
-            self.wake()
-            return False
-        self.items.append((seq, text))
-        self.wake()
-        return True
-
-
-def _nothing() -> None:
-    return None
 
 
 class FeedStats:
@@ -184,7 +102,8 @@ class GameFeed:
         """Sockets' commands by ``keys.result_field``: called as their result is read, in the same turn (a
         future's callbacks would run a turn later, and the result frame miss its event frame's write)."""
         self.last_used = time.monotonic()
-        self.commands_cursor = b"0-0"
+        self._commands_cursor = b"0-0"
+        self._packed_cursors: bytes | None = None
         self.closed = False
         self.delay_s = 0.0
         """Spectator delay in seconds (tournament games created with ``spectator_delay_seconds``)."""
@@ -195,6 +114,23 @@ class GameFeed:
     @property
     def seq(self) -> int:
         return len(self.entries)
+
+    @property
+    def commands_cursor(self) -> bytes:
+        """The id of the last entry of the game's command log this feed has read."""
+        return self._commands_cursor
+
+    @commands_cursor.setter
+    def commands_cursor(self, entry_id: bytes) -> None:
+        self._commands_cursor = entry_id
+        self._packed_cursors = None
+
+    def packed_cursors(self) -> bytes:
+        """Where the hub's read takes up the event stream and the command log, packed (``feed_reads.py``)."""
+        packed = self._packed_cursors
+        if packed is None:
+            packed = self._packed_cursors = bulk(b"%d-0" % self.seq) + bulk(self._commands_cursor)
+        return packed
 
     @property
     def finished(self) -> bool:
@@ -211,6 +147,7 @@ class GameFeed:
         entry = Entry(envelope, codec.decode_event(self.game, envelope))
         self.state = self.game.evolve(self.state, entry.event)
         self.entries.append(entry)
+        self._packed_cursors = None
         if is_setup(envelope, self.entries[0].envelope if self.entries else envelope):
             self.setup_seq = envelope.seq
         if envelope.seq % CHECKPOINT_EVERY == 0:

@@ -34,6 +34,7 @@ from services.gateway.fanout import (
     GameFeed,
     spectating_key,
 )
+from services.gateway.feed_reads import FeedReads, by_key
 from services.gateway.polling import PollSchedule
 from services.gateway.socket_writer import flush_direct_writes
 from services.gateway.wire import Wire
@@ -180,32 +181,34 @@ class FeedHub:
 
         Not sent ahead, before applying: a blocked read is answered with the one stream that woke it, one
         event a read; sent after, it finds the events of many games appended meanwhile."""
+        reads: FeedReads | None = None
         while True:
-            feeds = [feed for feed in self.feeds.values() if not feed.closed]
-            if not feeds:
-                self._some_feed.clear()
-                await self._some_feed.wait()
-                continue
-            by_key = _by_key(feeds)
+            if reads is None or not reads.current(self._watched):
+                feeds = [feed for feed in self.feeds.values() if not feed.closed]
+                if not feeds:
+                    reads = None
+                    self._some_feed.clear()
+                    await self._some_feed.wait()
+                    continue
+                reads = FeedReads(feeds, self._watched, READ_COUNT, READ_BLOCK_MS)
             try:
                 await self._reader_wire.connect()
-                streams = await self._read(by_key, _cursors(feeds))
+                streams = await self._read(reads)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis gone or silent: a new connection for the next read
                 await self._reader_wire.close()
-                log.warning("feed_read_failed", feeds=len(feeds), error=str(exc))
+                log.warning("feed_read_failed", feeds=len(reads.feeds), error=str(exc))
                 await asyncio.sleep(0.5)
                 continue
-            self._apply_streams(by_key, streams)
+            self._apply_streams(reads.by_key, streams)
 
-    async def _read(self, by_key: dict[bytes, tuple[GameFeed, bool]], cursors: list[bytes]) -> list[Any]:
-        """One ``XREAD BLOCK`` over these streams, written at once; ``_wake_reader`` may cut it short."""
-        self._read_covers = self._watched
+    async def _read(self, reads: FeedReads) -> list[Any]:
+        """One ``XREAD BLOCK`` over the feeds' streams, written at once; ``_wake_reader`` may cut it short."""
+        self._read_covers = reads.watched
         self._reading = True
         try:
-            call = ("XREAD", "COUNT", READ_COUNT, "BLOCK", READ_BLOCK_MS, "STREAMS", *by_key, *cursors)
-            (future,) = self._reader_wire.send([call], at_once=True)
+            (future,) = self._reader_wire.send_packed(reads.command(), 1, at_once=True)
             async with asyncio.timeout(READ_BLOCK_MS / 1000 + READ_GRACE_S):  # no task of its own, unlike
                 reply = await future  # ``wait_for`` (two more turns of the loop per read)
         finally:
@@ -230,7 +233,7 @@ class FeedHub:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._news.wait(), self.schedule.next_at(feeds) - now)
                 continue
-            by_key = _by_key(due)
+            streams_of = by_key(due)
             try:
                 streams = await self._read_nodes(due)
             except asyncio.CancelledError:
@@ -239,11 +242,11 @@ class FeedHub:
                 log.warning("feed_read_failed", feeds=len(due), error=str(exc))
                 await asyncio.sleep(0.5)
                 continue
-            news = {by_key[stream][0].game_id for stream, items in streams if items}
+            news = {streams_of[stream][0].game_id for stream, items in streams if items}
             now = loop.time()
             for feed in due:
                 self.schedule.read(feed.game_id, feed.game_id in news, now)
-            self._apply_streams(by_key, streams)
+            self._apply_streams(streams_of, streams)
 
     def _apply_streams(self, by_key: dict[bytes, tuple[GameFeed, bool]], streams: list[Any]) -> None:
         for stream, items in streams:
@@ -327,20 +330,6 @@ class FeedHub:
                     self.feeds.pop(game_id, None)
                     self.schedule.forget(game_id)
                     feed.closed = True
-
-
-def _cursors(feeds: list[GameFeed]) -> list[bytes]:
-    """Where each feed's two streams are read from (in ``_by_key``'s order)."""
-    return [c for feed in feeds for c in (f"{feed.seq}-0".encode(), feed.commands_cursor)]
-
-
-def _by_key(feeds: list[GameFeed]) -> dict[bytes, tuple[GameFeed, bool]]:
-    """Each stream read for these feeds: its feed, and whether it is the event stream (else the log)."""
-    by_key: dict[bytes, tuple[GameFeed, bool]] = {}
-    for feed in feeds:
-        by_key[keys.events(feed.game_id).encode()] = (feed, True)
-        by_key[keys.commands(feed.game_id).encode()] = (feed, False)
-    return by_key
 
 
 def _stream_pairs(reply: Any) -> list[Any]:

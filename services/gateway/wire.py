@@ -85,13 +85,17 @@ class Wire:
         """Queue the calls for this turn's write (``at_once``: write them now, with any queued before), without
         waiting: one future per reply (an error reply is its ``hiredis.ReplyError`` result). Only while
         ``connected``."""
+        return self.send_packed(b"".join([_pack(call) for call in calls]), len(calls), at_once)
+
+    def send_packed(self, data: bytes, replies: int, at_once: bool = False) -> list[asyncio.Future[Any]]:
+        """``send`` for commands already in RESP (``data``), which ``replies`` replies answer."""
         transport = self._transport
         if transport is None:
             raise RedisConnectionError("the wire is not connected")
         loop = asyncio.get_running_loop()
-        futures = [loop.create_future() for _ in calls]
+        futures = [loop.create_future() for _ in range(replies)]
         self._waiting.extend(futures)
-        self._outgoing.append(b"".join([_pack(call) for call in calls]))
+        self._outgoing.append(data)
         if at_once:
             self._flush(transport)
         elif not self._flush_due:

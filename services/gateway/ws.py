@@ -27,7 +27,7 @@ from events.errors import UnknownGame
 from services.gateway import strict
 from services.gateway.commands import parse_command, submit
 from services.gateway.context import Gateway, client_address, gateway_of
-from services.gateway.fanout import GameFeed, Viewer, encode_text
+from services.gateway.fanout import GameFeed, encode_text
 from services.gateway.protocol import (
     CLOSE_BAD_DATA,
     CLOSE_BAD_ORIGIN,
@@ -46,6 +46,7 @@ from services.gateway.protocol import (
 )
 from services.gateway.requests import ApiError, charge_command
 from services.gateway.socket_writer import direct_writer, socket_protocol
+from services.gateway.viewer import Viewer
 
 log = structlog.get_logger("ws")
 

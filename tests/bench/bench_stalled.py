@@ -1,7 +1,7 @@
 """Gateway memory with 1,000 stalled spectators (issue 17): sockets that finish the WebSocket handshake and
 then never read a byte, on a game whose events keep coming.
 
-What bounds them: each viewer's queue holds at most ``fanout.QUEUE_LIMIT`` frames (shared strings, one
+What bounds them: each viewer's queue holds at most ``viewer.QUEUE_LIMIT`` frames (shared strings, one
 copy per kind of viewer) and is swapped for a fresh view when full; uvicorn's write buffer pauses the
 sender at its high-water mark; a send blocked longer than ``HARBORMASTER_WS_STALL_SECONDS`` drops the
 socket (that needs the kernel's socket buffers full too: megabytes on loopback), and uvicorn's keep-alive

@@ -1,0 +1,78 @@
+"""The feeds' one read (``feed_reads.py``): packed once per set of feeds, its cursors where each feed is."""
+
+from __future__ import annotations
+
+import asyncio
+
+import hiredis
+import httpx
+import pytest
+import redis.asyncio as aioredis
+
+from events import keys
+from services.gateway.fanout import GameFeed
+from services.gateway.feed_reads import FeedReads
+from services.gateway.hub import FeedHub
+from tests.gateway.client import create, post_command
+from tests.gateway.harness import ServerThread
+from tests.support.pipeline import services_for
+
+pytestmark = pytest.mark.redis
+
+
+def _loaded(url: str, game_ids: list[str]) -> list[GameFeed]:
+    """The games' feeds as a gateway loads them, from the real store."""
+
+    async def load() -> list[GameFeed]:
+        client = aioredis.Redis.from_url(url)
+        hub = FeedHub(client, url, services_for(url).store.games)
+        try:
+            return [await hub._load(game_id) for game_id in game_ids]
+        finally:
+            await client.aclose()
+
+    return asyncio.run(load())
+
+
+def _expected(feeds: list[GameFeed]) -> bytes:
+    streams = [k.encode() for f in feeds for k in (keys.events(f.game_id), keys.commands(f.game_id))]
+    cursors = [c for f in feeds for c in (f"{f.seq}-0".encode(), f.commands_cursor)]
+    call: tuple[str | int | bytes, ...] = (
+        "XREAD",
+        "COUNT",
+        1000,
+        "BLOCK",
+        5000,
+        "STREAMS",
+        *streams,
+        *cursors,
+    )
+    return bytes(hiredis.pack_command(call))  # type: ignore[arg-type]  # hiredis's stub types one argument
+
+
+def test_the_packed_read_is_the_xread_of_every_feed_from_where_it_is(
+    stack: ServerThread, api: httpx.Client, redis_url: str
+) -> None:
+    games = [create(api, "counter", 2) for _ in range(3)]
+    moved = post_command(api, games[1]["game_id"], games[1]["seats"][0]["token"],
+                         {"command": {"type": "Move"}, "command_id": "m"}, wait=True)  # fmt: skip
+    assert moved.json()["status"] == "applied"
+    refused = post_command(api, games[2]["game_id"], games[2]["seats"][1]["token"],
+                           {"command": {"type": "Move"}, "command_id": "early"}, wait=True)  # fmt: skip
+    assert refused.json()["status"] == "rejected"  # a command log entry: its cursor is not 0-0
+    feeds = _loaded(redis_url, [g["game_id"] for g in games])
+    assert [f.seq for f in feeds] == [1, 2, 1] and feeds[2].commands_cursor != b"0-0"
+    reads = FeedReads(feeds, watched=3, count=1000, block_ms=5000)
+    assert reads.command() == _expected(feeds)
+    feeds[0].commands_cursor = b"1700000000000-5"  # a cursor that moves is packed anew
+    assert reads.command() == _expected(feeds)
+
+
+def test_the_read_goes_stale_when_a_feed_is_added_or_closed(
+    stack: ServerThread, api: httpx.Client, redis_url: str
+) -> None:
+    feeds = _loaded(redis_url, [create(api, "counter", 2)["game_id"] for _ in range(2)])
+    reads = FeedReads(feeds, watched=2, count=1000, block_ms=5000)
+    assert reads.current(2) and not reads.current(3)
+    feeds[1].closed = True
+    assert not reads.current(2)
