@@ -105,6 +105,8 @@ class GameFeed:
         self._commands_cursor = b"0-0"
         self._packed_cursors: bytes | None = None
         self.closed = False
+        self.resting = False
+        """Unused for a while: left out of the hub's reads until used again (then caught up first)."""
         self.delay_s = 0.0
         """Spectator delay in seconds (tournament games created with ``spectator_delay_seconds``)."""
         self.changed = asyncio.Event()
@@ -277,13 +279,17 @@ class GameFeed:
     def touch(self) -> None:
         self.last_used = time.monotonic()
 
-    def idle(self) -> bool:
+    def unused(self, for_s: float) -> bool:
+        """No viewer, no command waiting for its result, and not asked for in the last ``for_s`` seconds."""
         return (
             not self.viewers
             and not self.waiters
             and not self.listeners
-            and time.monotonic() - self.last_used > IDLE_SECONDS
+            and time.monotonic() - self.last_used > for_s
         )
+
+    def idle(self) -> bool:
+        return self.unused(IDLE_SECONDS)
 
     def publish(self, entries: list[Entry]) -> None:
         """Push new frames to every viewer, one projection per kind of viewer."""

@@ -44,8 +44,8 @@ class FeedReads:
         self.head = b"*%d\r\n" % (len(args) + 2 * len(feeds)) + b"".join(map(bulk, args))
 
     def current(self, watched: int) -> bool:
-        """Still the read of every live feed: none added since, none closed."""
-        return watched == self.watched and not any(feed.closed for feed in self.feeds)
+        """Still the read of every live feed: none added or woken since, none closed or resting."""
+        return watched == self.watched and not any(feed.closed or feed.resting for feed in self.feeds)
 
     def command(self) -> bytes:
         """The ``XREAD`` in RESP, its cursors (in ``by_key``'s order) where the feeds are now."""

@@ -45,6 +45,10 @@ READ_COUNT = 1000
 """The most entries one read takes from one stream (a game far behind catches up over several reads)."""
 READ_GRACE_S = 10.0
 """How much longer than its ``BLOCK`` a read may take before the connection is deemed lost."""
+REST_SECONDS = 5.0
+"""A feed nobody has used for this long rests: it is not read until it is used again."""
+SWEEP_SECONDS = 5.0
+"""How often feeds are looked over for resting and dropping."""
 
 
 class FeedHub:
@@ -105,9 +109,9 @@ class FeedHub:
         return sum(len(f.viewers) for f in self.feeds.values())
 
     async def feed(self, game_id: str) -> GameFeed:
-        """The game's feed, loaded and read. Raises ``UnknownGame``."""
+        """The game's feed, loaded and read (a resting feed caught up first). Raises ``UnknownGame``."""
         feed = self.feeds.get(game_id)
-        if feed is not None:
+        if feed is not None and not feed.resting:
             feed.touch()
             return feed
         lock = self.locks.setdefault(game_id, asyncio.Lock())
@@ -118,11 +122,34 @@ class FeedHub:
                 self.feeds[game_id] = feed
                 if feed.delay_s > 0:
                     self._tickers.add(asyncio.create_task(self._tick(feed)))
-                self._watched += 1
-                self._some_feed.set()
-                await self._wake_reader()
+                await self._watch(feed)
+            elif feed.resting:
+                await self._catch_up(feed)
+                feed.resting = False
+                await self._watch(feed)
+            feed.touch()
         self.locks.pop(game_id, None)
         return feed
+
+    async def _watch(self, feed: GameFeed) -> None:
+        """Have the reader's next read include the feed."""
+        self._watched += 1
+        self._some_feed.set()
+        await self._wake_reader()
+
+    async def _catch_up(self, feed: GameFeed) -> None:
+        """What a resting feed missed, read and applied before it is used (and read with the others) again."""
+        streams_of = by_key([feed])
+        while not feed.closed:
+            if self.nodes is not None:
+                streams = await self._read_nodes([feed])
+            else:
+                cursors = (f"{feed.seq}-0".encode(), feed.commands_cursor)
+                call = ("XREAD", "COUNT", READ_COUNT, "STREAMS", *streams_of, *cursors)
+                streams = _stream_pairs(await self._control_wire.call(*call))
+            self._apply_streams(streams_of, streams)
+            if all(len(items) < READ_COUNT for _, items in streams):
+                return
 
     async def _load(self, game_id: str) -> GameFeed:
         pipe = self.redis.pipeline(transaction=False)
@@ -184,7 +211,7 @@ class FeedHub:
         reads: FeedReads | None = None
         while True:
             if reads is None or not reads.current(self._watched):
-                feeds = [feed for feed in self.feeds.values() if not feed.closed]
+                feeds = [feed for feed in self.feeds.values() if not feed.closed and not feed.resting]
                 if not feeds:
                     reads = None
                     self._some_feed.clear()
@@ -222,7 +249,7 @@ class FeedHub:
         loop = asyncio.get_running_loop()
         while True:
             self._news.clear()
-            feeds = {feed.game_id: feed for feed in self.feeds.values() if not feed.closed}
+            feeds = {f.game_id: f for f in self.feeds.values() if not f.closed and not f.resting}
             if not feeds:
                 self._some_feed.clear()
                 await self._some_feed.wait()
@@ -324,12 +351,19 @@ class FeedHub:
 
     async def _sweep(self) -> None:
         while True:
-            await asyncio.sleep(5)
-            for game_id, feed in list(self.feeds.items()):
-                if feed.idle():
-                    self.feeds.pop(game_id, None)
-                    self.schedule.forget(game_id)
-                    feed.closed = True
+            await asyncio.sleep(SWEEP_SECONDS)
+            self.sweep()
+
+    def sweep(self) -> None:
+        """Drop the feeds idle for ``IDLE_SECONDS``; rest those unused for ``REST_SECONDS`` (a gateway that
+        has served thousands of games reads only the few in use, not every cached one, with every read)."""
+        for game_id, feed in list(self.feeds.items()):
+            if feed.idle():
+                self.feeds.pop(game_id, None)
+                self.schedule.forget(game_id)
+                feed.closed = True
+            elif not feed.resting and feed.unused(REST_SECONDS):
+                feed.resting = True
 
 
 def _stream_pairs(reply: Any) -> list[Any]:

@@ -68,11 +68,15 @@ def test_the_packed_read_is_the_xread_of_every_feed_from_where_it_is(
     assert reads.command() == _expected(feeds)
 
 
-def test_the_read_goes_stale_when_a_feed_is_added_or_closed(
+def test_the_read_goes_stale_when_a_feed_is_added_rests_or_closes(
     stack: ServerThread, api: httpx.Client, redis_url: str
 ) -> None:
     feeds = _loaded(redis_url, [create(api, "counter", 2)["game_id"] for _ in range(2)])
     reads = FeedReads(feeds, watched=2, count=1000, block_ms=5000)
     assert reads.current(2) and not reads.current(3)
+    feeds[0].resting = True
+    assert not reads.current(2)
+    feeds[0].resting = False
+    assert reads.current(2)
     feeds[1].closed = True
     assert not reads.current(2)
