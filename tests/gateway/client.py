@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 from typing import Any
 
 import httpx
@@ -122,3 +123,11 @@ class Recorder:
 
 def event_seqs(frames: list[dict[str, Any]]) -> list[int]:
     return [f["seq"] for f in frames if f["type"] == "event"]
+
+
+def wait_until(check: Any, timeout: float = 15) -> None:
+    """Poll ``check`` until it is true; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)

@@ -23,7 +23,7 @@ from services.config import Limits
 from services.gateway.context import Gateway
 from services.gateway.protocol import MAX_CLOSE_REASON
 from services.redis_launcher import EmbeddedRedis
-from tests.gateway.client import Recorder, bearer, create, post_command
+from tests.gateway.client import Recorder, bearer, create, post_command, wait_until
 from tests.gateway.harness import ServerThread, running_stack
 from tests.support.pipeline import services_for
 
@@ -31,13 +31,6 @@ pytestmark = pytest.mark.redis
 
 NESTED = "[" * 1000 + "]" * 1000
 """About 2 KB that made msgspec raise RecursionError (a 500) before depth was bounded."""
-
-
-def wait_until(check: Any, timeout: float = 15) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
 
 
 def refused_on_open(url: str) -> tuple[int | None, str]:

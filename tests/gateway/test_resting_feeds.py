@@ -16,18 +16,11 @@ from websockets.sync.client import connect
 
 from services.gateway import hub
 from services.gateway.context import Gateway
-from tests.gateway.client import create, post_command
+from tests.gateway.client import create, post_command, wait_until
 from tests.gateway.harness import ServerThread, running_stack
 from tests.support.pipeline import services_for
 
 pytestmark = pytest.mark.redis
-
-
-def _wait_until(check: Any, timeout: float = 15) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
 
 
 @pytest.fixture
@@ -60,23 +53,29 @@ def _move(api: httpx.Client, game: dict[str, Any], move: int) -> None:
     assert reply.json()["status"] == "applied", reply.text
 
 
+def _rested_then_played(gateways: tuple[ServerThread, ServerThread], moves: int) -> dict[str, Any]:
+    """A counter game, read once by the gateway under test, which lets its feed rest; then ``moves`` moves
+    played through the other gateway."""
+    resting, other = gateways
+    with httpx.Client(base_url=resting.base, timeout=30) as api:
+        game = create(api, "counter", 2, options={"limit": 100})
+        assert api.get(f"/api/games/{game['game_id']}").json()["view"]["count"] == 0
+    wait_until(lambda: _gateway(resting).hub.feeds[game["game_id"]].resting)
+    with httpx.Client(base_url=other.base, timeout=30) as via:
+        for move in range(moves):
+            _move(via, game, move)
+    return game
+
+
 def test_a_resting_feed_is_caught_up_before_it_answers(
     two_gateways: tuple[ServerThread, ServerThread],
 ) -> None:
-    resting, other = two_gateways
-    with (
-        httpx.Client(base_url=resting.base, timeout=30) as api,
-        httpx.Client(base_url=other.base, timeout=30) as via,
-    ):
-        game = create(api, "counter", 2, options={"limit": 100})
-        gid = game["game_id"]
-        assert api.get(f"/api/games/{gid}").json()["view"]["count"] == 0
-        _wait_until(lambda: _gateway(resting).hub.feeds[gid].resting)
-        for move in range(5):
-            _move(via, game, move)
-        feed = _gateway(resting).hub.feeds[gid]
-        # the read in flight when it came to rest may still bring the first move; no read after it does
-        assert feed.resting and feed.seq <= 2, "a resting feed is not read"
+    game = _rested_then_played(two_gateways, 5)
+    gid, resting = game["game_id"], two_gateways[0]
+    feed = _gateway(resting).hub.feeds[gid]
+    # the read in flight when it came to rest may still bring the first move; no read after it does
+    assert feed.resting and feed.seq <= 2, "a resting feed is not read"
+    with httpx.Client(base_url=resting.base, timeout=30) as api:
         state = api.get(f"/api/games/{gid}").json()
         assert (state["seq"], state["view"]["count"]) == (6, 5)
         events = api.get(f"/api/games/{gid}/events").json()["events"]
@@ -86,23 +85,15 @@ def test_a_resting_feed_is_caught_up_before_it_answers(
 def test_a_socket_on_a_resting_feed_misses_nothing_and_follows_live(
     two_gateways: tuple[ServerThread, ServerThread],
 ) -> None:
-    resting, other = two_gateways
-    with (
-        httpx.Client(base_url=resting.base, timeout=30) as api,
-        httpx.Client(base_url=other.base, timeout=30) as via,
-    ):
-        game = create(api, "counter", 2, options={"limit": 100})
-        gid = game["game_id"]
-        api.get(f"/api/games/{gid}")
-        _wait_until(lambda: _gateway(resting).hub.feeds[gid].resting)
-        for move in range(3):
-            _move(via, game, move)
-        with connect(f"{resting.ws_base}/ws/games/{gid}?from=1", open_timeout=10) as socket:
-            frames = [json.loads(socket.recv(timeout=10)) for _ in range(4)]
-            assert frames[0]["type"] == "hello"
-            assert [f["seq"] for f in frames[1:]] == [2, 3, 4]
-            time.sleep(0.3)  # several sweeps: a watched feed never rests
-            assert not _gateway(resting).hub.feeds[gid].resting
+    game = _rested_then_played(two_gateways, 3)
+    gid, (resting, other) = game["game_id"], two_gateways
+    with connect(f"{resting.ws_base}/ws/games/{gid}?from=1", open_timeout=10) as socket:
+        frames = [json.loads(socket.recv(timeout=10)) for _ in range(4)]
+        assert frames[0]["type"] == "hello"
+        assert [f["seq"] for f in frames[1:]] == [2, 3, 4]
+        time.sleep(0.3)  # several sweeps: a watched feed never rests
+        assert not _gateway(resting).hub.feeds[gid].resting
+        with httpx.Client(base_url=other.base, timeout=30) as via:
             _move(via, game, 3)
-            live = json.loads(socket.recv(timeout=10))
-            assert (live["type"], live["seq"], live["view"]["count"]) == ("event", 5, 4)
+        live = json.loads(socket.recv(timeout=10))
+        assert (live["type"], live["seq"], live["view"]["count"]) == ("event", 5, 4)

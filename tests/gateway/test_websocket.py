@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 import httpx
 import pytest
@@ -14,18 +13,11 @@ import redis
 from services.gateway.app import async_client
 from services.gateway.hub import FeedHub
 from services.gateway.protocol import MAX_WS_MESSAGE
-from tests.gateway.client import Recorder, create, event_seqs, post_command
+from tests.gateway.client import Recorder, create, event_seqs, post_command, wait_until
 from tests.gateway.harness import ServerThread, running_stack
 from tests.support.pipeline import services_for
 
 pytestmark = pytest.mark.redis
-
-
-def wait_until(check: Any, timeout: float = 15) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
 
 
 def notes(api: httpx.Client, game_id: str, token: str, count: int, start: int = 0) -> None:
