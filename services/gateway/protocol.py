@@ -263,3 +263,12 @@ ClientFrame = Ping | CommandFrame
 """What a client may send on the WebSocket (everything else closes it with 4400)."""
 
 ServerFrame = Hello | EventFrame | Resync | Pong | ResultFrame
+
+
+class Refusal(Exception):
+    """A socket refused or ended by the gateway: the close code and the reason it is sent."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason

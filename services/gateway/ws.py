@@ -3,7 +3,8 @@
 The first frame is ``hello`` (the view at ``from``, or the latest), then one ``event`` frame per appended
 event, in order and exactly once. A viewer too far behind gets a ``resync`` frame (a fresh view) instead
 of the events it missed. Refusals are made after the handshake, with a close code from ``protocol.py``
-and a reason, so that browsers can tell them apart.
+and a reason, so that browsers can tell them apart. What the client sends (pings, a seat's commands) is
+taken by ``ws_commands.py``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import contextlib
 import re
 from urllib.parse import urlsplit
 
-import msgspec
 import structlog
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -21,45 +21,26 @@ from starlette.datastructures import QueryParams
 from starlette.websockets import WebSocket, WebSocketDisconnect
 from uvicorn.protocols.utils import ClientDisconnected
 
-from events import keys
-from events.envelope import CommandRecord
 from events.errors import UnknownGame
-from services.gateway import strict
-from services.gateway.commands import parse_command, submit
 from services.gateway.context import Gateway, client_address, gateway_of
-from services.gateway.fanout import GameFeed, encode_text
+from services.gateway.fanout import GameFeed
 from services.gateway.protocol import (
-    CLOSE_BAD_DATA,
     CLOSE_BAD_ORIGIN,
     CLOSE_BAD_REQUEST,
     CLOSE_BAD_TOKEN,
-    CLOSE_TOO_BIG,
     CLOSE_TOO_MANY,
     CLOSE_UNAVAILABLE,
     CLOSE_UNKNOWN_GAME,
-    MAX_WS_MESSAGE,
-    ClientFrame,
-    CommandFrame,
-    Pong,
-    ResultFrame,
+    Refusal,
     close_reason,
 )
-from services.gateway.requests import ApiError, charge_command
-from services.gateway.socket_writer import direct_writer, socket_protocol
+from services.gateway.socket_writer import direct_writer
 from services.gateway.viewer import Viewer
+from services.gateway.ws_commands import receive_loop
 
 log = structlog.get_logger("ws")
 
-_client_decoder = msgspec.json.Decoder(ClientFrame)
-PONG = encode_text(Pong())
 SEQ = re.compile(r"^[0-9]{1,18}\Z")
-
-
-class Refusal(Exception):
-    def __init__(self, code: int, reason: str) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
 
 
 def _header(websocket: WebSocket, name: bytes) -> str | None:
@@ -180,7 +161,7 @@ async def _serve(
     else:
         viewer.sending = False
     try:
-        await _receive_loop(websocket, gateway, feed, viewer, client)
+        await receive_loop(websocket, gateway, feed, viewer, client)
     except (WebSocketDisconnect, RuntimeError, ClientDisconnected):
         pass
     except asyncio.CancelledError:
@@ -261,159 +242,3 @@ class Sender:
             else:
                 viewer.items = viewer.notes = None  # drained: the viewer holds no queue until it needs one
                 return
-
-
-async def _receive_loop(
-    websocket: WebSocket, gateway: Gateway, feed: GameFeed, viewer: Viewer, client: tuple[str, str | None]
-) -> None:
-    """Answer pings, take commands; close on an oversized or unknown frame, or when the client goes.
-
-    Where the server allows, text frames are taken as they arrive, not from this task's queue
-    (``socket_reader.py``); those this way refuses come here, to close the socket.
-    ``client``: the socket's address and seat token, charged against their rate limits as over HTTP."""
-    messages = gateway.stats.ws_messages
-    protocol = socket_protocol(websocket)
-    if protocol is not None:
-        protocol.read_text_with(lambda text: _take_fast(gateway, feed, viewer, client, text))
-    try:
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                return
-            messages["queued"] += 1
-            refusal = _take_text(
-                gateway, feed, viewer, client, message.get("text") or message.get("bytes") or ""
-            )
-            if refusal is not None:
-                await websocket.close(refusal.code, refusal.reason)
-                return
-    finally:
-        if protocol is not None:
-            protocol.stop_reading_text()
-        _forget_pending(feed, viewer)
-
-
-def _take_fast(
-    gateway: Gateway, feed: GameFeed, viewer: Viewer, client: tuple[str, str | None], text: str
-) -> bool:
-    """``_take_text`` as a frame arrives; a frame it would refuse is left to the socket's task."""
-    if _take_text(gateway, feed, viewer, client, text) is not None:
-        return False
-    gateway.stats.ws_messages["fast"] += 1
-    return True
-
-
-def _take_text(
-    gateway: Gateway, feed: GameFeed, viewer: Viewer, client: tuple[str, str | None], data: str | bytes
-) -> Refusal | None:
-    """Take one client frame: a command or a ping; the refusal that ends the socket if it is neither."""
-    if len(data) > MAX_WS_MESSAGE:
-        return Refusal(CLOSE_TOO_BIG, f"frames may be at most {MAX_WS_MESSAGE} bytes")
-    if strict.too_deep(data):
-        return Refusal(CLOSE_BAD_DATA, f"JSON may be nested at most {strict.MAX_DEPTH} deep")
-    try:
-        frame = _client_decoder.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        return Refusal(CLOSE_BAD_REQUEST, close_reason(f"unknown frame: {exc}"))
-    if isinstance(frame, CommandFrame):
-        _take_command(gateway, feed, viewer, frame, client)
-    else:
-        viewer.note(PONG)  # one writer at a time: a queued frame is not overtaken
-    return None
-
-
-def _take_command(
-    gateway: Gateway, feed: GameFeed, viewer: Viewer, frame: CommandFrame, client: tuple[str, str | None]
-) -> None:
-    """Check and enqueue a command in the order the socket sent it; its result frame follows its events.
-
-    ``client``: the socket's address and seat token, charged against their rate limits as over HTTP."""
-    command_id = frame.command_id or ""
-    try:
-        if viewer.seat is None:
-            raise ApiError(
-                403, "spectator", "a spectator's socket cannot send commands; connect with a seat token"
-            )
-        charge_command(gateway, *client)
-        command, command_id = parse_command(feed, bytes(frame.command), frame.command_id)
-    except ApiError as refusal:
-        viewer.note(_rejection(command_id, refusal))
-        return
-    field = keys.result_field("seat", viewer.seat, command_id)  # the id is the seat's own
-    listener = _Settled(viewer, field, command_id)
-    if viewer.pending is None:
-        viewer.pending = {}
-    viewer.pending[field] = listener
-    feed.listen(field, listener)
-    submit(gateway, feed, viewer.seat, command, command_id).add_done_callback(
-        lambda done: _submitted(feed, listener, done)
-    )
-
-
-def _submitted(feed: GameFeed, listener: _Settled, done: asyncio.Future[CommandRecord | None]) -> None:
-    """The submit's own outcome: nothing more to do when the command is new (its result comes with its
-    events); else the earlier result of its id, or a refusal when Redis could not be reached."""
-    if done.cancelled():
-        return
-    failed = done.exception()
-    earlier = done.result() if failed is None else None
-    if failed is None and earlier is None:
-        return
-    feed.unlisten(listener.field, listener)
-    if earlier is not None:
-        listener(earlier)
-    elif isinstance(failed, ApiError):
-        listener.refuse(failed)
-    else:
-        log.warning("submit_failed", game_id=feed.game_id, error=str(failed))
-        listener.refuse(ApiError(503, "unavailable", "the game store is unreachable; retry shortly"))
-
-
-class _Settled:
-    """A socket's command waiting for its result, which it sends as soon as the result is read."""
-
-    __slots__ = ("command_id", "field", "viewer")
-
-    def __init__(self, viewer: Viewer, field: str, command_id: str) -> None:
-        self.viewer = viewer
-        self.field = field
-        self.command_id = command_id
-
-    def __call__(self, record: CommandRecord) -> None:
-        self._send(result_text(record))
-
-    def refuse(self, refusal: ApiError) -> None:
-        self._send(_rejection(self.command_id, refusal))
-
-    def _send(self, text: str) -> None:
-        viewer = self.viewer
-        if viewer.pending is not None:
-            viewer.pending.pop(self.field, None)
-        if not viewer.closed:
-            viewer.note(text)
-
-
-def _rejection(command_id: str, refusal: ApiError) -> str:
-    return encode_text(
-        ResultFrame(command_id=command_id, status="rejected", code=refusal.code, message=refusal.message)
-    )
-
-
-def _forget_pending(feed: GameFeed, viewer: Viewer) -> None:
-    """A closed socket waits for nothing: its unsettled commands stop holding the feed open."""
-    for field, listener in (viewer.pending or {}).items():
-        feed.unlisten(field, listener)
-    viewer.pending = None
-
-
-def result_text(record: CommandRecord) -> str:
-    """A recorded result as a ``result`` frame."""
-    if record.status == "applied":
-        frame = ResultFrame(
-            command_id=record.command_id, status="applied", seq=record.last_seq, first_seq=record.first_seq
-        )
-    else:
-        frame = ResultFrame(
-            command_id=record.command_id, status="rejected", code=record.code, message=record.message
-        )
-    return encode_text(frame)
