@@ -118,6 +118,11 @@ class GameFeed:
         return len(self.entries)
 
     @property
+    def events_cursor(self) -> bytes:
+        """The id of the last event this feed holds: where a read of the event stream takes up."""
+        return b"%d-0" % self.seq
+
+    @property
     def commands_cursor(self) -> bytes:
         """The id of the last entry of the game's command log this feed has read."""
         return self._commands_cursor
@@ -131,7 +136,7 @@ class GameFeed:
         """Where the hub's read takes up the event stream and the command log, packed (``feed_reads.py``)."""
         packed = self._packed_cursors
         if packed is None:
-            packed = self._packed_cursors = bulk(b"%d-0" % self.seq) + bulk(self._commands_cursor)
+            packed = self._packed_cursors = bulk(self.events_cursor) + bulk(self._commands_cursor)
         return packed
 
     @property

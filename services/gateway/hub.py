@@ -144,7 +144,7 @@ class FeedHub:
             if self.nodes is not None:
                 streams = await self._read_nodes([feed])
             else:
-                cursors = (f"{feed.seq}-0".encode(), feed.commands_cursor)
+                cursors = (feed.events_cursor, feed.commands_cursor)
                 call = ("XREAD", "COUNT", READ_COUNT, "STREAMS", *streams_of, *cursors)
                 streams = _stream_pairs(await self._control_wire.call(*call))
             self._apply_streams(streams_of, streams)
@@ -294,7 +294,7 @@ class FeedHub:
             for feed in feeds
             for key, cursor in (
                 (keys.commands(feed.game_id), feed.commands_cursor),
-                (keys.events(feed.game_id), f"{feed.seq}-0"),
+                (keys.events(feed.game_id), feed.events_cursor),
             )
         ]
         replies = await self.nodes.each(calls)

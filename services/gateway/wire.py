@@ -64,8 +64,7 @@ class Wire:
     async def raw_calls(self, calls: Sequence[Call]) -> list[Any]:
         """Like ``calls``, but an error reply stays in its place as ``hiredis.ReplyError`` (on a Cluster a
         ``MOVED`` for one call must not hide the replies of the others)."""
-        if self._transport is None:
-            await self._connect()
+        await self.connect()
         futures = self.send(calls)
         try:
             replies = [await future for future in futures]
