@@ -109,7 +109,6 @@ class GameFeed:
         """Unused for a while: left out of the hub's reads until used again (then caught up first)."""
         self.delay_s = 0.0
         """Spectator delay in seconds (tournament games created with ``spectator_delay_seconds``)."""
-        self.changed = asyncio.Event()
 
     # --- state -------------------------------------------------------------------------------------------
 

@@ -333,8 +333,6 @@ class FeedHub:
                     applied.append(codec.decode_record(fields[b"r"]))
             if new:
                 feed.publish(new)
-                feed.changed.set()
-                feed.changed = asyncio.Event()
             for record in applied:
                 feed.settle(record)
             return
