@@ -285,7 +285,7 @@ def socket_protocol(websocket: WebSocket) -> SocketProtocol | None:
 
 def direct_writer(websocket: WebSocket) -> DirectWriter | None:
     """The socket's direct writer, or None where frames must take the ordinary path."""
-    protocol = websocket.scope.get("extensions", {}).get(EXTENSION)
-    if not isinstance(protocol, WebSocketsSansIOProtocol) or protocol.conn.extensions:
+    protocol = socket_protocol(websocket)
+    if protocol is None or protocol.conn.extensions:
         return None
     return DirectWriter(protocol, _flusher())
