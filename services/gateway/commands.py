@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -22,7 +23,7 @@ from services.gateway import strict
 from services.gateway.context import Gateway
 from services.gateway.fanout import GameFeed
 from services.gateway.requests import COMMAND_ID, ApiError
-from services.gateway.wire import Call, Wire
+from services.gateway.wire import Call, ReplySink, Wire
 
 
 def parse_command(feed: GameFeed, raw: bytes, command_id: str | None) -> tuple[bytes, str]:
@@ -63,19 +64,29 @@ async def enqueue(
     return None if existing is None else codec.decode_record(existing)
 
 
+Submitted = Callable[[CommandRecord | None, BaseException | None], None]
+"""Told a submit's outcome: the earlier result of a used id, or None for a new command; or the failure."""
+
+
 def submit(
-    gateway: Gateway, feed: GameFeed, seat: int, command: bytes, command_id: str
-) -> asyncio.Future[CommandRecord | None]:
-    """``enqueue`` begun in this turn: on a live game and a connected wire its calls join this turn's write
-    to Redis (a task would send them a turn later); otherwise ``enqueue`` runs as a task."""
+    gateway: Gateway, feed: GameFeed, seat: int, command: bytes, command_id: str, then: Submitted
+) -> None:
+    """``enqueue`` begun in this turn, its outcome given to ``then``: on a live game and a connected wire
+    its calls join this turn's write to Redis and ``then`` is called as their replies are parsed (a task, or
+    futures, would each cost a turn of the loop); otherwise ``enqueue`` runs as a task."""
     wire = gateway.wire
     if feed.finished or not isinstance(wire, Wire) or not wire.connected:
-        return asyncio.ensure_future(enqueue(gateway, feed, seat, command, command_id))
-    existing, added = wire.send(_enqueue_calls(gateway, feed, seat, command, command_id))
+        task = asyncio.ensure_future(enqueue(gateway, feed, seat, command, command_id))
+        task.add_done_callback(lambda done: _tell(then, done))
+        return
+    wire.send_to(_enqueue_calls(gateway, feed, seat, command, command_id), _Enqueued(then))
     _submitted(gateway, feed)
-    done: asyncio.Future[CommandRecord | None] = asyncio.get_running_loop().create_future()
-    added.add_done_callback(lambda _: _settle_submit(done, existing, added))
-    return done
+
+
+def _tell(then: Submitted, done: asyncio.Future[CommandRecord | None]) -> None:
+    if not done.cancelled():
+        failed = done.exception()
+        then(done.result() if failed is None else None, failed)
 
 
 def _enqueue_calls(
@@ -95,19 +106,31 @@ def _submitted(gateway: Gateway, feed: GameFeed) -> None:
     gateway.hub.expect_news(feed.game_id)  # on a Cluster the feeds are polled: look for the result soon
 
 
-def _settle_submit(
-    done: asyncio.Future[CommandRecord | None], existing: asyncio.Future[Any], added: asyncio.Future[Any]
-) -> None:
-    """``enqueue``'s outcome from its two replies (both are in: Redis answers in order)."""
-    if done.done():
-        return
-    failed = existing.exception() or added.exception()
-    if failed is None:
-        reply = existing.result()
-        failed = next(
-            (ResponseError(str(r)) for r in (reply, added.result()) if isinstance(r, ReplyError)), None
-        )
-    if failed is not None:
-        done.set_exception(failed)
-    else:
-        done.set_result(None if reply is None else codec.decode_record(reply))
+class _Enqueued(ReplySink):
+    """``enqueue``'s outcome from its two replies (the results check, then the ``XADD``), told once."""
+
+    __slots__ = ("existing", "replies", "then")
+
+    def __init__(self, then: Submitted) -> None:
+        self.then: Submitted | None = then
+        self.replies = 0
+        self.existing: Any = None
+
+    def reply(self, value: Any) -> None:
+        self.replies += 1
+        if self.replies == 1:
+            self.existing = value
+            return
+        then, self.then = self.then, None
+        if then is None:
+            return
+        error = next((r for r in (self.existing, value) if isinstance(r, ReplyError)), None)
+        if error is not None:
+            then(None, ResponseError(str(error)))
+        else:
+            then(None if self.existing is None else codec.decode_record(self.existing), None)
+
+    def fail(self, error: Exception) -> None:
+        then, self.then = self.then, None
+        if then is not None:
+            then(None, error)

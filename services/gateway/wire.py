@@ -9,6 +9,9 @@ its ``data_received``, not a reader task woken a turn later (each turn a move wa
 a millisecond under load). A blocking call (``XREAD BLOCK``) would hold up every call behind it, so the
 feeds' reader has a wire of its own.
 
+A caller that needs no future (a socket's move: three futures and their callbacks a move, a turn later)
+gives a ``ReplySink`` instead, called with each reply as it is parsed.
+
 After a lost connection every waiting call fails with ``ConnectionError`` and the next call reconnects.
 """
 
@@ -21,6 +24,7 @@ from typing import Any
 
 import hiredis
 import redis.asyncio as aioredis
+import structlog
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
@@ -28,6 +32,20 @@ _pack: Callable[[Any], bytes] = hiredis.pack_command
 
 Call = tuple[Any, ...]
 """One Redis command with its arguments (``bytes``, ``str`` or ``int``)."""
+
+log = structlog.get_logger("wire")
+
+
+class ReplySink:
+    """Takes the replies of calls sent with ``Wire.send_to``, in order, as they are parsed."""
+
+    def reply(self, value: Any) -> None:
+        """One reply (an error reply is a ``hiredis.ReplyError``)."""
+        raise NotImplementedError
+
+    def fail(self, error: Exception) -> None:
+        """The connection was lost before this reply came (called once per reply still awaited)."""
+        raise NotImplementedError
 
 
 class Wire:
@@ -39,7 +57,7 @@ class Wire:
         """Redis's id of the current connection (for ``CLIENT UNBLOCK``)."""
         self._transport: asyncio.Transport | None = None
         self._connection: Any = None
-        self._waiting: deque[asyncio.Future[Any]] = deque()
+        self._waiting: deque[asyncio.Future[Any] | ReplySink] = deque()
         self._outgoing: list[bytes] = []
         self._flush_due = False
         self._connecting = asyncio.Lock()
@@ -88,19 +106,33 @@ class Wire:
 
     def send_packed(self, data: bytes, replies: int, at_once: bool = False) -> list[asyncio.Future[Any]]:
         """``send`` for commands already in RESP (``data``), which ``replies`` replies answer."""
-        transport = self._transport
-        if transport is None:
-            raise RedisConnectionError("the wire is not connected")
+        transport = self._ready()
         loop = asyncio.get_running_loop()
         futures = [loop.create_future() for _ in range(replies)]
         self._waiting.extend(futures)
+        self._queue(transport, data, at_once)
+        return futures
+
+    def send_to(self, calls: Sequence[Call], sink: ReplySink) -> None:
+        """``send`` whose replies go to ``sink`` as they are parsed, in this turn of the loop. Only while
+        ``connected``."""
+        transport = self._ready()
+        self._waiting.extend([sink] * len(calls))
+        self._queue(transport, b"".join([_pack(call) for call in calls]), at_once=False)
+
+    def _ready(self) -> asyncio.Transport:
+        if self._transport is None:
+            raise RedisConnectionError("the wire is not connected")
+        return self._transport
+
+    def _queue(self, transport: asyncio.Transport, data: bytes, at_once: bool) -> None:
+        """Write ``data`` now (``at_once``), else with everything queued in this turn of the loop."""
         self._outgoing.append(data)
         if at_once:
             self._flush(transport)
         elif not self._flush_due:
             self._flush_due = True
-            loop.call_soon(self._flush, transport)
-        return futures
+            asyncio.get_running_loop().call_soon(self._flush, transport)
 
     async def close(self) -> None:
         self._drop(RedisConnectionError("the wire was closed"))
@@ -128,9 +160,14 @@ class Wire:
             self._transport = transport
 
     def _settle(self, reply: Any) -> None:
-        future = self._waiting.popleft()
-        if not future.done():
-            future.set_result(reply)
+        waiter = self._waiting.popleft()
+        if isinstance(waiter, ReplySink):
+            try:
+                waiter.reply(reply)
+            except Exception:  # the sink's own fault: the wire and the calls behind it are fine
+                log.exception("reply_sink_failed")
+        elif not waiter.done():
+            waiter.set_result(reply)
 
     def _lost(self, transport: asyncio.BaseTransport, error: Exception) -> None:
         if transport is self._transport:
@@ -144,9 +181,11 @@ class Wire:
         self._connection = None
         self._outgoing.clear()
         waiting, self._waiting = self._waiting, deque()
-        for future in waiting:
-            if not future.done():
-                future.set_exception(error)
+        for waiter in waiting:
+            if isinstance(waiter, ReplySink):
+                waiter.fail(error)
+            elif not waiter.done():
+                waiter.set_exception(error)
 
 
 class _Replies(asyncio.Protocol):

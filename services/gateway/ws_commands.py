@@ -8,8 +8,6 @@ socket with its close code.
 
 from __future__ import annotations
 
-import asyncio
-
 import msgspec
 import structlog
 from starlette.websockets import WebSocket
@@ -49,7 +47,8 @@ async def receive_loop(
 
     Where the server allows, text frames are taken as they arrive, not from this task's queue
     (``socket_reader.py``); those this way refuses come here, to close the socket.
-    ``client``: the socket's address and seat token, charged against their rate limits as over HTTP."""
+    ``client``: the socket's address and seat token's digest, charged against their rate limits as over
+    HTTP."""
     messages = gateway.stats.ws_messages
     protocol = socket_protocol(websocket)
     if protocol is not None:
@@ -106,7 +105,8 @@ def _take_command(
 ) -> None:
     """Check and enqueue a command in the order the socket sent it; its result frame follows its events.
 
-    ``client``: the socket's address and seat token, charged against their rate limits as over HTTP."""
+    ``client``: the socket's address and seat token's digest, charged against their rate limits as over
+    HTTP."""
     command_id = frame.command_id or ""
     try:
         if viewer.seat is None:
@@ -124,18 +124,21 @@ def _take_command(
         viewer.pending = {}
     viewer.pending[field] = listener
     feed.listen(field, listener)
-    submit(gateway, feed, viewer.seat, command, command_id).add_done_callback(
-        lambda done: _submitted(feed, listener, done)
+    submit(
+        gateway,
+        feed,
+        viewer.seat,
+        command,
+        command_id,
+        lambda earlier, failed: _submitted(feed, listener, earlier, failed),
     )
 
 
-def _submitted(feed: GameFeed, listener: _Settled, done: asyncio.Future[CommandRecord | None]) -> None:
+def _submitted(
+    feed: GameFeed, listener: _Settled, earlier: CommandRecord | None, failed: BaseException | None
+) -> None:
     """The submit's own outcome: nothing more to do when the command is new (its result comes with its
     events); else the earlier result of its id, or a refusal when Redis could not be reached."""
-    if done.cancelled():
-        return
-    failed = done.exception()
-    earlier = done.result() if failed is None else None
     if failed is None and earlier is None:
         return
     feed.unlisten(listener.field, listener)
