@@ -52,11 +52,12 @@ async def api_error_handler(request: Request, exc: Exception) -> Response:
     return error_response(exc.status, exc.code, exc.message, exc.headers)
 
 
-def charge_command(gateway: Gateway, address: str, token: str | None) -> None:
-    """Count one command against the address's and the token's rates; ``ApiError`` 429 when over."""
+def charge_command(gateway: Gateway, address: str, token_key: str | None) -> None:
+    """Count one command against the address's and the seat token's rates (``token_key``: the token's
+    ``auth.digest``, taken once per socket); ``ApiError`` 429 when over."""
     if (wait_s := gateway.limits.address(address)) > 0:
         raise rate_limited(wait_s, "address")
-    if token is not None and (wait_s := gateway.limits.token(auth.digest(token))) > 0:
+    if token_key is not None and (wait_s := gateway.limits.token(token_key)) > 0:
         raise rate_limited(wait_s, "seat token")
 
 

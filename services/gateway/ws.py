@@ -22,6 +22,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from uvicorn.protocols.utils import ClientDisconnected
 
 from events.errors import UnknownGame
+from services.gateway import auth
 from services.gateway.context import Gateway, client_address, gateway_of
 from services.gateway.fanout import GameFeed
 from services.gateway.protocol import (
@@ -93,7 +94,9 @@ async def _admitted(gateway: Gateway, websocket: WebSocket, address: str) -> Non
     gateway.open_websockets += 1
     gateway.stats.ws_opened += 1
     try:
-        if await _serve(websocket, gateway, feed, viewer, hello, missed, (address, token)):
+        if await _serve(
+            websocket, gateway, feed, viewer, hello, missed, (address, auth.digest(token) if token else None)
+        ):
             gateway.stats.ws_stalled += 1
             log.info("websocket_stalled", game_id=feed.game_id, seat=viewer.seat)
     finally:
