@@ -54,6 +54,10 @@ def cmd_rq_worker(services: Services, args: argparse.Namespace) -> int:
     return 0
 
 
+GATEWAY_YOUNG_COLLECTION = 20_000
+"""Allocations between two of the gateway's young collections (Python's default: 700)."""
+
+
 def cmd_gateway(services: Services, url: str, args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -74,6 +78,9 @@ def cmd_gateway(services: Services, url: str, args: argparse.Namespace) -> int:
     # collector's full passes, which otherwise walk it again every time sockets come and go.
     gc.collect()
     gc.freeze()
+    # A young collection every 700 allocations (the default) ran every few moves; at 20,000 the gateway
+    # spends ~3 us less a move (A/B at 50 games: 58.8 -> 55.5 us), and each one is still short.
+    gc.set_threshold(GATEWAY_YOUNG_COLLECTION, 10, 10)
     uvicorn.Server(config).run(sockets=sockets)
     return 0
 
