@@ -24,6 +24,8 @@ log = structlog.get_logger("fold")
 
 HOUSEKEEPING_S = 0.2
 """How often a busy worker adds its counters to ``hm:metrics`` and trims the partitions it acknowledged."""
+FIRST_COUNT = 1
+"""Entries per partition a read takes after a read that left none behind (see ``InboxReader.count``)."""
 
 
 class InboxReader:
@@ -44,6 +46,14 @@ class InboxReader:
         self.leases = leases
         self.metrics = metrics
         self.batch_size = batch_size
+        """The most entries a read takes from one partition."""
+        self.count = FIRST_COUNT
+        """The entries per partition the next read takes: doubled after a read that filled a partition's
+        count (more are waiting), up to ``batch_size``; back to ``FIRST_COUNT`` after one that filled none.
+        Under a backlog it soon reads whole batches; a burst of moves (every game's next move, prompted by
+        the same frames) is decided and appended a few first, then more, so that their events reach the
+        gateway, and the players' next moves the worker, while the rest are decided: the stages of a move
+        overlap instead of passing one clump from one to the next (50 games: ~15 % more moves/s)."""
         self.block_ms = block_ms
         self.writes: Any = bus.pipeline()
         """Acknowledgements, dead letters, snapshots and counters, sent with the next read."""
@@ -92,9 +102,9 @@ class InboxReader:
         # 86 us and the worker 112 us a command, against 37 and 31 at 20,000/s).
         self._queue_housekeeping(force=not busy and self._ran_dry)
         block = None if busy else self.block_ms
-        entries = self.bus.read(self.consumer, sorted(owned), self.batch_size, block, writes=self.writes)
+        entries = self.bus.read(self.consumer, sorted(owned), self.count, block, writes=self.writes)
         self._ran_dry = block is not None and not entries
-        return entries
+        return self._counted(entries)
 
     def read_ahead(self) -> None:
         """Send the next read now, with the queued writes, without waiting for its reply (taken by the
@@ -105,7 +115,7 @@ class InboxReader:
         self._queue_housekeeping()
         calls = [args for args, _options in self.writes.command_stack]
         self.writes.reset()
-        calls.append(self.bus.read_call(self.consumer, sorted(owned), self.batch_size))
+        calls.append(self.bus.read_call(self.consumer, sorted(owned), self.count))
         self._wire.send(calls)
         self._ahead = len(calls)
 
@@ -121,7 +131,16 @@ class InboxReader:
         if isinstance(read, Exception):
             raise read
         self._ran_dry = False  # sent ahead while a batch was in flight: the worker was busy
-        return self.bus.entries_of(read)
+        return self._counted(self.bus.entries_of(read))
+
+    def _counted(self, entries: list[InboxEntry]) -> list[InboxEntry]:
+        """``entries``, the count of the next read set from them (``count``)."""
+        taken: dict[int, int] = {}
+        for entry in entries:
+            taken[entry.partition] = taken.get(entry.partition, 0) + 1
+        full = any(n >= self.count for n in taken.values())
+        self.count = min(self.batch_size, self.count * 2) if full else FIRST_COUNT
+        return entries
 
     def flush(self) -> None:
         """Send the queued writes now, with the counters and trims (they otherwise wait for a read)."""

@@ -224,3 +224,26 @@ def test_a_trickle_is_trimmed_and_counted_on_the_beat_and_an_idle_worker_at_once
     assert len(flushes) == 2
     assert redis_client.xlen(keys.inbox(partition)) == 0
     assert int(redis_client.hget("hm:metrics", "commands_applied")) == 10
+
+
+def test_a_burst_is_read_one_entry_a_partition_first_then_twice_as_many_each_read_it_stays_full(
+    redis_url, redis_client
+) -> None:
+    services, worker, partition = _leasing_worker(redis_url)
+    worker.reader.batch_size = 8
+    for n in range(20):
+        services.bus.submit("g1", n % 2, ROLL, f"c{n}")
+
+    def read() -> list[str]:
+        return [codec.decode_inbox(e.raw).command_id for e in worker.reader.next_entries(busy=True)]
+
+    reads = [read() for _ in range(5)]
+    assert [len(ids) for ids in reads] == [1, 2, 4, 8, 5]  # doubling while each read fills its count, ≤ 8
+    assert [i for ids in reads for i in ids] == [f"c{n}" for n in range(20)]  # in order, none skipped
+    assert worker.reader.count == workers.reader.FIRST_COUNT  # the last left none behind
+    assert read() == []
+    services.bus.submit("g1", 0, ROLL, "later")
+    services.bus.submit("g1", 1, ROLL, "later-2")
+    assert read() == ["later"]  # a new burst starts small again: its first move goes out at once
+    assert read() == ["later-2"]
+    assert redis_client.xpending(keys.inbox(partition), keys.GROUP)["pending"] == 22  # each read once
