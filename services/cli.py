@@ -120,7 +120,9 @@ def parser() -> argparse.ArgumentParser:
     )
     worker = sub.add_parser("worker", help="a fold worker (commands -> events)")
     worker.add_argument("--bot-delay", type=float, default=0.0)
-    worker.add_argument("--batch", type=int, default=256, help="commands read per round")
+    worker.add_argument(
+        "--batch", type=int, default=256, help="the most commands a read takes from one partition"
+    )
     rq_worker = sub.add_parser("rq-worker", help="an rq worker for bot turns and tournament rounds")
     rq_worker.add_argument("--no-fork", action="store_true", help="run jobs in this process (faster)")
     rq_worker.add_argument("--bot-delay", type=float, default=0.0, help="seconds a server bot waits")
