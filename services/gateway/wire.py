@@ -116,9 +116,13 @@ class Wire:
     def send_to(self, calls: Sequence[Call], sink: ReplySink) -> None:
         """``send`` whose replies go to ``sink`` as they are parsed, in this turn of the loop. Only while
         ``connected``."""
+        self.send_packed_to(b"".join([_pack(call) for call in calls]), len(calls), sink)
+
+    def send_packed_to(self, data: bytes, replies: int, sink: ReplySink) -> None:
+        """``send_to`` for commands already in RESP (``data``), which ``replies`` replies answer."""
         transport = self._ready()
-        self._waiting.extend([sink] * len(calls))
-        self._queue(transport, b"".join([_pack(call) for call in calls]), at_once=False)
+        self._waiting.extend([sink] * replies)
+        self._queue(transport, data, at_once=False)
 
     def _ready(self) -> asyncio.Transport:
         if self._transport is None:
