@@ -1,4 +1,5 @@
-"""The feeds' one ``XREAD BLOCK`` over every watched game's two streams, built once per set of feeds.
+"""The feeds' one ``XREAD BLOCK`` over every watched game's two streams, built once per set of feeds; and
+the entries of its reply.
 
 Made afresh for each read, the command cost the gateway O(feeds) every time: the streams' keys listed,
 each feed's cursors formatted, and hundreds of arguments packed (~180 µs a read at 200 watched games, a
@@ -8,7 +9,7 @@ long as the set of feeds stays the same, and each feed keeps its two cursors pac
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from events import keys
 
@@ -50,3 +51,23 @@ class FeedReads:
     def command(self) -> bytes:
         """The ``XREAD`` in RESP, its cursors (in ``by_key``'s order) where the feeds are now."""
         return self.head + b"".join([feed.packed_cursors() for feed in self.feeds])
+
+
+def stream_pairs(reply: Any) -> list[Any]:
+    """``XREAD``'s ``(stream, entries)`` pairs: a map under RESP3 (Redis 7 with ``protocol=3``), a list of
+    pairs under RESP2, nothing when nothing is new."""
+    return list(reply.items()) if isinstance(reply, dict) else list(reply or [])
+
+
+def event_fields(flat: list[bytes]) -> tuple[bytes, bytes | None]:
+    """An event entry's envelope, and the result record riding on it if any. The append script writes them
+    first, in that order (``e``, then ``r``): read in place, without a dict per entry."""
+    if flat[0] == b"e" and (len(flat) == 2 or flat[2] == b"r"):
+        return flat[1], flat[3] if len(flat) > 3 else None
+    fields = entry_fields(flat)
+    return fields[b"e"], fields.get(b"r")
+
+
+def entry_fields(flat: list[bytes]) -> dict[bytes, bytes]:
+    """A stream entry's ``[field, value, …]`` as a dict."""
+    return dict(zip(flat[::2], flat[1::2], strict=True))

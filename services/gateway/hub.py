@@ -34,7 +34,7 @@ from services.gateway.fanout import (
     GameFeed,
     spectating_key,
 )
-from services.gateway.feed_reads import FeedReads, by_key
+from services.gateway.feed_reads import FeedReads, by_key, entry_fields, event_fields, stream_pairs
 from services.gateway.polling import PollSchedule
 from services.gateway.socket_writer import flush_direct_writes
 from services.gateway.wire import Wire
@@ -148,7 +148,7 @@ class FeedHub:
             else:
                 cursors = (feed.events_cursor, feed.commands_cursor)
                 call = ("XREAD", "COUNT", READ_COUNT, "STREAMS", *streams_of, *cursors)
-                streams = _stream_pairs(await self._control_wire.call(*call))
+                streams = stream_pairs(await self._control_wire.call(*call))
             self._apply_streams(streams_of, streams)
             if all(len(items) < READ_COUNT for _, items in streams):
                 return
@@ -255,7 +255,7 @@ class FeedHub:
             self._reading = False
         if isinstance(reply, hiredis.ReplyError):
             raise ResponseError(str(reply))
-        return _stream_pairs(reply)
+        return stream_pairs(reply)
 
     async def _poll_all(self) -> None:
         """On a Cluster: read the games that are due, then wait until the next is due or news is expected."""
@@ -317,9 +317,9 @@ class FeedHub:
             if len(failed) == len(replies):
                 raise failed[0]
         events = [
-            p for reply in replies[1::2] if not isinstance(reply, Exception) for p in _stream_pairs(reply)
+            p for reply in replies[1::2] if not isinstance(reply, Exception) for p in stream_pairs(reply)
         ]
-        logs = [p for reply in replies[::2] if not isinstance(reply, Exception) for p in _stream_pairs(reply)]
+        logs = [p for reply in replies[::2] if not isinstance(reply, Exception) for p in stream_pairs(reply)]
         return events + logs
 
     def _apply_safely(self, feed: GameFeed, events: bool, items: list[Any]) -> None:
@@ -338,12 +338,12 @@ class FeedHub:
         if events:
             new, applied = [], []
             for _, flat in items:
-                fields = _fields(flat)
-                entry = feed.add(codec.decode_envelope(fields[b"e"]))
+                envelope, riding = event_fields(flat)
+                entry = feed.add(codec.decode_envelope(envelope))
                 if entry is not None:
                     new.append(entry)
-                if b"r" in fields:
-                    applied.append(codec.decode_record(fields[b"r"]))
+                if riding is not None:
+                    applied.append(codec.decode_record(riding))
             if new:
                 feed.publish(new)
             for record in applied:
@@ -351,7 +351,7 @@ class FeedHub:
             return
         for entry_id, flat in items:
             feed.commands_cursor = entry_id
-            feed.settle(codec.decode_record(_fields(flat)[b"r"]))
+            feed.settle(codec.decode_record(entry_fields(flat)[b"r"]))
 
     async def _tick(self, feed: GameFeed) -> None:
         """Release events to spectators of a game delayed in seconds, as their time comes."""
@@ -384,14 +384,3 @@ def growing_slices(length: int, first: int) -> list[tuple[int, int]]:
         slices.append((start, min(length, start + size)))
         start, size = start + size, size * 2
     return slices
-
-
-def _stream_pairs(reply: Any) -> list[Any]:
-    """``XREAD``'s ``(stream, entries)`` pairs: a map under RESP3 (Redis 7 with ``protocol=3``), a list of
-    pairs under RESP2, nothing when nothing is new."""
-    return list(reply.items()) if isinstance(reply, dict) else list(reply or [])
-
-
-def _fields(flat: list[bytes]) -> dict[bytes, bytes]:
-    """A stream entry's ``[field, value, …]`` as a dict."""
-    return dict(zip(flat[::2], flat[1::2], strict=True))

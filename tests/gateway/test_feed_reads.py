@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from events import keys
 from services.gateway.fanout import GameFeed
-from services.gateway.feed_reads import FeedReads
+from services.gateway.feed_reads import FeedReads, entry_fields, event_fields
 from services.gateway.hub import FeedHub, growing_slices
 from tests.gateway.client import create, post_command
 from tests.gateway.harness import ServerThread
@@ -95,3 +95,21 @@ def test_growing_slices_cover_every_item_once_in_order_each_twice_the_one_before
     assert sizes[:-1] == [first * 2**n for n in range(len(sizes) - 1)]
     assert not sizes or 0 < sizes[-1] <= first * 2 ** (len(sizes) - 1)
     assert all(start % 2 == 0 for start, _ in growing_slices(2 * length, 2))  # a game's two stay together
+
+
+@given(
+    st.permutations([b"e", b"r", b"t"]),
+    st.booleans(),
+    st.lists(st.binary(max_size=8), min_size=3, max_size=3),
+)
+def test_an_event_entry_gives_its_envelope_and_riding_record_in_any_field_order(
+    order: list[bytes], with_record: bool, values: list[bytes]
+) -> None:
+    """Read in place when laid out as the append script writes it (``e``, ``r``, ``t``), else from a dict:
+    the same either way."""
+    fields = dict(zip(order, values, strict=True))
+    if not with_record:
+        del fields[b"r"]
+    flat = [part for field, value in fields.items() for part in (field, value)]
+    assert event_fields(flat) == (fields[b"e"], fields.get(b"r"))
+    assert entry_fields(flat) == fields
