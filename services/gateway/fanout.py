@@ -74,11 +74,14 @@ class FeedStats:
         self.lag_count = 0
         self.lag_max_ms = 0
 
-    def lag(self, envelope: Envelope) -> None:
-        lag = max(0, now_ms() - envelope.ts_ms)
-        self.lag_ms_sum += lag
-        self.lag_count += 1
-        self.lag_max_ms = max(self.lag_max_ms, lag)
+    def lag(self, entries: list[Entry]) -> None:
+        """Count how long ago each of these events was decided (one clock reading for all)."""
+        now = now_ms()
+        for entry in entries:
+            lag = max(0, now - entry.envelope.ts_ms)
+            self.lag_ms_sum += lag
+            self.lag_count += 1
+            self.lag_max_ms = max(self.lag_max_ms, lag)
 
 
 class GameFeed:
@@ -109,6 +112,7 @@ class GameFeed:
         """Unused for a while: left out of the hub's reads until used again (then caught up first)."""
         self.delay_s = 0.0
         """Spectator delay in seconds (tournament games created with ``spectator_delay_seconds``)."""
+        self._last_turn: tuple[Any, list[int], Any] | None = None
 
     # --- state -------------------------------------------------------------------------------------------
 
@@ -176,8 +180,9 @@ class GameFeed:
 
     def delayed(self, seat: int | None) -> bool:
         """Whether this viewer sees the game late (a spectator of a live tournament game)."""
-        late = self.meta.spectator_delay > 0 or self.delay_s > 0
-        return seat is None and self.meta.tournament and late and not self.finished
+        if seat is not None or not self.meta.tournament:
+            return False
+        return (self.meta.spectator_delay > 0 or self.delay_s > 0) and not self.finished
 
     def visible_seq(self, seat: int | None) -> int:
         """The last event this viewer may see now (``spectator_delay`` events and ``delay_s`` seconds late)."""
@@ -227,7 +232,7 @@ class GameFeed:
 
     def event_frame(self, entry: Entry, state: Any, seat: int | None) -> str:
         envelope = entry.envelope
-        outcome = self.game.outcome(state)
+        to_act, outcome = self._turn(state)
         return encode_text(
             EventFrame(
                 seq=envelope.seq,
@@ -236,11 +241,19 @@ class GameFeed:
                 command_id=envelope.command_id,
                 event=entry.event if outcome is not None else self.game.redact(entry.event, seat),
                 view=self.game.view(state, seat),
-                to_act=self.to_act(state),
+                to_act=to_act,
                 outcome=outcome,
                 status="finished" if outcome is not None else "live",
             )
         )
+
+    def _turn(self, state: Any) -> tuple[list[int], Any]:
+        """Who is to act in ``state`` and its outcome: the same for every kind of viewer, so worked out once
+        for the last state asked about."""
+        turn = self._last_turn
+        if turn is None or turn[0] is not state:
+            turn = self._last_turn = (state, self.to_act(state), self.game.outcome(state))
+        return turn[1], turn[2]
 
     def frames_between(self, seat: int | None, after: int, upto: int) -> list[tuple[int, str]]:
         """Frames for events ``after+1 … upto`` as this viewer sees them. The states after recent events are
@@ -314,8 +327,8 @@ class GameFeed:
                         self.stats.resyncs += 1
                         break
                 self.stats.frames += viewer.direct_frames - direct
-        for entry in entries:
-            self.stats.lag(entry.envelope)
+        if entries:
+            self.stats.lag(entries)
         self.stats.events += len(entries)
 
     # --- command results ---------------------------------------------------------------------------------
