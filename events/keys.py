@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import zlib
 
 PREFIX = "hm"
@@ -49,7 +50,8 @@ def result_field(origin: str, seat: int | None, command_id: str) -> str:
     A command id is scoped to its sender: seat 1 may reuse seat 0's id, and no id a client picks can
     name a command of a bot, the clock or the server (the sender is set by the server, never the client,
     and ends at the first ``/``)."""
-    return f"{sender(origin, seat)}/{command_id}"
+    # ``sender`` spelled out: this runs several times for every command a gateway or worker handles
+    return f"{origin}/{command_id}" if seat is None else f"{origin}{seat}/{command_id}"
 
 
 def commands(game_id: str) -> str:
@@ -69,6 +71,7 @@ def partition_for(game_id: str, partitions: int) -> int:
     return zlib.crc32(game_id.encode()) % partitions
 
 
+@functools.cache
 def inbox(partition: int) -> str:
     return f"{PREFIX}:inbox:{partition}"
 

@@ -17,6 +17,7 @@ from events.store import now_ms
 
 METRICS_KEY = "hm:metrics"
 LATENCY_BUCKETS_MS = (1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 5000)
+_BUCKET_FIELDS = tuple(f"latency_le_{bound}" for bound in LATENCY_BUCKETS_MS)
 
 
 class WorkerMetrics:
@@ -49,9 +50,9 @@ class WorkerMetrics:
             "dead_lettered": dead,
         }
         cumulative = 0
-        for bound, n in zip(LATENCY_BUCKETS_MS, in_bucket, strict=False):
+        for field, n in zip(_BUCKET_FIELDS, in_bucket, strict=False):
             cumulative += n
-            added[f"latency_le_{bound}"] = cumulative
+            added[field] = cumulative
         for field, value in added.items():
             if value:
                 counts[field] = counts.get(field, 0) + value
