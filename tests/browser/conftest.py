@@ -16,8 +16,11 @@ from tests.gateway.harness import ServerThread, running_stack
 CHROMIUM = os.environ.get("HARBORMASTER_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One Chromium for a module's tests. Not for the session: while sync Playwright is open, its event loop
+    counts as running in the main thread, and every later test on the same pytest worker that calls
+    ``asyncio.run`` fails ("cannot be called from a running event loop")."""
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run installs it)")
     sync_api = pytest.importorskip(
