@@ -5,7 +5,8 @@ Both sides play the same two-seat counter micro-game (``tests/support/counter_ga
 moving as soon as a pushed frame says it is its turn. boardgame.io keeps its games in memory; Harbormaster
 appends every move to Redis with AOF on (``appendfsync everysec``), through one gateway and one fold worker.
 Prints moves/s, p50/p99 of a two-move round, their ratio, and the gateway's and worker's CPU per move.
-``BENCH_MOVES_SECONDS`` (default 10) and ``BENCH_MOVES_GAMES`` (default ``50,200``) set the run;
+``BENCH_MOVES_SECONDS`` (default 10), ``BENCH_MOVES_ROUNDS`` (pairs per size, default 2) and
+``BENCH_MOVES_GAMES`` (default ``50,200``) set the run; each size ends with its pairs' ratios and their median;
 ``BENCH_MOVES_GATEWAYS=N`` plays through N gateway processes sharing the port (``--reuse-port``), and then
 leaves out the figures of one gateway (memory per game, fan-out); ``BENCH_MOVES_SPECTATORS`` (default
 ``1000,5000``; ``0``: none) sets the fan-out runs.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import statistics
 import subprocess
 import tempfile
 import time
@@ -32,6 +34,8 @@ from tests.gateway.harness import free_port
 HERE = Path(__file__).parent
 PEER_SCRIPT = Path("shared") / "bench" / "boardgameio" / "run.sh"
 ROUNDS = 2
+"""Pairs (boardgame.io, then Harbormaster) per size unless ``BENCH_MOVES_ROUNDS`` says otherwise: this
+machine's speed moves by ±8 % between runs, so one pair's ratio alone says little."""
 FANOUT_MOVES = 40
 FANOUT_INTERVAL_S = 0.1
 
@@ -228,11 +232,14 @@ def main() -> None:
             _print_memory_per_game(url, worker.pid)
         for games in sizes if sizes != [0] else []:
             print(f"{games} concurrent games, {seconds:.0f} s each, alternating:")
-            for _ in range(ROUNDS):
+            ratios: list[float] = []
+            for _ in range(int(os.environ.get("BENCH_MOVES_ROUNDS", ROUNDS))):
                 peer = _peer(games, seconds)
                 print(f"  boardgame.io 0.50.2   {_line(peer) if peer else 'no figure'}")
                 ours = _ours(base, ws_base, games, seconds, pids)
-                ratio = f"  ratio {ours['moves_per_s'] / peer['moves_per_s']:.2f}" if peer else ""
+                if peer:
+                    ratios.append(ours["moves_per_s"] / peer["moves_per_s"])
+                ratio = f"  ratio {ratios[-1]:.2f}" if peer else ""
                 print(f"  Harbormaster (WS)     {_line(ours)}{ratio}")
                 cpu = sum(ours[f"gateway{i}_us_per_move"] for i in range(count))
                 rss = sum(ours[f"gateway{i}_rss_mb"] for i in range(count))
@@ -241,6 +248,9 @@ def main() -> None:
                       f" redis-server {ours['redis_us_per_move']:.0f} us CPU/move;"
                       f" refused {ours['refused']}, errors {ours['errors']}")  # fmt: skip
                 time.sleep(1)
+            if ratios:
+                print(f"  {games} games: ratios {', '.join(f'{r:.2f}' for r in ratios)}; median "
+                      f"{statistics.median(ratios):.2f}, {sum(r >= 2 for r in ratios)} of {len(ratios)} at 2x or more")  # fmt: skip
         audiences = [
             int(n) for n in os.environ.get("BENCH_MOVES_SPECTATORS", "1000,5000").split(",") if n != "0"
         ]
