@@ -50,8 +50,7 @@ def result_field(origin: str, seat: int | None, command_id: str) -> str:
     A command id is scoped to its sender: seat 1 may reuse seat 0's id, and no id a client picks can
     name a command of a bot, the clock or the server (the sender is set by the server, never the client,
     and ends at the first ``/``)."""
-    # ``sender`` spelled out: this runs several times for every command a gateway or worker handles
-    return f"{origin}/{command_id}" if seat is None else f"{origin}{seat}/{command_id}"
+    return f"{sender(origin, seat)}/{command_id}"
 
 
 def commands(game_id: str) -> str:
