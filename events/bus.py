@@ -202,7 +202,7 @@ class CommandBus:
 
     def claim_pending(self, consumer: str, partition: int) -> int:
         """Take over every pending entry of a partition (its previous owner is gone); returns how many."""
-        claimed, start = 0, "0-0"
+        claimed, start = 0, b"0-0"
         while True:
             reply = self.redis.xautoclaim(keys.inbox(partition), keys.GROUP, consumer, 0, start, count=500)
             start, entries = reply[0], reply[1]

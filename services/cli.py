@@ -13,10 +13,11 @@ import sys
 from collections.abc import Mapping, Sequence
 
 import redis
+import structlog
 
 from domain.engine import RuleViolation
 from events.errors import EventsError, GameExists, UnknownGame
-from services import game_cli
+from services import compiled, game_cli
 from services import logging as hm_logging
 from services.bootstrap import ClusterNotSupported, Services, build, require_rq
 from services.cli_common import UserError, redis_for, redis_for_games
@@ -154,10 +155,20 @@ LONG_RUNNING = ("worker", "rq-worker", "gateway")
 """Processes ``serve`` supervises: started while Redis restarts, they wait for it rather than exit."""
 
 
+def _warn_if_stale() -> None:
+    stale = compiled.stale()
+    if stale:
+        structlog.get_logger("cli").warning(
+            "compiled_modules_stale", modules=stale, fix="make run (it compiles them again)"
+        )
+
+
 def run(argv: Sequence[str]) -> int:
     args = parser().parse_args(argv)
     settings = Settings.from_env()
     hm_logging.configure(settings.log_format, settings.log_level)
+    if args.subcommand in (*LONG_RUNNING, "serve"):
+        _warn_if_stale()
     if args.subcommand == "verify" or getattr(args, "verb", None) == "verify":
         return game_cli.cmd_verify(args) if args.subcommand == "verify" else tournament_verify(args.file)
     if args.subcommand == "serve":

@@ -12,6 +12,7 @@ import pytest
 import redis
 
 from domain import GAMES, Game
+from services import compiled
 from services import logging as hm_logging
 from services.redis_launcher import EmbeddedRedis
 from tests.support.counter_game import GAME as COUNTER
@@ -22,6 +23,17 @@ from tests.support.minimal_game import GAME as RACE
 os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="hm-test-state-")
 
 hm_logging.configure("console", os.environ.get("HARBORMASTER_LOG_LEVEL", "warning"), cache=False)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Refuse to test code other than the tree's: a compiled module older than its group's sources."""
+    stale = compiled.stale()
+    if stale:
+        raise pytest.UsageError(
+            f"compiled modules older than their sources: {', '.join(stale)}. "
+            "`make unit` or `make test` compiles them again; `python -m services.compiled --remove` drops them."
+        )
+
 
 TEST_GAMES: dict[str, Game[Any, Any, Any, Any]] = {**GAMES, "race": RACE, "counter": COUNTER}
 """The real games plus the test-only dice race."""

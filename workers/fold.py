@@ -27,6 +27,7 @@ from typing import Any
 import msgspec
 import redis
 import structlog
+from mypy_extensions import mypyc_attr
 
 from events.bus import CommandBus, InboxEntry
 from events.errors import PoisonMessage, UnknownGame
@@ -70,6 +71,7 @@ class Flight(msgspec.Struct, kw_only=True):
         return len(self.entries)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclassed by tests, and compiled
 class FoldWorker:
     """Folds commands of the partitions it leases into their games' event streams."""
 

@@ -25,6 +25,7 @@ from typing import Any
 import hiredis
 import redis.asyncio as aioredis
 import structlog
+from mypy_extensions import mypyc_attr
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
@@ -36,6 +37,7 @@ Call = tuple[Any, ...]
 log = structlog.get_logger("wire")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclassed by tests, and compiled
 class ReplySink:
     """Takes the replies of calls sent with ``Wire.send_to``, in order, as they are parsed."""
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
 import httpx
 import pytest
+from starlette.websockets import WebSocket
 from websockets.sync.client import connect
 
-from services.gateway import socket_writer
+from services.gateway import socket_writer, ws
 from tests.gateway.client import create
 from tests.gateway.harness import ServerThread
 
@@ -20,13 +22,14 @@ def test_a_movers_event_and_result_leave_in_one_write(
     stack: ServerThread, api: httpx.Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     writes: list[int] = []
-    flush = socket_writer.DirectWriter.flush
 
-    def counted(writer: Any) -> None:
-        writes.append(id(writer))
-        flush(writer)
+    def counted(websocket: WebSocket) -> socket_writer.DirectWriter | None:
+        writer = socket_writer.direct_writer(websocket)
+        if writer is not None:
+            writer.transport = _Counted(writer.transport, writes)
+        return writer
 
-    monkeypatch.setattr(socket_writer.DirectWriter, "flush", counted)
+    monkeypatch.setattr(ws, "direct_writer", counted)
     game = create(api, "counter", 2, options={"limit": 1000})
     url = f"{stack.ws_base}/ws/games/{game['game_id']}?token="
     with (
@@ -45,3 +48,21 @@ def test_a_movers_event_and_result_leave_in_one_write(
             assert [json.loads(mover.recv(timeout=10))["type"] for _ in range(2)] == ["event", "result"]
             assert json.loads(other.recv(timeout=10))["type"] == "event"
     assert len(writes) == 2 * (moves - 1)
+
+
+class _Counted(asyncio.Transport):
+    """A socket's transport that notes each of its writes (the write itself goes on as before)."""
+
+    def __init__(self, transport: asyncio.Transport, writes: list[int]) -> None:
+        super().__init__()
+        self._transport, self._writes = transport, writes
+
+    def write(self, data: Any) -> None:
+        self._writes.append(id(self))
+        self._transport.write(data)
+
+    def is_closing(self) -> bool:
+        return self._transport.is_closing()
+
+    def get_write_buffer_size(self) -> int:
+        return self._transport.get_write_buffer_size()

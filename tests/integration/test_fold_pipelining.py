@@ -20,8 +20,19 @@ pytestmark = pytest.mark.redis
 ROLL = b'{"type":"Roll"}'
 
 
-def _worker(services, **kwargs) -> FoldWorker:
-    return FoldWorker(services.redis, services.store, services.bus, block_ms=20, **kwargs)
+def _worker(services, kind: type[FoldWorker] = FoldWorker, **kwargs) -> FoldWorker:
+    return kind(services.redis, services.store, services.bus, block_ms=20, **kwargs)
+
+
+class _CountingRefusals(FoldWorker):
+    """A fold worker that notes how many entries each flight it lands gives back to be decided again."""
+
+    refused: list[int]
+
+    def _land(self, flight: Flight) -> list[InboxEntry]:
+        retry = super()._land(flight)
+        self.refused.append(len(retry))
+        return retry
 
 
 def _leasing_worker(redis_url: str) -> tuple[Services, FoldWorker, int]:
@@ -40,7 +51,8 @@ def test_a_batch_decided_on_top_of_a_refused_append_is_decided_again_after_it_in
     services = services_for(redis_url)
     new_race(services, "g1", seats=2)
     partition = partition_for("g1", services.bus.partitions)
-    stale = _worker(services)
+    stale = _worker(services, _CountingRefusals)
+    stale.refused = []
     services.bus.ensure_groups()
 
     def next_entries(count: int):
@@ -51,15 +63,7 @@ def test_a_batch_decided_on_top_of_a_refused_append_is_decided_again_after_it_in
     services.bus.submit("g1", 1, ROLL, "by-other")
     _worker(services).run(until_idle=True)
     assert stale.cache.get("g1").seq == 2  # stale: the game is at seq 3, seat 0 to move
-    refused: list[int] = []
-    land = stale._land
-
-    def counting_land(flight: Flight) -> list[InboxEntry]:
-        retry = land(flight)
-        refused.append(len(retry))
-        return retry
-
-    stale._land = counting_land  # type: ignore[method-assign]
+    stale.refused.clear()
     services.bus.submit("g1", 0, ROLL, "c0")
     services.bus.submit("g1", 1, ROLL, "c1")
     c0, c1 = next_entries(2)
@@ -67,7 +71,7 @@ def test_a_batch_decided_on_top_of_a_refused_append_is_decided_again_after_it_in
     # c1 is decided on top of c0 and sent behind it; c0's append is refused (the game moved on), so is
     # c1's (the position it expects was never reached): both are decided again on a fresh load, c0 first.
     assert stale._step([c1]) == 2
-    assert refused == [1, 1, 0]  # c0's flight, c1's flight, then both again in one
+    assert stale.refused == [1, 1, 0]  # c0's flight, c1's flight, then both again in one
     records = [services.store.result("g1", i, seat) for seat, i in enumerate(("c0", "c1"))]
     assert [(r.status, r.first_seq) for r in records] == [("applied", 4), ("applied", 5)]
     assert [r.command_id for r in services.store.records("g1")] == [SETUP_ID, "first", "by-other", "c0", "c1"]
@@ -192,14 +196,9 @@ def test_a_trickle_is_trimmed_and_counted_on_the_beat_and_an_idle_worker_at_once
 ) -> None:
     monkeypatch.setattr(workers.reader, "HOUSEKEEPING_S", 60.0)  # no beat falls within the test
     services, worker, partition = _leasing_worker(redis_url)
-    flushes: list[int] = []
-    queue_flush = worker.metrics.queue_flush
 
-    def counting_flush(pipe) -> None:
-        flushes.append(1)
-        queue_flush(pipe)
-
-    worker.metrics.queue_flush = counting_flush  # type: ignore[method-assign]
+    def counted() -> object:  # the counters as they stand in Redis
+        return redis_client.hget("hm:metrics", "commands_applied")
 
     def turn() -> None:  # one turn of FoldWorker.run
         worker._step(worker.reader.next_entries(busy=worker._in_flight is not None))
@@ -215,15 +214,14 @@ def test_a_trickle_is_trimmed_and_counted_on_the_beat_and_an_idle_worker_at_once
         turn()  # a read that waits finds the command
     settle()
     assert [services.store.result("g1", f"c{n}", n % 2).status for n in range(10)] == ["applied"] * 10
-    assert len(flushes) == 1  # the first read only (the worker started idle), not one between commands
+    assert counted() is None  # the counters were not sent between commands
     assert redis_client.xlen(keys.inbox(partition)) == 10  # acknowledged, not trimmed yet
 
     turn()  # a read that waits finds nothing: the worker has run dry
-    assert len(flushes) == 1
+    assert counted() is None
     turn()  # so the counters and the trim go out with the next read
-    assert len(flushes) == 2
+    assert counted() == b"10"
     assert redis_client.xlen(keys.inbox(partition)) == 0
-    assert int(redis_client.hget("hm:metrics", "commands_applied")) == 10
 
 
 def test_a_burst_is_read_one_entry_a_partition_first_then_twice_as_many_each_read_it_stays_full(
