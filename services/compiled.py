@@ -84,8 +84,8 @@ def remove() -> None:
 
 
 def build() -> int:
-    """Compile the group in place; on failure (no C compiler, say) leave it interpreted. Returns 0 either
-    way unless ``--strict`` asks for the failure's exit status."""
+    """Compile the group in place; on failure (no C compiler, say) leave it interpreted. Returns mypyc's
+    exit status (``main`` passes it on only with ``--strict``)."""
     remove()
     LOG.parent.mkdir(exist_ok=True)
     with LOG.open("w") as log:
