@@ -167,7 +167,7 @@ def run(argv: Sequence[str]) -> int:
     args = parser().parse_args(argv)
     settings = Settings.from_env()
     hm_logging.configure(settings.log_format, settings.log_level)
-    if args.subcommand in (*LONG_RUNNING, "serve"):
+    if args.subcommand in LONG_RUNNING:  # the processes that run the compiled path (serve's children too)
         _warn_if_stale()
     if args.subcommand == "verify" or getattr(args, "verb", None) == "verify":
         return game_cli.cmd_verify(args) if args.subcommand == "verify" else tournament_verify(args.file)
