@@ -4,6 +4,7 @@ ahead, the inbox trimmed by acknowledgements, a lost script cache."""
 from __future__ import annotations
 
 from hashlib import sha1
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,9 @@ def _worker(services, kind: type[FoldWorker] = FoldWorker, **kwargs) -> FoldWork
 class _CountingRefusals(FoldWorker):
     """A fold worker that notes how many entries each flight it lands gives back to be decided again."""
 
-    refused: list[int]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.refused: list[int] = []
 
     def _land(self, flight: Flight) -> list[InboxEntry]:
         retry = super()._land(flight)
@@ -52,7 +55,6 @@ def test_a_batch_decided_on_top_of_a_refused_append_is_decided_again_after_it_in
     new_race(services, "g1", seats=2)
     partition = partition_for("g1", services.bus.partitions)
     stale = _worker(services, _CountingRefusals)
-    stale.refused = []
     services.bus.ensure_groups()
 
     def next_entries(count: int):
