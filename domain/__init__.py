@@ -1,4 +1,4 @@
-"""The rules of the three games, pure and deterministic (DESIGN.md, "Layers").
+"""The rules of the three games, pure and deterministic (docs/design-brief.md, "Layers").
 
 ``GAMES`` maps a game's key to its ``Game`` record; everything outside ``domain/`` drives a game only
 through it.
@@ -10,7 +10,7 @@ import importlib
 import importlib.util
 from typing import Any
 
-from domain.engine import Game, Outcome, Rng, RuleViolation, Seat, rng_for, seed_commitment
+from domain.engine import Game, Outcome, Rng, RuleViolation, Seat, decide_at, rng_for, seed_commitment
 
 GAME_KEYS = ("elcapitan", "manila", "eic")
 
@@ -44,6 +44,7 @@ __all__ = [
     "Rng",
     "RuleViolation",
     "Seat",
+    "decide_at",
     "games_with_plugins",
     "rng_for",
     "seed_commitment",

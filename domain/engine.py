@@ -1,12 +1,27 @@
-"""The engine contract every game implements (DESIGN.md, "The engine contract").
+"""The engine contract every game implements (docs/design-brief.md, "The engine contract").
 
 A game is a *decider*: ``setup`` opens it, ``decide`` turns a command into events (or refuses it with a
 ``RuleViolation``), ``evolve`` folds one event into the state. Queries (``legal_commands``, ``to_act``,
 ``outcome``, ``view``, ``redact``) never change anything.
 
 Pure: no I/O, no clock, no module-level randomness. Chance comes only from ``rng_for(seed, n)``, our own
-SHA-256 counter-mode generator, whose every method is pinned by golden-value tests so that ``verify`` can
-re-decide a game years from now on another Python.
+SHA-256 counter-mode generator (drawn for a command by :func:`decide_at` alone), whose every method is
+pinned by golden-value tests so that ``verify`` can re-decide a game years from now on another Python.
+
+Bounded: no query and no decision may stall the server, whatever the players did to reach the state.
+``legal_commands`` returns at most :data:`MAX_LEGAL_COMMANDS` commands in every reachable state, and
+``legal_commands`` and ``decide`` take time polynomial in the size of the state and the command (a hand, a
+harbour, a cargo), never the number of combinations of its parts: a choice of many parts (the cards that
+pay for El Capitán's pirate, an amount to bid) is offered as one command whose parts ``decide`` checks
+(``legal_commands`` then lists one representative, and ``decide`` accepts any other valid choice), or
+as a sequence of commands, never as the list of every combination. ``tests/contract/test_bounded_rules.py``
+plays hoarding and random players over many seeds and every option set against this bound; ``make bench``
+prints the largest list and the slowest call per game (``tests/bench/bench_rules_bound.py``).
+
+Versioned: a game is decided under the rules it started with. A game whose rules change raises its
+``Game.rules`` and records the version in its first event (a stream without one was decided under version
+1); ``decide``, ``evolve`` and ``legal_commands`` read it from the state, and ``verify`` sets an old game up
+again under its own version (``Game.setup_for``), so games recorded before a rule change still verify.
 """
 
 from __future__ import annotations
@@ -23,6 +38,16 @@ Seat = int
 
 Options = Mapping[str, Any]
 """Game options: plain JSON (``{"expansions": ["porto"], "variant_boarding": true}``)."""
+
+
+MAX_LEGAL_COMMANDS = 250
+"""The most commands ``legal_commands`` may return for one seat in any reachable state (see the module).
+
+The largest lists are choices the player makes part by part on the board, each part offered: El Capitán's
+sailings (every card in hand to every city it reaches: 157 with all 54 cards in one hand) beside the
+pirate's moves (free, paid and by cards: 69), 235 at most; East India Companies' envoy placements (envoy,
+space, ship bought and ship given up), about 200 at most; Manila's load choices, about 100, and its bids,
+capped at 200 (``manila.rules.auction.BIDS_OFFERED``)."""
 
 
 class RuleViolation(Exception):
@@ -154,7 +179,8 @@ def rng_for(seed: bytes, n: int) -> Rng:
 
 
 def seed_commitment(seed: bytes) -> str:
-    """What ``GameCreated`` publishes instead of the seed: ``sha256(seed)`` in hex."""
+    """What the game's header (``events.envelope.GameHeader.seed_commitment``, hashed into the chain's first
+    link) publishes instead of the seed: ``sha256(seed)`` in hex."""
     return hashlib.sha256(seed).hexdigest()
 
 
@@ -192,6 +218,22 @@ class Game(Generic[S, C, E, V]):
     redact: Callable[[E, Seat | None], E | None]
     option_examples: tuple[Options, ...] = ({},)
     """Option sets worth testing every contract property under (each expansion, each variant)."""
+    rules: int = 1
+    """The version of the rules new games are set up and decided under (raised with each rule change)."""
+    setup_under: Callable[[int, Options, bytes, int], list[E]] | None = None
+    """``setup`` under an older rules version (its last argument); ``None`` while there is only one."""
+    rules_of: Callable[[S], int] | None = None
+    """The rules version a game was started under, read from its state; ``None``: always ``rules``."""
+
+    def setup_for(self, seats: int, options: Options, seed: bytes, rules: int) -> list[E]:
+        """The opening events of a game started under rules version ``rules`` (``verify`` of an old game)."""
+        if rules == self.rules or self.setup_under is None:
+            return self.setup(seats, options, seed)
+        return self.setup_under(seats, options, seed, rules)
+
+    def rules_in(self, state: S) -> int:
+        """The rules version ``state``'s game is decided under."""
+        return self.rules if self.rules_of is None else self.rules_of(state)
 
     def fold(self, events: Sequence[E], state: S | None = None) -> S:
         """Apply ``events`` in order, starting from ``state`` (``None``: before the first event)."""
@@ -205,6 +247,16 @@ class Game(Generic[S, C, E, V]):
         """``setup`` and fold its events: the state at the start of play, and the opening events."""
         events = self.setup(seats, options, seed)
         return self.fold(events), events
+
+
+def decide_at(game: Game[S, C, E, V], state: S, seat: Seat, command: C, seed: bytes, seq: int) -> list[E]:
+    """The determinism step: ``command`` decided on ``state``, the game at position ``seq``.
+
+    The one place that pairs a decision with its chance: the command's events start at ``seq + 1``, so it
+    draws from ``rng_for(seed, seq + 1)``. The fold worker, ``play_out`` and ``verify`` all decide through
+    it, so a replay draws what the game drew. Raises ``RuleViolation`` for a command the rules refuse.
+    """
+    return game.decide(state, seat, command, rng_for(seed, seq + 1))
 
 
 def check_seat_count(game_key: str, seats: int, low: int, high: int) -> None:
@@ -262,7 +314,7 @@ def play_out(
             raise RuntimeError(f"{game.key}: nobody to act and no outcome")
         seat = acting[0] if len(acting) == 1 else bot_rng.choice(acting)
         command = bots[seat](state, seat, bot_rng)
-        new_events = game.decide(state, seat, command, rng_for(seed, len(events) + 1))
+        new_events = decide_at(game, state, seat, command, seed, len(events))
         state = game.fold(new_events, state)
         events.extend(new_events)
         sent += 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Sequence
-from pathlib import Path
+from importlib import resources
 from typing import Any
 
 import msgspec
@@ -23,7 +23,8 @@ from events.envelope import InboxMessage, Origin
 from events.store import now_ms
 
 DEFAULT_PARTITIONS = 16
-TRIM_LUA = (Path(__file__).parent / "lua" / "trim.lua").read_text()
+# From the package, not __file__: compiled by mypyc, a module's __file__ names its group's library.
+TRIM_LUA = (resources.files("events") / "lua" / "trim.lua").read_text()
 
 
 class InboxEntry(msgspec.Struct, frozen=True, kw_only=True):

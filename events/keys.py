@@ -53,6 +53,21 @@ def result_field(origin: str, seat: int | None, command_id: str) -> str:
     return f"{sender(origin, seat)}/{command_id}"
 
 
+REFUSED = "refused"
+"""In the append script's arguments, the "hash after" of a block with no events that marks a rejection: its
+record may be forgotten (``REFUSALS_KEPT``, ``REFUSAL_TTL_MS`` in append.lua), unlike an applied command's."""
+
+
+def no_events_mark(status: str) -> str:
+    """The append script's "hash after" argument of a command that appends no event."""
+    return REFUSED if status == "rejected" else ""
+
+
+def chat(game_id: str) -> str:
+    """The game's table chat: a stream kept with the game for the record, outside its hash chain."""
+    return game_key(game_id, "chat")
+
+
 def commands(game_id: str) -> str:
     """A stream: the result records of commands that appended no event (rejections), in the order decided.
 

@@ -10,7 +10,7 @@ import functools
 import secrets
 import time
 from collections.abc import Mapping, Sequence
-from pathlib import Path
+from importlib import resources
 from typing import Any
 
 import msgspec
@@ -19,12 +19,13 @@ import redis
 from domain.engine import Game, seed_commitment
 from events import codec, keys
 from events.archived import fold_archive
-from events.chain import genesis, sealed
+from events.chain import envelopes_for, genesis
 from events.envelope import CommandRecord, Envelope, GameHeader
 from events.errors import GameExists, SequenceConflict, UnknownGame
 from events.replica_ack import ReplicaAck, append_with_ack
 
-APPEND_LUA = (Path(__file__).parent / "lua" / "append.lua").read_text()
+LUA = resources.files("events") / "lua"
+APPEND_LUA = (LUA / "append.lua").read_text()
 
 
 def now_ms() -> int:
@@ -122,7 +123,7 @@ def append_args(items: Sequence[AppendItem], create: bool = False) -> list[bytes
             item.record.at_seq,
             item.at_hash,
             item.encoded_record or codec.encode_record(item.record),
-            item.envelopes[-1].hash if item.envelopes else "",
+            item.envelopes[-1].hash if item.envelopes else keys.no_events_mark(item.record.status),
             len(meta),
             len(item.envelopes),
         )
@@ -130,43 +131,6 @@ def append_args(items: Sequence[AppendItem], create: bool = False) -> list[bytes
             args += (field, value)
         args += item.encoded_envelopes or [codec.encode_envelope(e) for e in item.envelopes]
     return args
-
-
-def envelopes_for(
-    game_id: str,
-    events: Sequence[Any],
-    at_seq: int,
-    prev_hash: str,
-    command_id: str,
-    seat: int | None,
-    ts: int,
-    reveal_seed: bytes | None = None,
-) -> list[Envelope]:
-    """Seal a command's events into chained envelopes numbered from ``at_seq + 1``.
-
-    ``reveal_seed`` goes on the last envelope: it is the event that ends the game.
-    """
-    sealed_envelopes = []
-    last = len(events)
-    for offset, event in enumerate(events, start=1):
-        event_type, version = codec.event_type(event)
-        envelope = sealed(
-            Envelope(
-                game_id=game_id,
-                seq=at_seq + offset,
-                type=event_type,
-                version=version,
-                payload=codec.encode_event(event),
-                command_id=command_id,
-                seat=seat,
-                ts_ms=ts,
-                prev_hash=prev_hash,
-                seed=reveal_seed if offset == last else None,
-            )
-        )
-        prev_hash = envelope.hash
-        sealed_envelopes.append(envelope)
-    return sealed_envelopes
 
 
 class EventStore:

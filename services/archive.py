@@ -15,10 +15,12 @@ confirmed the upload, and the index entry names the object.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gzip
 import json
 import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -26,33 +28,46 @@ import structlog
 
 from domain import games_with_plugins
 from events.connection import connect
+from events.ids import safe_part
 from events.store import EventStore
-from services.archive_bucket import BUCKET_ENV, ENDPOINT_ENV, ArchiveBucket, BucketError
+from services.archive_bucket import ArchiveBucket, BucketError
 from services.audit.export import export_lines
 from services.audit.verify import verify_file
-from workers.jobs.archive import ARCHIVE_INDEX, trim_archived
+from services.config import Settings
+from workers.jobs.archive_trigger import ARCHIVE_INDEX, mark_archive_failed, trim_archived
+from workers.jobs.failures import TRANSIENT, failure_reason
 
 log = structlog.get_logger("archive")
 
 
 def archive_path(archive_dir: str | Path, game_id: str) -> Path:
-    return Path(archive_dir) / f"{game_id}.jsonl.gz"
+    """``<archive dir>/<game id>.jsonl.gz``; an id stored before ids were checked (``../evil``) gets a
+    name of its digest (``events/ids.py``), so no id writes outside the folder."""
+    return Path(archive_dir) / f"{safe_part(game_id)}.jsonl.gz"
 
 
 def write_archive(store: EventStore, game_id: str, archive_dir: str | Path) -> dict[str, Any]:
     """Write the game's archive file; returns its index entry (also stored under ``hm:archive``)."""
     path = archive_path(archive_dir, game_id)
     path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".part")
+    # A temporary name of this writer's own: an rq job and `tournament run`'s own pass may archive the
+    # same game at once, and a shared `.part` name let one rename the file from under the other.
+    handle, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
     last_line = b""
-    with open(partial, "wb") as raw:
-        with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as zipped:
-            for line in export_lines(store, game_id):
-                zipped.write(line + b"\n")
-                last_line = line
-        raw.flush()
-        os.fsync(raw.fileno())
-    os.replace(partial, path)
+    try:
+        with os.fdopen(handle, "wb") as raw:
+            with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as zipped:
+                for line in export_lines(store, game_id):
+                    zipped.write(line + b"\n")
+                    last_line = line
+            raw.flush()
+            os.fsync(raw.fileno())
+        os.chmod(partial, 0o644)  # mkstemp's 0600 would differ from the archive files written before
+        os.replace(partial, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(partial)
+        raise
     end = json.loads(last_line)
     entry = {"file": str(path), "last_seq": end["last_seq"], "last_hash": end["last_hash"]}
     entry["bytes"] = path.stat().st_size
@@ -69,8 +84,10 @@ def archived(client: Any, game_ids: list[str]) -> dict[str, dict[str, Any]]:
 
 
 def configured_bucket() -> ArchiveBucket | None:
-    """The bucket ``HARBORMASTER_ARCHIVE_BUCKET`` names, if any (one client a process and setting)."""
-    return _bucket(os.environ.get(BUCKET_ENV, ""), os.environ.get(ENDPOINT_ENV, ""))
+    """The bucket ``HARBORMASTER_ARCHIVE_BUCKET`` names, if any (one client a process and setting). Read from
+    the settings here: the archive job runs with a URL and a folder, not the process's settings."""
+    settings = Settings.from_env()
+    return _bucket(settings.archive_bucket or "", settings.archive_s3_endpoint or "")
 
 
 @functools.cache
@@ -88,7 +105,13 @@ def archive_missing(store: EventStore, game_ids: list[str], archive_dir: str | P
     for game_id in game_ids:
         missing = game_id not in done or (uploading and "object" not in done[game_id])
         if missing and store.meta(game_id).status == "finished":
-            written.append({"game_id": game_id} | archive_game(store, game_id, archive_dir))
+            try:
+                written.append({"game_id": game_id} | archive_game(store, game_id, archive_dir))
+            except TRANSIENT:
+                raise
+            except Exception as exc:  # one game's archive fails, not the others'
+                log.exception("archive_failed", game_id=game_id)
+                mark_archive_failed(store.redis, game_id, failure_reason(exc))
     trim_archived(store, [g for g, entry in done.items() if entry.get("verified")])  # a trim lost to a crash
     return written
 
@@ -127,5 +150,11 @@ def run_archive_job(
         entry = archive_game(store, game_id, archive_dir)
         log.info("game_archived", game_id=game_id, **entry)
         return entry
+    except TRANSIENT:
+        raise  # rq tries the job again
+    except Exception as exc:  # the game's own fault: marked, so no trigger enqueues it again
+        log.exception("archive_failed", game_id=game_id)
+        mark_archive_failed(client, game_id, failure_reason(exc))
+        return {"failed": failure_reason(exc)}
     finally:
         client.close()

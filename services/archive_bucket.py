@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import os
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 BUCKET_ENV = "HARBORMASTER_ARCHIVE_BUCKET"
 ENDPOINT_ENV = "HARBORMASTER_ARCHIVE_S3_ENDPOINT"
+"""The variables' names, for tests that set them; ``services/config.py`` reads them."""
 
 
 class BucketError(Exception):
@@ -44,11 +44,6 @@ class ArchiveBucket:
 
         self.bucket, self.prefix = parse_url(url)
         self.client: Any = boto3.client("s3", endpoint_url=endpoint or None)
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] = os.environ) -> ArchiveBucket | None:
-        url = env.get(BUCKET_ENV, "")
-        return cls(url, env.get(ENDPOINT_ENV)) if url else None
 
     def key(self, name: str) -> str:
         return f"{self.prefix}/{name}" if self.prefix else name

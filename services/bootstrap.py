@@ -1,4 +1,12 @@
-"""The one place that builds Redis clients, the event store and the command bus."""
+"""A process's services: its Redis client for the game data, rq's Redis, the event store and the command bus.
+
+Every process of ours gets its game-data client here (``connect``: standalone or Cluster, as
+``events/connection.py`` tells them apart). Clients with a narrower use are built beside that use: the
+gateway's asyncio clients and reader wires (``services/gateway/app.py``, ``events/transport/multiplexed.py``), the
+fold worker's own connections (``events/transport/pipelined.py``, ``pipelined_cluster.py``), per-node clients for reads
+across a Cluster (``events/cluster_reads.py``), the rq jobs' own (``events/connection.py``: a job gets a URL),
+and short-lived probes that a Redis answers (``services/redis_launcher.py``, ``services/discovery.py``).
+"""
 
 from __future__ import annotations
 
@@ -14,16 +22,12 @@ from events.replica_ack import check_supported
 from events.store import EventStore
 from services import cluster
 from services.config import Settings
+from workers.jobs import archive_trigger as archive_jobs
 
 
 class ClusterNotSupported(Exception):
-    """``REDIS_URL`` names a node of a Redis Cluster, which this component cannot run on yet."""
-
-
-CLUSTER_REFUSAL = (
-    "REDIS_URL names a node of a Redis Cluster, on which this component cannot run yet "
-    "(deploy/CLUSTER.md says what runs on one)"
-)
+    """rq has no standalone Redis to run on: ``REDIS_URL`` names a Cluster and ``RQ_REDIS_URL`` is missing,
+    or ``RQ_REDIS_URL`` names a Cluster itself. Everything else of ours runs on a Cluster."""
 
 
 RQ_MISSING = (
@@ -66,19 +70,6 @@ def connect(url: str) -> Any:
     return cluster.connect(url)
 
 
-def require_standalone(client: Any) -> None:
-    """Refuse a Redis Cluster before anything is written, for the components that cannot run on one yet.
-
-    On a Cluster, the first command that spans hash slots (the bus reads all its inbox partitions in one
-    ``XREADGROUP``) fails mid-way with ``CROSSSLOT`` or ``MOVED``; one clear error at the start is better.
-    A server that will not say (``INFO`` renamed away) is taken to be standalone.
-    """
-    if cluster.is_cluster_client(client) or (
-        isinstance(client, redis.Redis) and cluster.cluster_enabled(client)
-    ):
-        raise ClusterNotSupported(CLUSTER_REFUSAL)
-
-
 def load_games(settings: Settings) -> dict[str, Game[Any, Any, Any, Any]]:
     """``domain.GAMES`` plus the plugin games named in the settings."""
     return games_with_plugins(settings.game_plugins)
@@ -88,12 +79,10 @@ def build(
     settings: Settings,
     url: str,
     games: Mapping[str, Game[Any, Any, Any, Any]] | None = None,
-    on_cluster: bool = False,
 ) -> Services:
-    """The services on ``url``; unless the caller works on a Cluster (``on_cluster``), a Cluster is refused."""
+    """The services on ``url``, a standalone Redis or any node of a Cluster (rq's Redis: ``rq_client``)."""
     client = connect(url)
-    if not on_cluster:
-        require_standalone(client)
+    archive_jobs.set_trim(settings.archive_trim)  # for the trims this process's jobs make
     masters = (
         [client.get_redis_connection(node) for node in client.get_primaries()]
         if cluster.is_cluster_client(client)

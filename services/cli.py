@@ -7,17 +7,18 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
-import subprocess
+import signal
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from pathlib import Path
+from types import FrameType
 
 import redis
 import structlog
 
 from domain.engine import RuleViolation
 from events.errors import EventsError, GameExists, UnknownGame
-from services import compiled, game_cli
+from services import game_cli, move_path
 from services import logging as hm_logging
 from services.bootstrap import ClusterNotSupported, Services, build, require_rq
 from services.cli_common import UserError, redis_for, redis_for_games
@@ -25,7 +26,7 @@ from services.config import Settings
 from services.discovery import NoServer
 from services.redis_launcher import RedisNotFound, wait_for_redis
 
-__all__ = ["UserError", "child_env", "main", "parser", "run", "spawn"]
+__all__ = ["UserError", "main", "parser", "run"]
 
 
 # --- the long-running processes -------------------------------------------------------------------------
@@ -43,6 +44,7 @@ def cmd_worker(services: Services, url: str, args: argparse.Namespace) -> int:
         plugins=services.settings.game_plugins,
         archive_dir=str(services.settings.archive_dir) if services.settings.archive_dir else None,
         rq=require_rq(services),
+        plain_transport=services.settings.transport == "plain",
     )
     return 0
 
@@ -63,15 +65,15 @@ def cmd_gateway(services: Services, url: str, args: argparse.Namespace) -> int:
     import uvicorn
 
     from services.gateway.app import create_app
-    from services.gateway.socket_writer import SocketProtocol, shared_port
+    from services.gateway.server import uvicorn_options
+    from services.gateway.sockets.socket_writer import shared_port
 
     config = uvicorn.Config(
         create_app(services, redis_url=url),
         host=args.host,
         port=args.port,
         log_level="warning",
-        ws_per_message_deflate=services.settings.ws_compression,
-        ws=SocketProtocol,
+        **uvicorn_options(services.settings.limits, services.settings.ws_compression),
     )
     sockets = [shared_port(args.host, args.port)] if args.reuse_port else None
     config.load()
@@ -143,24 +145,14 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-ON_CLUSTER = ("new", "send", "log", "export", "games", "archive", "tournament")
-"""The verbs that work on a Redis Cluster (bot seats and tournaments need ``RQ_REDIS_URL`` there: rq runs on
-a standalone Redis); the others refuse one at start (see ``services/bootstrap.py``)."""
-
-LONG_RUNNING_ON_CLUSTER = ("worker", "rq-worker", "gateway")
-"""The long-running processes that run on a Redis Cluster (the fold worker: ``workers/cluster_wire.py``;
-the gateway: ``services/gateway/cluster_wire.py``; the fold and rq workers need ``RQ_REDIS_URL`` there)."""
-
 LONG_RUNNING = ("worker", "rq-worker", "gateway")
 """Processes ``serve`` supervises: started while Redis restarts, they wait for it rather than exit."""
 
 
-def _warn_if_stale() -> None:
-    stale = compiled.stale()
-    if stale:
-        structlog.get_logger("cli").warning(
-            "compiled_modules_stale", modules=stale, fix="make run (it compiles them again)"
-        )
+def _warn_if_interpreted() -> None:
+    """A build that is there but runs interpreted (stale, broken or switched off) is worth one line."""
+    if move_path.interpreted_because is not None:
+        structlog.get_logger("cli").warning("move_path_interpreted", reason=move_path.interpreted_because)
 
 
 def run(argv: Sequence[str]) -> int:
@@ -168,22 +160,28 @@ def run(argv: Sequence[str]) -> int:
     settings = Settings.from_env()
     hm_logging.configure(settings.log_format, settings.log_level)
     if args.subcommand in LONG_RUNNING:  # the processes that run the compiled path (serve's children too)
-        _warn_if_stale()
+        _warn_if_interpreted()
     if args.subcommand == "verify" or getattr(args, "verb", None) == "verify":
-        return game_cli.cmd_verify(args) if args.subcommand == "verify" else tournament_verify(args.file)
+        return game_cli.cmd_verify(args) if args.subcommand == "verify" else tournament_verify(args, settings)
     if args.subcommand == "serve":
         return cmd_serve(settings, args)
     if args.subcommand in LONG_RUNNING:
+        # uvicorn raises SIGTERM again once the gateway has stopped: let it unwind, so that an embedded Redis
+        # this process started is stopped too (the workers stop warmly on SIGTERM by their own handlers).
+        signal.signal(signal.SIGTERM, _interrupt)
         with redis_for(settings) as url:
             wait_for_redis(url)
-            services = build(settings, url, on_cluster=args.subcommand in LONG_RUNNING_ON_CLUSTER)
+            services = build(settings, url)
             if args.subcommand == "worker":
                 return cmd_worker(services, url, args)
             if args.subcommand == "rq-worker":
                 return cmd_rq_worker(services, args)
             return cmd_gateway(services, url, args)
-    with redis_for_games(settings) as url:
-        services = build(settings, url, on_cluster=args.subcommand in ON_CLUSTER)
+    runs_its_own = args.subcommand == "tournament" and args.verb == "run"
+    if runs_its_own:  # it starts workers (and perhaps Redis): SIGTERM stops them all, as Ctrl-C does
+        signal.signal(signal.SIGTERM, _interrupt)
+    with redis_for_games(settings, may_start=runs_its_own) as url:
+        services = build(settings, url)
         if args.subcommand == "tournament":
             from services.tournament_cli import run_verb
 
@@ -205,10 +203,14 @@ def run(argv: Sequence[str]) -> int:
             raise UserError(f"no such game: {exc} (in the Redis at {url})") from exc
 
 
-def tournament_verify(path: str) -> int:
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def tournament_verify(args: argparse.Namespace, settings: Settings) -> int:
     from services.tournament_cli import verify_file
 
-    return verify_file(path)
+    return verify_file(args.file, Path(args.archives) if args.archives else settings.archive_dir)
 
 
 def _explain(exc: Exception) -> tuple[int, str] | None:
@@ -239,38 +241,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         code, text = explained
         print(f"harbormaster: {text}", file=sys.stderr)
     sys.exit(code)
-
-
-def child_env(url: str) -> dict[str, str]:
-    """The environment for a child process: ours, pointed at the Redis we use."""
-    return {**os.environ, "REDIS_URL": url}
-
-
-def spawn(
-    args: Sequence[str], url: str, extra_env: Mapping[str, str] | None = None
-) -> subprocess.Popen[bytes]:
-    """Start ``harbormaster <args>`` as a child process on the same Redis.
-
-    In a session of its own: a Ctrl-C in the terminal reaches only the parent, which then stops its
-    children one at a time, in order (a second signal would turn a child's warm stop into a hard one).
-    On Linux the child also gets SIGTERM (a warm stop) if the parent dies without stopping it (Linux ties
-    that to the thread that started the child: call this from the main thread).
-    """
-    return subprocess.Popen(
-        [sys.executable, "-m", "services.cli", *args],
-        env={**child_env(url), **(extra_env or {})},
-        start_new_session=True,
-        preexec_fn=_stop_with_parent if sys.platform == "linux" else None,
-    )
-
-
-def _stop_with_parent() -> None:
-    """In the child, before it runs: ask Linux for SIGTERM when the parent process dies."""
-    import ctypes
-    import signal
-
-    pr_set_pdeathsig = 1
-    ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
 if __name__ == "__main__":

@@ -37,10 +37,11 @@ def redis_for(settings: Settings) -> Iterator[str]:
 
 
 @contextmanager
-def redis_for_games(settings: Settings) -> Iterator[str]:
+def redis_for_games(settings: Settings, may_start: bool = False) -> Iterator[str]:
     """The Redis URL a verb that works on games uses: the one the user means, from any folder (see
-    ``services/discovery.py``); when it has to start one of its own, it says so on stderr."""
-    found = find_redis(settings)
+    ``services/discovery.py``); when it has to start one of its own, it says so on stderr, and stops it
+    when the verb ends (also on Ctrl-C or SIGTERM, which ``cli`` turns into ``KeyboardInterrupt``)."""
+    found = find_redis(settings, may_start=may_start)
     if found.url is not None:
         yield found.url
         return

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from events.connection import (
     CLUSTER_SCHEME,
-    cluster_enabled,
     connect,
     is_cluster,
     is_cluster_client,
     node_url,
 )
 
-__all__ = ["CLUSTER_SCHEME", "cluster_enabled", "connect", "is_cluster", "is_cluster_client", "node_url"]
+__all__ = ["CLUSTER_SCHEME", "connect", "is_cluster", "is_cluster_client", "node_url"]

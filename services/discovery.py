@@ -90,12 +90,14 @@ def _holds_data(folder: Path) -> bool:
     return any(folder.glob("appendonly*")) or (folder / "dump.rdb").exists()
 
 
-def find_redis(settings: Settings) -> Found:
-    """The Redis a verb that works on games should use (see the module's docstring for the order)."""
+def find_redis(settings: Settings, may_start: bool = False) -> Found:
+    """The Redis a verb that works on games should use (see the module's docstring for the order);
+    ``may_start``: a verb that brings everything it needs (``tournament run``) starts an embedded Redis on
+    the data folder rather than refuse."""
     if settings.redis_url:
         return Found(url=settings.redis_url, how="REDIS_URL")
     data = settings.data_dir
-    explicit = "HARBORMASTER_DATA" in os.environ
+    explicit = settings.data_dir_named
     local = running_url(data)
     if local:
         return Found(url=local, how=f"the embedded Redis running on {data}")
@@ -103,7 +105,7 @@ def find_redis(settings: Settings) -> Found:
         state = read_state()
         if state is not None and _answers(state.redis_url):
             return Found(url=state.redis_url, how=f"the running serve (pid {state.pid}, in {state.cwd})")
-    if explicit or _holds_data(data):
+    if explicit or may_start or _holds_data(data):
         return Found(url=None, how=f"a new embedded Redis on the data in {data}", start_in=data)
     raise NoServer(
         f"no running Harbormaster found: REDIS_URL is unset, no serve is running for this user "

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -17,8 +16,8 @@ from events.archived import archived_envelopes
 from services.bootstrap import Services, load_games
 from services.cli_common import UserError, json_arg
 from services.config import Settings
-from services.games import create_game
-from services.gateway.auth import mint_tokens
+from services.games import checked_game_id, create_game
+from services.gateway.access.auth import mint_tokens
 
 
 def cmd_new(services: Services, url: str, args: argparse.Namespace) -> int:
@@ -33,7 +32,7 @@ def cmd_new(services: Services, url: str, args: argparse.Namespace) -> int:
         args.game,
         args.seats,
         options,
-        game_id=args.id,
+        game_id=None if args.id is None else checked_game_id(args.id, client_chosen=True),
         bots=bots,
         tournament=args.tournament,
         spectator_delay=args.spectator_delay,
@@ -113,11 +112,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from services.audit.verify import verify_file
 
     if args.file.startswith("s3://"):  # an archive in the bucket: fetched, then verified as a file
-        from services.archive_bucket import ENDPOINT_ENV, BucketError, fetched
+        from services.archive_bucket import BucketError, fetched
 
         try:
-            with fetched(args.file, os.environ.get(ENDPOINT_ENV)) as path:
-                report = verify_file(path, load_games(Settings.from_env()))
+            settings = Settings.from_env()
+            with fetched(args.file, settings.archive_s3_endpoint) as path:
+                report = verify_file(path, load_games(settings))
         except BucketError as exc:
             raise UserError(str(exc)) from exc
     else:
@@ -138,7 +138,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
             f"live game, verified up to seq {report.last_seq} "
             "(chain and replay; decisions are re-checked once the game ends and reveals its seed)"
         )
-    print(f"OK {report.game} {report.game_id}: {report.events} events, {report.commands} commands; {checked}")
+    chat = f"; {report.chat} chat lines, counted, outside the hash chain" if report.chat else ""
+    print(
+        f"OK {report.game} {report.game_id}: {report.events} events, {report.commands} commands; {checked}{chat}"
+    )
     return 0
 
 

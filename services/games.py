@@ -7,8 +7,11 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
+from domain.engine import RuleViolation
+from events.ids import BadId, check_game_id, is_tournament_game_id
 from events.store import GameMeta
 from services.bootstrap import Services, require_rq
+from workers.jobs.bots import bot_names
 from workers.jobs.schedule import make_scheduler
 
 
@@ -29,9 +32,10 @@ def create_game(
     Raises ``RuleViolation`` for a seat count or options the game refuses, ``GameExists`` for a taken id,
     and, before writing anything, ``ClusterNotSupported`` for bot seats on a Cluster without ``RQ_REDIS_URL``.
     """
+    check_bots(services, game, bots or {})
     if bots:
         require_rq(services)
-    game_id = game_id or uuid.uuid4().hex[:12]
+    game_id = checked_game_id(game_id) if game_id is not None else uuid.uuid4().hex[:12]
     meta = services.store.create(
         game, game_id, seats, dict(options or {}), secrets.token_bytes(32), bots=bots,
         tournament=tournament, spectator_delay=spectator_delay,
@@ -39,6 +43,31 @@ def create_game(
     if bots and redis_url:
         kick_bots(services, game_id, redis_url)
     return game_id, meta
+
+
+def checked_game_id(game_id: str, client_chosen: bool = False) -> str:
+    """A game id that matches the documented pattern (``events/ids.py``); one a client chose (HTTP, the
+    CLI) may not take the shape of a tournament's game, which only its tournament creates."""
+    try:
+        check_game_id(game_id)
+    except BadId as exc:
+        raise RuleViolation("game.id", str(exc)) from exc
+    if client_chosen and is_tournament_game_id(game_id):
+        raise RuleViolation("game.id", "ids ending in -r<round>-t<table> are kept for tournaments' games")
+    return game_id
+
+
+def check_bots(services: Services, game: str, bots: Mapping[int, str]) -> None:
+    """Refuse a bot name the game does not have (it would otherwise play as ``random``)."""
+    known = services.store.games.get(game)
+    if known is None:
+        return  # the store refuses the game itself
+    names = bot_names(known)
+    for seat, name in sorted(bots.items()):
+        if name not in names:
+            raise RuleViolation(
+                "game.bot", f"seat {seat}: unknown bot {name[:40]!r}; this game's bots are {', '.join(names)}"
+            )
 
 
 def kick_bots(services: Services, game_id: str, redis_url: str, delay_s: float = 0.0) -> None:

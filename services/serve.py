@@ -8,7 +8,6 @@ stop) and the embedded Redis is shut down cleanly, flushing its append-only file
 
 from __future__ import annotations
 
-import os
 import signal
 import sys
 import uuid
@@ -23,7 +22,7 @@ from services.discovery import ServeState, announce, withdraw
 from services.games import create_game
 from services.redis_launcher import EmbeddedRedis, running_url
 from services.supervise import Child, Supervisor
-from services.tournaments import reconcile_running
+from services.tournament_service import reconcile_running
 from workers.jobs.schedule import BotScheduler, make_scheduler, reconcile
 
 log = structlog.get_logger("serve")
@@ -45,12 +44,6 @@ def start_demo_games(services: Services, url: str, host: str, port: int) -> list
         )
         started.append(game_id)
     return started
-
-
-def _quiet_children() -> dict[str, str]:
-    """Workers and bots log warnings only, unless ``HARBORMASTER_LOG_LEVEL`` asks for more: a bot move
-    a second must not bury the address to open."""
-    return {} if os.environ.get("HARBORMASTER_LOG_LEVEL") else {"HARBORMASTER_LOG_LEVEL": "warning"}
 
 
 def _announce(host: str, port: int) -> None:
@@ -99,7 +92,7 @@ def serve(
             url = server.start()
         delay = bot_delay or (0.7 if demo else 0.0)
         # First: a Redis we cannot run on (a Cluster without RQ_REDIS_URL) is refused before any child starts.
-        services = build(settings, url, on_cluster=True)
+        services = build(settings, url)
         rq = require_rq(services)
         # Where the other verbs find this Redis, from any folder (services/discovery.py).
         announced = announce(url, gateway=f"http://{host}:{port}/")
@@ -109,7 +102,7 @@ def serve(
             log.info("result_fields_scoped", renamed=renamed)
         scheduler = make_scheduler(rq, url, delay, settings.partitions, settings.game_plugins)
         _announce(host, port)
-        quiet = _quiet_children()
+        quiet = settings.quiet_children()  # a bot move a second must not bury the address to open
         seen: dict[str, int] = {}  # the reconciler's memory: each live game's seq at its last pass
         children = [
             Child(name=f"fold-{n}", argv=["worker", "--bot-delay", str(delay)], env=quiet)

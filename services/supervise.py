@@ -17,7 +17,7 @@ import msgspec
 import redis
 import structlog
 
-from services.cli import spawn
+from services.children import spawn
 from services.redis_launcher import EmbeddedRedis
 
 log = structlog.get_logger("supervise")
@@ -88,6 +88,8 @@ class Supervisor:
                 self.periodic()
             except (redis.RedisError, OSError) as exc:  # Redis down or restarting: next round
                 log.info("periodic_skipped", error=str(exc))
+            except Exception:  # a bug or a bad record the task did not isolate: never the supervisor's end
+                log.exception("periodic_failed")
 
     def run_forever(self, poll_s: float = 0.2) -> None:
         while True:

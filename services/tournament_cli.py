@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import time
@@ -13,17 +12,20 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import structlog
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from domain.tournament import FORMATS, Entrant, State
-from services import tournaments as service
+from services import tournament_service as service
 from services.bootstrap import Services
 from services.cli_common import UserError
+from services.config import Settings
 from workers.metrics import METRICS_KEY
 
 RECONCILE_EVERY_S = 3.0
+log = structlog.get_logger("tournament")
 
 
 def add_parser(sub: Any) -> None:
@@ -40,13 +42,40 @@ def add_parser(sub: Any) -> None:
         "--file", help="a JSON file: {game, format, rounds, table_size, entrants|players+bots, ...}"
     )
     _spec_flags(create, required=False)
-    check = verbs.add_parser("verify", help="check a tournament export offline: chain, replay, every pairing")
+    check = verbs.add_parser(
+        "verify",
+        help="check a tournament export offline: chain, every decision, every result against its game",
+    )
     check.add_argument("file")
+    check.add_argument(
+        "--archives", help="the folder of the games' <game id>.jsonl.gz (default: HARBORMASTER_ARCHIVE's)"
+    )
     link = verbs.add_parser(
         "link", help="a person's current table and the link that opens it with their seat"
     )
     link.add_argument("tournament_id")
     link.add_argument("--key", required=True, help="the person's key (printed once by create)")
+    out = verbs.add_parser("withdraw", help="withdraw a player: never paired again, results kept")
+    out.add_argument("tournament_id")
+    out.add_argument("player", type=int, help="the player's number (as in standings)")
+    out.add_argument("--reason", default="")
+    judge = verbs.add_parser(
+        "adjudicate", help="decide a table whose game has not ended: its ranking, a reason"
+    )
+    judge.add_argument("tournament_id")
+    judge.add_argument("round", type=int)
+    judge.add_argument("table", type=int, help="the table's number, from 1")
+    judge.add_argument("--ranking", required=True, help="the table's players first to last, e.g. 3,0,5")
+    judge.add_argument("--reason", required=True)
+    swap = verbs.add_parser("replace", help="give a person's place to another person (prints their new key)")
+    swap.add_argument("tournament_id")
+    swap.add_argument("player", type=int)
+    swap.add_argument("--name", required=True, help="the newcomer's name")
+    stop = verbs.add_parser("cancel", help="cancel a tournament: nothing is paired or recorded after it")
+    stop.add_argument("tournament_id")
+    stop.add_argument("--reason", default="")
+    listing = verbs.add_parser("list", help="the tournaments, newest first: id, game, format, status, round")
+    listing.add_argument("--limit", type=int, default=50)
     for verb in ("start", "pause", "resume", "status", "standings", "export"):
         parser = verbs.add_parser(verb, help=f"{verb} a tournament")
         parser.add_argument("tournament_id")
@@ -66,19 +95,25 @@ def _spec_flags(p: argparse.ArgumentParser, required: bool = True) -> None:
     p.add_argument("--total-limit", type=float, default=0.0, help="seconds per seat and game in all (0: off)")
     p.add_argument("--on-timeout", choices=("default-move", "forfeit"), default="default-move",
                    help="what a timeout does: the default move, or that and the seat forfeits its table")  # fmt: skip
+    p.add_argument(
+        "--no-show", type=float, default=0.0, help="seconds a seat that never moved may be to act (0: off)"
+    )
     p.add_argument("--id", help="the tournament id (default: random)")
     p.add_argument("--person", action="append", default=[], help="a person entrant's name (repeatable)")
 
 
 def _spec(args: argparse.Namespace) -> service.TournamentSpec:
     if getattr(args, "file", None):
-        return msgspec.json.decode(Path(args.file).read_bytes(), type=service.TournamentSpec)
+        try:
+            return msgspec.json.decode(Path(args.file).read_bytes(), type=service.TournamentSpec)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise UserError(f"{args.file}: not a tournament: {exc}") from exc
     if not args.game:
         raise ValueError("--game or --file is needed")
     return service.TournamentSpec(
         game=args.game, format=args.format, rounds=args.rounds, table_size=args.table_size or None,
         players=args.players, bots=[b for b in args.bots.split(",") if b], advance=args.advance, id=args.id,
-        move_limit_s=args.move_limit, total_limit_s=args.total_limit,
+        move_limit_s=args.move_limit, total_limit_s=args.total_limit, no_show_s=args.no_show,
         on_timeout=args.on_timeout.replace("-", "_"), entrants=[Entrant(name=name) for name in args.person],
     )  # fmt: skip
 
@@ -88,11 +123,18 @@ def run_verb(services: Services, url: str, args: argparse.Namespace) -> int:
     if args.verb == "run":
         return _run(services, url, args)
     if args.verb == "create":
+        from services.tournament_people import make_organiser_key
+
         tid, made = service.create_with_keys(services, _spec(args))
         print(tid, file=out)
         names = service.load(services, tid).entrants
         for index, key in sorted(made.items()):  # shown this once: Redis keeps only the digest
             print(json.dumps({"player": index, "name": names[index].name, "key": key}), file=out)
+        print(json.dumps({"organiser_key": make_organiser_key(services, tid)}), file=out)  # shown once
+        return 0
+    if args.verb == "list":
+        for tid in service.list_ids(services, 0, max(1, args.limit)):
+            print(json.dumps(service.summary(service.load(services, tid), full=False)), file=out)
         return 0
     tid = args.tournament_id
     if args.verb == "link":
@@ -103,12 +145,26 @@ def run_verb(services: Services, url: str, args: argparse.Namespace) -> int:
             raise UserError(f"that key is not the key of a person in tournament {tid}")
         print(json.dumps(current_table(service.load(services, tid), person, args.key)), file=out)
         return 0
-    if args.verb in ("start", "pause", "resume"):
-        getattr(service, args.verb)(services, url, tid)
+    if args.verb == "replace":
+        key = service.replace_person(services, url, tid, args.player, args.name)
+        print(json.dumps({"player": args.player, "name": args.name, "key": key}), file=out)  # shown once
+        return 0
+    if args.verb in ("withdraw", "cancel", "adjudicate"):
+        if args.verb == "withdraw":
+            service.withdraw(services, url, tid, args.player, args.reason)
+        elif args.verb == "adjudicate":
+            ranking = [int(p) for p in args.ranking.split(",") if p.strip().lstrip("-").isdigit()]
+            service.adjudicate(services, url, tid, args.round, args.table, ranking, args.reason)
+        else:
+            service.cancel(services, url, tid, args.reason)
         print(json.dumps(service.summary(service.load(services, tid), full=False)), file=out)
         return 0
+    if args.verb in ("start", "pause", "resume"):
+        getattr(service, args.verb)(services, url, tid)
+        print(json.dumps(service.describe(services, tid, full=False)), file=out)
+        return 0
     if args.verb == "status":
-        print(json.dumps(service.summary(service.load(services, tid), full=False)), file=out)
+        print(json.dumps(service.describe(services, tid, full=False)), file=out)
         return 0
     if args.verb == "standings":
         Console().print(standings_table(service.load(services, tid), args.top))
@@ -119,18 +175,30 @@ def run_verb(services: Services, url: str, args: argparse.Namespace) -> int:
     return 0
 
 
-def verify_file(path: str) -> int:
-    """``tournament verify FILE`` (no Redis needed): 0 when the export holds, 1 with each problem."""
+def verify_file(path: str, archives: Path | None) -> int:
+    """``tournament verify FILE`` (no Redis needed): 0 when every result is proven against its game's
+    archive, 1 with each problem found, 3 when nothing is wrong but some results had no archive at hand."""
     from services.audit.tournament_verify import verify_tournament_lines
 
-    report = verify_tournament_lines(line for line in Path(path).read_bytes().splitlines() if line.strip())
+    lines = Path(path).read_bytes().splitlines()
+    report = verify_tournament_lines((line for line in lines if line.strip()), archives)
     if not report.ok:
         for problem in report.problems or ["no events"]:
             sys.stderr.write(f"FAILED {report.tournament_id}: {problem}\n")
         return 1
-    sys.stdout.write(f"OK {report.tournament_id}: {report.events} events, chain intact, {report.rounds_checked} "
-                     f"pairings re-decided, {report.games} games listed (each verifies with harbormaster "
-                     "export/verify)\n")  # fmt: skip
+    state = "finished" if report.status == "finished" else f"{report.status}, verified up to its last event"
+    sys.stdout.write(f"{'OK' if not report.unproven else 'UNPROVEN'} {report.tournament_id} ({state}): "
+                     f"{report.events} events, chain intact, {report.decisions_checked} decisions re-decided "
+                     f"({report.rounds_checked} pairings), {report.games} games, {report.proven} results proven "
+                     f"against their archives in {archives}\n")  # fmt: skip
+    if report.adjudicated:
+        sys.stdout.write(f"{len(report.adjudicated)} tables adjudicated by the organiser (no game to prove them "
+                         f"against): {'; '.join(report.adjudicated[:10])}\n")  # fmt: skip
+    if report.unproven:
+        sys.stdout.write(f"{len(report.unproven)} results tied to the chain only, no archive found: "
+                         f"{', '.join(report.unproven[:10])}{' …' if len(report.unproven) > 10 else ''} "
+                         "(--archives DIR names the folder)\n")  # fmt: skip
+        return 3
     return 0
 
 
@@ -144,24 +212,25 @@ def standings_table(state: State, top: int = 0) -> Table:
     for name in state.settings.tie_breaks:
         table.add_column(name.replace("_", " "), justify="right")
     table.add_column("tables", justify="right")
-    table.add_column("rating (μ ± σ)", justify="right")
+    table.add_column("rating", justify="right")  # as the page shows it: mu - 3 sigma, then mu and sigma
+    table.add_column("μ / σ", justify="right")
     for row in rows[: top or None]:
         rating = row["rating"]
         values = [str(row[name]) for name in state.settings.tie_breaks]
-        table.add_row(str(row["rank"]), row["name"], *values, str(row["tables"]),
-                      f"{rating['mu']:.1f} ± {rating['sigma']:.1f}")  # fmt: skip
+        table.add_row(str(row["rank"]), row["name"], *values, str(row["tables"]), f"{rating['ordinal']:.1f}",
+                      f"{rating['mu']:.2f} / {rating['sigma']:.2f}")  # fmt: skip
+    table.caption = "rating: OpenSkill (Plackett-Luce), mu - 3 sigma"
     return table
 
 
-def _spawn_workers(url: str, args: argparse.Namespace) -> list[subprocess.Popen[bytes]]:
+def _spawn_workers(settings: Settings, url: str, args: argparse.Namespace) -> list[subprocess.Popen[bytes]]:
     if args.external_workers:
         return []
-    from services.cli import spawn
+    from services.children import spawn
 
-    # The workers' own logs would scroll the progress bar away; their warnings still show.
-    os.environ.setdefault("HARBORMASTER_LOG_LEVEL", "warning")
-    children = [spawn(["worker"], url) for _ in range(max(1, args.workers))]
-    children += [spawn(["rq-worker", "--no-fork"], url) for _ in range(max(1, args.rq_workers))]
+    quiet = settings.quiet_children()  # the workers' own logs would scroll the progress bar away
+    children = [spawn(["worker"], url, quiet) for _ in range(max(1, args.workers))]
+    children += [spawn(["rq-worker", "--no-fork"], url, quiet) for _ in range(max(1, args.rq_workers))]
     return children
 
 
@@ -181,9 +250,16 @@ def _commands(services: Services) -> int:
 
 def _run(services: Services, url: str, args: argparse.Namespace) -> int:
     console = Console()
-    tid = service.create(services, _spec(args))
+    spec = _spec(args)
+    if args.person:  # nobody would hold their key: the run would wait for their moves for ever
+        raise UserError(
+            "tournament run is for bot tournaments; to seat people use tournament create --person, then start"
+        )
+    tid = service.create(services, spec)
     services.bus.ensure_groups()
-    children = _spawn_workers(url, args)
+    children = _spawn_workers(services.settings, url, args)
+    if children:
+        _wait_for_runners(services, max(1, args.rq_workers), console)
     started, commands_before = time.monotonic(), _commands(services)
     try:
         service.start(services, url, tid)
@@ -198,6 +274,21 @@ def _run(services: Services, url: str, args: argparse.Namespace) -> int:
     console.print(standings_table(state, args.top))
     console.print(summary_line(state, _commands(services) - commands_before, elapsed))
     return 0
+
+
+def _wait_for_runners(services: Services, wanted: int, console: Console, timeout_s: float = 30.0) -> None:
+    """Round 1 waits for the bot runners of the rq workers just started (issue 33.9: without them its bots
+    played one rq job a move, about 4x slower); past ``timeout_s`` it goes on with what is up."""
+    from workers.botrunner import LEASE_TTL_MS, RUNNERS_KEY
+
+    deadline = time.monotonic() + timeout_s
+    with console.status("starting the workers' bot runners"):
+        while time.monotonic() < deadline:
+            alive = services.redis.zcount(RUNNERS_KEY, time.time() - LEASE_TTL_MS / 1000, "+inf")
+            if alive >= wanted:
+                return
+            time.sleep(0.1)
+    log.warning("bot_runners_late", wanted=wanted, waited_s=timeout_s)
 
 
 def _follow(services: Services, url: str, tid: str, console: Console, commands_before: int) -> State:

@@ -9,9 +9,28 @@ import secrets
 from typing import Any
 
 from domain.tournament import State
+from events.tournament_store import tournament_key
 from services.bootstrap import Services
-from services.gateway.auth import digest, new_secret
+from services.gateway.access.auth import digest, new_secret
 from workers.jobs.people import people_key
+
+
+def organiser_key_field(tournament_id: str) -> str:
+    return tournament_key(tournament_id, "organiser")
+
+
+def make_organiser_key(services: Services, tournament_id: str) -> str:
+    """The tournament's own organiser key (192 bits, shown once; only its digest is stored): what the
+    organiser actions over HTTP take, as well as the server's admin token."""
+    key = new_secret()
+    services.redis.set(organiser_key_field(tournament_id), digest(key))
+    return key
+
+
+def organiser_ok(services: Services, tournament_id: str, key: str | None) -> bool:
+    """Whether ``key`` is this tournament's organiser key (a person's or another tournament's is not)."""
+    stored = services.redis.get(organiser_key_field(tournament_id))
+    return bool(stored) and key is not None and secrets.compare_digest(stored, digest(key).encode())
 
 
 def make_keys(services: Services, tournament_id: str, people: list[int]) -> dict[int, str]:
@@ -52,3 +71,28 @@ def current_table(state: State, player: int, key: str) -> dict[str, Any]:
             }
             body["finished"] = played.results[index] is not None
     return body
+
+
+def hand_over(services: Services, state: State, player: int) -> str:
+    """A new key for ``player``'s place (after ``PlayerReplaced``): the old key stops opening their seat
+    at the current table and every later one, the new key opens it; their seat shows the new name."""
+    from events import keys
+    from workers.jobs.tournament import name_seats
+
+    tid = state.tournament_id
+    old = services.redis.hget(people_key(tid), str(player))
+    key = new_secret()
+    services.redis.hset(people_key(tid), str(player), digest(key))
+    current = state.current()
+    if current is None:
+        return key
+    for players, game_id in zip(current.pairing.tables, current.games, strict=True):
+        if player in players:
+            tokens = keys.game_key(game_id, "tokens")
+            pipe = services.redis.pipeline(transaction=True)
+            if old:
+                pipe.hdel(tokens, old)
+            pipe.hset(tokens, digest(key), players.index(player))
+            pipe.execute()
+            name_seats(services.redis, game_id, [state.entrants[p].name for p in players])
+    return key

@@ -12,8 +12,8 @@ import pytest
 import redis
 
 from domain import GAMES, Game
-from services import compiled
 from services import logging as hm_logging
+from services import move_path
 from services.redis_launcher import EmbeddedRedis
 from tests.support.counter_game import GAME as COUNTER
 from tests.support.minimal_game import GAME as RACE
@@ -25,14 +25,13 @@ os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="hm-test-state-")
 hm_logging.configure("console", os.environ.get("HARBORMASTER_LOG_LEVEL", "warning"), cache=False)
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    """Refuse to test code other than the tree's: a compiled module older than its group's sources."""
-    stale = compiled.stale()
-    if stale:
-        raise pytest.UsageError(
-            f"compiled modules older than their sources: {', '.join(stale)}. "
-            "`make unit` or `make test` compiles them again; `python -m services.compiled --remove` drops them."
-        )
+def pytest_report_header(config: pytest.Config) -> str:
+    """Which form of a move's path the tests run (``services/move_path.py``): a stale build is passed over."""
+    if not any(move_path.compiled_form(module) for module in move_path.COMPILED):
+        return "move path: interpreted (not compiled here)"
+    if move_path.interpreted_because is not None:
+        return f"move path: interpreted, because {move_path.interpreted_because}"
+    return "move path: compiled by mypyc"
 
 
 TEST_GAMES: dict[str, Game[Any, Any, Any, Any]] = {**GAMES, "race": RACE, "counter": COUNTER}

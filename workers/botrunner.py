@@ -75,6 +75,9 @@ class Seated(msgspec.Struct, kw_only=True):
     sent_at: float = 0.0
     seen_at: float = 0.0
     """When the runner first saw the game at its current position (the bot delay counts from there)."""
+    delay_s: float = 0.0
+    """How long its bots wait before a move: the runner's delay (``serve --demo`` slows bots down for people
+    to watch), but none in a tournament's game, which a tournament run waits for."""
 
 
 class BotRunner:
@@ -89,7 +92,9 @@ class BotRunner:
         self.leases = PartitionLeases(store.redis, self.owner, SHARDS, LEASE_TTL_MS, namespace=NAMESPACE)
         self.games: dict[str, Seated] = {}
         self.passed: set[str] = set()
-        """Live games not to play: no bot seats, or already over (the live index is advisory)."""
+        """Live games not to play: no bot seats. Not those over: a game lingering in the live index once
+        over (the index is advisory) is looked at again each beat, for a Redis that lost its last seconds
+        may bring it back to life."""
         self.moves_sent = 0
         self._stop = threading.Event()
         self._next_beat = 0.0
@@ -133,6 +138,35 @@ class BotRunner:
                 if g not in self.games and g not in self.passed and shard_of(g) in self.leases.owned
             ]
         )
+        self._rewind_stale()
+
+    def _rewind_stale(self) -> None:
+        """Load again the games the store is behind (Redis lost its last seconds): their read would start
+        past the stream's end and bring nothing until the game came back there, on another history, and
+        moves decided on the lost events would be refused. One position read a game, in one round trip."""
+        ids = list(self.games)
+        if not ids:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in ids:
+            pipe.hget(keys.results(game_id), keys.POSITION_FIELD)
+        for game_id, position in zip(ids, pipe.execute(), strict=True):
+            loaded = self.games[game_id].loaded
+            stored = int((position or b"0:").partition(b":")[0])
+            if stored < loaded.seq or (
+                stored == loaded.seq and position != b"%d:%s" % (stored, loaded.hash.encode())
+            ):
+                log.warning("bot_game_rewound", game_id=game_id, held_seq=loaded.seq, store_seq=stored)
+                self._reload(game_id)
+
+    def _reload(self, game_id: str) -> None:
+        delay_s = self.games[game_id].delay_s
+        try:
+            self.games[game_id] = Seated(
+                loaded=self.store.load(game_id), seen_at=time.monotonic(), delay_s=delay_s
+            )
+        except UnknownGame:  # created in the seconds the store lost
+            del self.games[game_id]
 
     def _live_games(self, page: int = 5000) -> set[str]:
         live: set[str] = set()
@@ -158,11 +192,14 @@ class BotRunner:
             if not raw or b"header" not in raw:
                 continue  # created but not yet whole: the next beat looks again
             meta = meta_from_hash(raw, position)
-            if not meta.bots or meta.status == "finished":
+            if not meta.bots:
                 self.passed.add(game_id)
                 continue
+            if meta.status == "finished":
+                continue
             try:
-                self.games[game_id] = Seated(loaded=self.store.load(game_id), seen_at=now)
+                delay_s = 0.0 if meta.tournament else self.delay_s
+                self.games[game_id] = Seated(loaded=self.store.load(game_id), seen_at=now, delay_s=delay_s)
             except UnknownGame:
                 self.passed.add(game_id)
 
@@ -176,12 +213,11 @@ class BotRunner:
         for game_id, seated in list(self.games.items()):
             loaded = seated.loaded
             if loaded.game.outcome(loaded.state) is not None:
-                del self.games[game_id]
-                self.passed.add(game_id)
+                del self.games[game_id]  # taken up again should a rollback bring the game back to life
                 continue
             if seated.sent_seq == loaded.seq and now - seated.sent_at < RESEND_AFTER_S:
                 continue
-            due = seated.seen_at + self.delay_s
+            due = seated.seen_at + seated.delay_s
             if due > now:
                 wait_s = min(wait_s, due - now)
                 continue
@@ -235,9 +271,10 @@ class BotRunner:
         state, seq, chain_hash = loaded.state, loaded.seq, loaded.hash
         for _, fields in entries:
             envelope = codec.decode_envelope(fields[b"e"])
-            if envelope.seq != seq + 1:  # a gap (never expected): load the game afresh instead
-                seated.loaded = self.store.load(game_id)
-                seated.seen_at = time.monotonic()
+            if envelope.seq != seq + 1 or envelope.prev_hash != chain_hash:
+                # a gap (never expected), or another history than the one folded here (the store lost
+                # events this runner had read, then went on): load the game afresh instead
+                self._reload(game_id)
                 return
             state = loaded.game.evolve(state, codec.decode_event(loaded.game, envelope))
             seq, chain_hash = envelope.seq, envelope.hash

@@ -5,20 +5,35 @@ Pure apart from the cache it reads and fills: the fold worker sends what comes o
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import msgspec
 import structlog
 
-from domain.engine import RuleViolation, rng_for
+from domain.engine import RuleViolation, decide_at
 from events import codec
 from events.bus import InboxEntry
+from events.chain import envelopes_for
 from events.envelope import CommandRecord, CommandStatus, InboxMessage
 from events.errors import PoisonMessage, UnknownGame
-from events.store import AppendItem, EventStore, LoadedGame, envelopes_for
+from events.store import AppendItem, EventStore, LoadedGame
 from workers.cache import StateCache
 
 log = structlog.get_logger("fold")
+
+_POSITIONED = re.compile(r"(?:bot|timeout)-([0-9]{1,18})-")
+"""A bot's move and a clock's timeout carry in their ids the position they were decided at
+(``workers/jobs/bots.py``, ``workers/jobs/clock.py``)."""
+
+
+def decided_at(message: InboxMessage) -> int | None:
+    """The sequence number a server-made command (a bot's move, a clock's timeout) was decided at; ``None``
+    for a player's, whose ids are their own."""
+    if message.origin not in ("bot", "clock"):
+        return None
+    found = _POSITIONED.match(message.command_id)
+    return int(found.group(1)) if found else None
 
 
 class Decision(msgspec.Struct, kw_only=True):
@@ -60,6 +75,14 @@ class Decider:
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise PoisonMessage(f"undecodable inbox message: {exc}") from exc
         before = self._load(message.game_id)
+        at = decided_at(message)
+        if at is not None and at > before.seq:
+            self.cache.drop(message.game_id)  # the store's own position, in case the cache was behind it
+            before = self._load(message.game_id)
+            if at > before.seq:
+                # Decided on events the store no longer has (Redis lost its last seconds after the bot read
+                # them): recorded, its id would be taken when the game reaches that position again.
+                raise PoisonMessage(f"{message.origin} move decided at seq {at}; the game is at {before.seq}")
         try:
             events = self._rule_events(before, message)
         except RuleViolation as exc:
@@ -107,14 +130,17 @@ class Decider:
         game, seats = loaded.game, loaded.meta.header.seats
         if message.seat is None or not 0 <= message.seat < seats:
             raise RuleViolation("command.bad_seat", f"seat must be 0 to {seats - 1}, not {message.seat}")
+        if len(message.command) > MAX_COMMAND_BYTES:  # refused before the rules, as verify knows
+            raise RuleViolation(
+                "command.invalid",
+                f"a command is at most {MAX_COMMAND_BYTES} bytes, not {len(message.command)}",
+            )
         try:
             command = codec.decode_command(game, message.command)
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise RuleViolation("command.invalid", f"not a {game.key} command: {exc}") from exc
         try:
-            return list(
-                game.decide(loaded.state, message.seat, command, rng_for(loaded.meta.seed, loaded.seq + 1))
-            )
+            return list(decide_at(game, loaded.state, message.seat, command, loaded.meta.seed, loaded.seq))
         except RuleViolation:
             raise
         except Exception as exc:
@@ -124,13 +150,22 @@ class Decider:
     def _rejected(
         self, entry: InboxEntry, message: InboxMessage, loaded: LoadedGame, ts: int, code: str, text: str
     ) -> Decision:
-        record = _record(message, loaded, "rejected", ts, code=code, message=text)
+        record = _record(message, loaded, "rejected", ts, code=code, message=text[:MAX_REFUSAL_TEXT])
+        if len(record.command) > MAX_COMMAND_BYTES:  # only a command.invalid one: verify decides it not again
+            record = msgspec.structs.replace(record, command=record.command[:MAX_COMMAND_BYTES])
         item = AppendItem(record=record, envelopes=(), at_hash=loaded.hash)
         return Decision(
             entry=entry, message=message, record=record, item=item, before=loaded, after=loaded,
             finished=False,
         )  # fmt: skip
 
+
+MAX_COMMAND_BYTES = 1024
+"""The longest command decided: the longest legal one of any game is 124 bytes (El Capitán). A longer one
+is refused unread, and a refusal keeps at most this much of it, so refused commands cannot fill Redis (their
+records also expire: ``events/lua/append.lua``)."""
+MAX_REFUSAL_TEXT = 500
+"""A refusal's stored message, in characters (it may quote the command)."""
 
 _FINISHED = {"status": "finished"}
 """The meta field set with the event that ends a game."""

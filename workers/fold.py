@@ -3,7 +3,7 @@
 Each step decides a batch read from the partitions this worker holds (while Redis still runs the appends
 of the batch before); sends the next read (``workers/reader.py``, on a connection of its own, and first:
 Redis would answer a read sent after the appends only once it had run most of them); sends the batch's
-appends at once, behind the batch in flight, on another connection of their own (``workers/wire.py``), so
+appends at once, behind the batch in flight, on another connection of their own (``events/transport/pipelined.py``), so
 Redis goes from one batch to the next without waiting for the worker; then lands the batch before: reads
 its replies, acknowledges, counts.
 
@@ -41,8 +41,8 @@ from events.store import (
     now_ms,
     parse_append_reply,
 )
+from events.transport.pipelined_cluster import appender_for
 from workers.cache import StateCache
-from workers.cluster_wire import wire_for
 from workers.decide import Decider, Decision
 from workers.leases import PartitionLeases
 from workers.metrics import WorkerMetrics
@@ -64,7 +64,7 @@ class Flight(msgspec.Struct, kw_only=True):
     by_game: dict[str, list[Decision]]
     poison: list[tuple[InboxEntry, str]]
     appends: Any = b""
-    """The script calls, packed (``ScriptWire.pack_appends``): one per game, in the order of ``by_game``."""
+    """The script calls, packed (``Appender.pack_appends``): one per game, in the order of ``by_game``."""
 
     @property
     def size(self) -> int:
@@ -88,7 +88,10 @@ class FoldWorker:
         max_attempts: int = 5,
         cache_size: int = 10_000,
         on_applied: AppliedHook | None = None,
+        plain_transport: bool = False,
     ) -> None:
+        """``plain_transport``: append and read through redis-py alone (``events/transport/plain.py``), no
+        read sent ahead (``HARBORMASTER_TRANSPORT=plain``)."""
         self.redis = client
         self.store = store
         self.bus = bus
@@ -101,10 +104,10 @@ class FoldWorker:
         self.leases = PartitionLeases(client, self.worker_id, bus.partitions, lease_ttl_ms)
         self.metrics = WorkerMetrics(client)
         self.reader = InboxReader(
-            client, bus, self.worker_id, self.leases, self.metrics, batch_size, block_ms
+            client, bus, self.worker_id, self.leases, self.metrics, batch_size, block_ms, not plain_transport
         )
         self.on_applied = on_applied
-        self.wire = wire_for(client, store.script_source, store.replica_ack)
+        self.appender = appender_for(client, store.script_source, store.replica_ack, plain_transport)
         self._in_flight: Flight | None = None
         """A batch sent, its replies not read yet: it is landed in the next step, after its successor is sent."""
         self._log_each = log.is_enabled_for(logging.DEBUG)
@@ -261,7 +264,7 @@ class FoldWorker:
                 continue
             flight.by_game.setdefault(decision.message.game_id, []).append(decision)
         # Packed now, while Redis is still busy with the batch before: sending it is then one write.
-        flight.appends = self.wire.pack_appends(
+        flight.appends = self.appender.pack_appends(
             (append_keys(game_id), append_args([d.item for d in decisions]))
             for game_id, decisions in flight.by_game.items()
         )
@@ -269,11 +272,11 @@ class FoldWorker:
 
     def _send(self, flight: Flight) -> None:
         """Send one append script call per game of the batch, without waiting for the replies."""
-        self.wire.send_packed(flight.appends, len(flight.by_game))
+        self.appender.send_packed(flight.appends, len(flight.by_game))
 
     def _land(self, flight: Flight) -> list[InboxEntry]:
         """Read a flight's replies and settle each command; returns the entries to decide again."""
-        replies = self.wire.receive(len(flight.by_game))
+        replies = self.appender.receive(len(flight.by_game))
         retry: list[InboxEntry] = []
         applied: list[Decision] = []
         done: dict[int, list[bytes]] = {}

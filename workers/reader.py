@@ -16,9 +16,9 @@ import redis
 import structlog
 
 from events.bus import CommandBus, InboxEntry
+from events.transport.pipelined import Pipelined
 from workers.leases import PartitionLeases
 from workers.metrics import WorkerMetrics
-from workers.wire import Wire
 
 log = structlog.get_logger("fold")
 
@@ -40,6 +40,7 @@ class InboxReader:
         metrics: WorkerMetrics,
         batch_size: int,
         block_ms: int,
+        read_ahead: bool = True,
     ) -> None:
         self.bus = bus
         self.consumer = consumer
@@ -61,10 +62,11 @@ class InboxReader:
         """Partitions whose pending entries (delivered to this consumer, never acknowledged) are read first."""
         self.untrimmed: set[int] = set()
         """Partitions acknowledged since their last trim."""
-        # On a Redis Cluster the read goes per node (``events/cluster_reads.py``): none is sent ahead.
-        self._wire = None if bus.on_cluster else Wire(client)
+        # On a Redis Cluster the read goes per node (``events/cluster_reads.py``): none is sent ahead (nor with
+        # the plain transport).
+        self._link = Pipelined(client) if read_ahead and not bus.on_cluster else None
         self._ahead = 0
-        """Replies outstanding on the wire for the read sent ahead (0: none sent)."""
+        """Replies outstanding on the link for the read sent ahead (0: none sent)."""
         self._next_housekeeping = 0.0
         self._ran_dry = True
         """The last read waited (the worker had nothing in flight) and found nothing: the worker is idle, so
@@ -110,18 +112,18 @@ class InboxReader:
         """Send the next read now, with the queued writes, without waiting for its reply (taken by the
         next ``next_entries``). Not while pending entries are to be read first: they come in order."""
         owned = self.leases.owned
-        if self._wire is None or self._ahead or not owned or self.drain_pending & owned:
+        if self._link is None or self._ahead or not owned or self.drain_pending & owned:
             return
         self._queue_housekeeping()
         calls = [args for args, _options in self.writes.command_stack]
         self.writes.reset()
         calls.append(self.bus.read_call(self.consumer, sorted(owned), self.count))
-        self._wire.send(calls)
+        self._link.send(calls)
         self._ahead = len(calls)
 
     def _receive_ahead(self) -> list[InboxEntry]:
-        assert self._wire is not None  # only a read sent ahead is received here
-        *written, read = self._wire.receive(self._ahead)
+        assert self._link is not None  # only a read sent ahead is received here
+        *written, read = self._link.receive(self._ahead)
         self._ahead = 0
         for reply in written:
             if isinstance(reply, redis.exceptions.NoScriptError):
@@ -150,8 +152,8 @@ class InboxReader:
 
     def close(self) -> None:
         """Drop the connection of the reads sent ahead (their entries stay pending for this consumer)."""
-        if self._wire is not None:
-            self._wire.close()
+        if self._link is not None:
+            self._link.close()
         self._ahead = 0
 
     def _queue_housekeeping(self, force: bool = False) -> None:

@@ -11,6 +11,7 @@ import contextlib
 import gc
 import signal
 import time
+from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
@@ -24,8 +25,10 @@ from events.bus import CommandBus
 from events.store import EventStore, LoadedGame
 from workers.botrunner import runners_alive, start_in_thread
 from workers.fold import FoldWorker
-from workers.jobs.archive import ARCHIVE_QUEUE, ArchiveTrigger
+from workers.jobs.account_ratings import RatingTrigger
+from workers.jobs.archive_trigger import ARCHIVE_QUEUE, ArchiveTrigger
 from workers.jobs.bots import BOT_QUEUE
+from workers.jobs.failures import TRANSIENT
 from workers.jobs.schedule import BotScheduler
 from workers.jobs.tournament import TOURNAMENT_QUEUE, TournamentTrigger
 
@@ -80,6 +83,7 @@ def run_fold_worker(
     plugins: tuple[str, ...] = (),
     archive_dir: str | None = None,
     rq: redis.Redis | None = None,
+    plain_transport: bool = False,
 ) -> int:
     """A fold worker process's whole life; returns the number of commands it folded. With ``archive_dir``
     each game that ends is archived there by an rq job. Bot turns, round and archive jobs go on ``rq``, the
@@ -94,14 +98,16 @@ def run_fold_worker(
     )
     tournaments = TournamentTrigger(store.redis, queues, redis_url, bus.partitions, plugins)
     archive = ArchiveTrigger(store.redis, queues, redis_url, archive_dir, plugins)
+    ratings = RatingTrigger(store.redis)  # accounts' ratings move when their rated game ends
 
     runners = RunnersAlive(store.redis)
 
     def after_applied(game_id: str, loaded: LoadedGame) -> None:
         if not runners():  # a live bot runner plays the bots from the game's events: no job per move
-            trigger(game_id, loaded)
-        tournaments(game_id, loaded)
-        archive(game_id, loaded)
+            _isolated("bot_trigger", trigger, game_id, loaded)
+        _isolated("tournament_trigger", tournaments, game_id, loaded)
+        _isolated("archive_trigger", archive, game_id, loaded)
+        _isolated("rating_trigger", ratings, game_id, loaded)
 
     life = WorkerLife()
     install_stop_signals(life)
@@ -115,7 +121,14 @@ def run_fold_worker(
     while not life.stopping:
         started = time.monotonic()
         try:
-            life.worker = FoldWorker(store.redis, store, bus, on_applied=after_applied, batch_size=batch_size)
+            life.worker = FoldWorker(
+                store.redis,
+                store,
+                bus,
+                on_applied=after_applied,
+                batch_size=batch_size,
+                plain_transport=plain_transport,
+            )
             if life.stopping:
                 break
             folded += life.worker.run()
@@ -129,6 +142,17 @@ def run_fold_worker(
             time.sleep(wait_s)
             wait_s = min(RECONNECT_MOST_S, wait_s * 2)
     return folded
+
+
+def _isolated(hook: str, call: Callable[[str, LoadedGame], None], game_id: str, loaded: LoadedGame) -> None:
+    """Run one hook of an applied command. Redis errors go up (the worker reconnects); any other error is
+    this game's (an id rq refuses, a record it cannot read): logged, and the worker folds on."""
+    try:
+        call(game_id, loaded)
+    except TRANSIENT:
+        raise
+    except Exception:
+        log.exception("hook_failed", hook=hook, game_id=game_id)
 
 
 def _disconnect(client: Any) -> None:

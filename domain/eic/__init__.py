@@ -6,8 +6,8 @@ from domain.eic import data
 from domain.eic.commands import EicCommand
 from domain.eic.events import EicEvent
 from domain.eic.evolve import evolve
-from domain.eic.rules import decide, legal_commands, outcome, setup, to_act
-from domain.eic.state import State
+from domain.eic.rules import decide, legal_commands, outcome, rules_of, setup, to_act
+from domain.eic.state import RULES, State
 from domain.eic.views import View, redact, view
 from domain.engine import Command, Game
 
@@ -29,4 +29,7 @@ GAME: Game[State, Command, EicEvent, View] = Game(
     view=view,
     redact=redact,
     option_examples=({}, {"pledging": True}),
+    rules=RULES,
+    setup_under=setup,
+    rules_of=rules_of,
 )

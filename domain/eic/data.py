@@ -1,6 +1,6 @@
 """Printed tables of East India Companies.
 
-Provenance marks follow ``shared/games/eic.md``: RULEBOOK (the German HUCH! rulebook), REVIEW, or
+Provenance marks follow the project's research note ``eic.md``, in ``docs/sources/eic.md``: RULEBOOK (the German HUCH! rulebook), REVIEW, or
 PROPOSED (section B of eic.md: no printed value could be found, so these stand in for them and can be
 replaced here without touching any rule code). ``BOARD_DATA`` names the set in use.
 """

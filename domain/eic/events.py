@@ -8,12 +8,17 @@ from domain.eic.state import Goods
 from domain.engine import Event
 
 
-class GameSetUp(Event, frozen=True, kw_only=True):
-    """Set-up: seats, options and the random initiative order (start money follows from it)."""
+class GameSetUp(Event, frozen=True, kw_only=True, omit_defaults=True):
+    """Set-up: seats, options and the random initiative order (start money follows from it).
+
+    ``rules`` is the rules version the game is decided under (``state.RULES``). Version 1 is left out of
+    the encoding, so the streams recorded before versions existed keep their bytes and read as version 1.
+    """
 
     seats: int
     options: dict[str, bool]
     initiative: tuple[int, ...]
+    rules: int = 1
 
 
 class EpochBegan(Event, frozen=True, kw_only=True):

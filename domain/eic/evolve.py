@@ -1,4 +1,4 @@
-"""Folding events into the state: total, deterministic, no chance (DESIGN.md, "The engine contract")."""
+"""Folding events into the state: total, deterministic, no chance (``evolve`` in docs/design-brief.md)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from domain.eic.state import (
     add_goods,
     clamp_stock,
     dock_ship,
-    drop_ship,
+    drop_galleons,
     find_ship,
     gain_ship,
     origin,
@@ -64,6 +64,7 @@ def _apply_game_set_up(event: ev.GameSetUp) -> State:
         far_east=prefilled,
         europe=prefilled,
         occupants=((),) * len(data.SPACE_IDS),
+        rules=event.rules,
     )
 
 
@@ -110,10 +111,7 @@ def _apply_epoch_began(state: State, event: ev.EpochBegan) -> State:
         queue=(),
     )
     if event.epoch == data.EPOCHS:  # rulebook, "Besonderheiten der Epoche 5": Galleons are discarded
-        for player in state.players:
-            for ship in player.ships:
-                if ship.kind in data.GALLEONS:
-                    state = drop_ship(state, ship.id)
+        state = drop_galleons(state)
     return state
 
 
@@ -170,6 +168,8 @@ def _apply_neutral_envoys_placed(state: State, event: ev.NeutralEnvoysPlaced) ->
 
 def _apply_phase_began(state: State, event: ev.PhaseBegan) -> State:
     state = replace(state, phase=event.phase, actor=-1, cursor=-1, passes=0, unload_speed=0)
+    if event.phase == "C" and any(p.free_docks for p in state.players):  # every ship at home sails now
+        state = replace(state, players=tuple(replace(p, free_docks=()) for p in state.players))
     if event.phase == "D":  # rulebook, 2 players: destination cards reshuffled at the end of phase C
         state = replace(state, destinations_drawn=())
     return state

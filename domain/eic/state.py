@@ -8,6 +8,11 @@ from __future__ import annotations
 
 import msgspec
 
+RULES = 2
+"""The rules version new games are decided under (README, "Rules versions"). 1: the rules before issue 32,
+whose epoch 5 closed the gaps the Galleons left in a harbour. 2: docks are places (``Player.free_docks``).
+A game keeps the version it started with (``GameSetUp.rules``, absent in version 1's streams)."""
+
 Goods = tuple[int, int, int, int]
 """Counts per good, in the order tea, spices, coffee, silk."""
 
@@ -44,6 +49,11 @@ class Player(msgspec.Struct, frozen=True, kw_only=True):
     shares: tuple[int, ...] = ()
     """Ordinary shares held, per company."""
     pledged: int = 0
+    free_docks: tuple[int, ...] = ()
+    """Rules 2: docks (0 = leftmost) left free between ships at home, in ascending order. Docks are
+    places: when the Galleons leave at the start of epoch 5 the other ships stay where they are
+    (``drop_galleons``), and a new ship takes the first free dock. Emptied when the ships sail in phase C;
+    otherwise the ships at home fill the docks from the left."""
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):
@@ -90,6 +100,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     ranking: tuple[int, ...] = ()
     scores: tuple[int, ...] = ()
     tie_break: str = ""
+    rules: int = 1
+    """The rules version the game is decided under (``RULES`` for new games; 1 for older streams)."""
 
     @property
     def companies(self) -> int:
@@ -261,17 +273,42 @@ def drop_ship(state: State, ship_id: str) -> State:
 
 def gain_ship(state: State, owner: int, kind: str, discard: str) -> State:
     """A new tile on the dock ``discard`` frees (rulebook, Schiff: "eine deiner Anlegestellen freimachen"),
-    or on the first free dock from the left: after the ships at home, before those away."""
+    or on the first free dock from the left: after the ships at home, before those away, or (rules 2)
+    the first dock the Galleons left free between ships at home ("Das neue Schiff legt ihr an die erste
+    freie Anlegestelle")."""
     player = state.players[owner]
     dock = sum(1 for s in player.ships if s.zone == 0)
+    free_docks = player.free_docks
+    if discard and player.ships[find_ship(player, discard)].zone == 0:
+        dock = find_ship(player, discard)
+    elif free_docks:  # home ships fill the docks before the first free one: its dock is its index
+        dock, free_docks = free_docks[0], free_docks[1:]
     if discard:
-        index = find_ship(player, discard)
-        dock = index if player.ships[index].zone == 0 else dock
         state = drop_ship(state, discard)
         player = state.players[owner]
     new = Ship(id=f"{owner}:{kind}", kind=kind, gained=state.epoch)
     ships = (*player.ships[:dock], new, *player.ships[dock:])
-    return with_player(state, owner, ships=ships, used_tiles=(*player.used_tiles, kind))
+    return with_player(
+        state, owner, ships=ships, used_tiles=(*player.used_tiles, kind), free_docks=free_docks
+    )
+
+
+def drop_galleons(state: State) -> State:
+    """The start of epoch 5: "Zu Beginn von Epoche 5 legt ihr alle Galeonen ab."
+
+    Rules 1 closed the gaps (the ships left slid to the left); rules 2 keeps each ship on its dock and
+    notes the docks left free before the last ship at home (``Player.free_docks``).
+    """
+    for p, player in enumerate(state.players):
+        home = [s for s in player.ships if s.zone == 0]
+        kept = [i for i, s in enumerate(home) if s.kind not in data.GALLEONS]
+        if state.rules != 1 and kept:
+            gaps = tuple(i for i, s in enumerate(home) if s.kind in data.GALLEONS and i < kept[-1])
+            state = with_player(state, p, free_docks=gaps)
+        for ship in player.ships:
+            if ship.kind in data.GALLEONS:
+                state = drop_ship(state, ship.id)
+    return state
 
 
 def update_ship(state: State, ship_id: str, **changes: Any) -> State:

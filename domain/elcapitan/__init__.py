@@ -6,8 +6,8 @@ from domain.elcapitan import data
 from domain.elcapitan.commands import ElCapitanCommand
 from domain.elcapitan.events import ElCapitanEvent
 from domain.elcapitan.evolve import evolve
-from domain.elcapitan.rules import decide, legal_commands, outcome, setup, to_act
-from domain.elcapitan.state import State
+from domain.elcapitan.rules import decide, legal_commands, outcome, rules_of, setup, to_act
+from domain.elcapitan.state import RULES, State
 from domain.elcapitan.views import View, redact, view
 from domain.engine import Game
 
@@ -36,4 +36,7 @@ GAME: Game[State, ElCapitanCommand, ElCapitanEvent, View] = Game(
         {"expansions": ["porto", "canarias"]},
         {"expansions": ["porto", "lisboa", "canarias"]},
     ),
+    rules=RULES,
+    setup_under=setup,
+    rules_of=rules_of,
 )

@@ -42,8 +42,8 @@ def _random_settlement(state: State, seat: int, legal: list[cmd.ElCapitanCommand
 def _random_turn_step(
     state: State, seat: int, legal: list[cmd.ElCapitanCommand], rng: Rng
 ) -> cmd.ElCapitanCommand | None:
-    """A random build if there is one, else one random sailing, else a card only with an empty hand,
-    else a random loan: random, but it does not spend its money on cards it never plays."""
+    """A random build if there is one, else one random sailing, else a card only when no card in hand
+    sails, else a random loan: random, but it does not spend its money on cards it never plays."""
     for kinds in (_ACTIONS, (cmd.MovePirate,) if state.turn.pirate_due else ()):
         chosen = [c for c in legal if isinstance(c, kinds)]
         if chosen:
@@ -54,7 +54,7 @@ def _random_turn_step(
     if sails and not state.turn.sailed:
         return rng.choice(sails)
     buys = [c for c in legal if isinstance(c, cmd.BuyCard)]
-    if buys and not state.players[seat].hand and not state.turn.sailed:
+    if buys and not sails and not state.turn.sailed:
         return rng.choice(buys)
     loans = [c for c in legal if isinstance(c, cmd.TakeLoan)]
     return rng.choice(loans) if loans else None

@@ -46,8 +46,9 @@ class MovePirate(Command, frozen=True, kw_only=True):
     """Move the pirate ship to ``to``, harbour space ``space``.
 
     ``free``: the move owed on arriving at Islas Canarias (collects the protection charge); otherwise
-    with the sailing cards ``cards`` from the hand (any number, names sorted; played in whichever order
-    reaches ``to``, none of them superfluous), or for 2 Florin a step when ``cards`` is empty.
+    with the sailing cards ``cards`` from the hand, any number, played in the order named, each leg from
+    where the previous one ended, or for 2 Florin a step when ``cards`` is empty. (Games started under
+    rules 1 name a card set sorted, playable in some order, none of it superfluous.)
     """
 
     to: str

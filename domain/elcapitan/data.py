@@ -1,9 +1,9 @@
 """Printed El Capitán data: board, cities, cards, charts, loans (every printed number lives here alone).
 
-# source: /work/shared/games/elcapitan.md (sections 3–10, YAML block of section 10), which collects the
-# rulebooks (shared/seeds/elcapitan-rules-de.txt wins over -en.txt and -en-base.txt) and fills the
-# values printed only in images with a PROPOSED set. Each table names its confidence; a confirmed printed
-# value replaces a proposed one here without touching any rule code.
+# source: the project's research note elcapitan.md, in docs/sources/elcapitan.md (sections 3–10, YAML block
+# of section 10), which collects the rulebooks (the German one, DE, wins over the English EN and EN-B;
+# docs/sources.md) and fills the values printed only in images with a PROPOSED set. Each table names its
+# confidence; a confirmed printed value replaces a proposed one here without touching any rule code.
 """
 
 from __future__ import annotations

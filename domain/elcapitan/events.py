@@ -9,13 +9,18 @@ from domain.engine import Event, Outcome
 DeckName = Literal["destination", "interconnection"]
 
 
-class GameStarted(Event, frozen=True, kw_only=True):
-    """Seats, options and start player; ``data`` names the confidence of the board numbers."""
+class GameStarted(Event, frozen=True, kw_only=True, omit_defaults=True):
+    """Seats, options and start player; ``data`` names the confidence of the board numbers.
+
+    ``rules`` is the rules version the game is decided under (``state.RULES``). Version 1 is left out of
+    the encoding, so the streams recorded before versions existed keep their bytes and read as version 1.
+    """
 
     seats: int
     expansions: tuple[str, ...]
     start_player: int
     data: str
+    rules: int = 1
 
 
 class DeckShuffled(Event, frozen=True, kw_only=True):

@@ -94,6 +94,7 @@ def _apply_game_started(event: ev.GameStarted) -> State:
         pirate=data.CANARIAS if data.CANARIAS in event.expansions else "",
         start_player=event.start_player,
         current=event.start_player,
+        rules=event.rules,
     )
 
 
@@ -149,7 +150,8 @@ def _apply_ship_sailed(state: State, event: ev.ShipSailed) -> State:
         city = state.cities[state.city_index(event.to)]
         state = _city(state, event.to, harbours=_set(city.harbours, event.harbour, event.seat))
     state = _player(state, event.seat, ship=event.to, harbour=event.harbour)
-    due = state.turn.pirate_due or (event.to == data.CANARIAS and event.harbour != EMPTY)
+    arrived = event.to == data.CANARIAS and event.harbour != EMPTY and not state.turn.pirate_freed
+    due = state.turn.pirate_due or arrived
     return replace(state, turn=replace(state.turn, sailed=True, pirate_due=due))
 
 
@@ -219,7 +221,12 @@ def _apply_pirate_moved(state: State, event: ev.PirateMoved) -> State:
         state = _player(state, event.displaced, harbour=event.displaced_to)
     state = _city(state, event.to, harbours=harbours)
     state = _pay(state, event.seat, -event.cost)
-    turn = replace(state.turn, pirate_moved=True, pirate_due=False)
+    if state.rules == 1:  # one pirate move a turn, the free one included
+        turn = replace(state.turn, pirate_moved=True, pirate_due=False)
+    elif event.free:  # rules 2: the free move is owed besides the paid one ("einmal" limits the paid one)
+        turn = replace(state.turn, pirate_due=False, pirate_freed=True)
+    else:
+        turn = replace(state.turn, pirate_moved=True)
     return replace(state, pirate=event.to, turn=turn)
 
 
@@ -241,6 +248,9 @@ def _apply_loan_taken(state: State, event: ev.LoanTaken) -> State:
 
 
 def _apply_turn_ended(state: State, event: ev.TurnEnded) -> State:
+    t = state.turn
+    if t.bought or t.sailed or t.acted or t.pirate_moved or t.pirate_freed:
+        state = replace(state, busy_this_round=True)
     p = state.players[event.seat]
     if p.ship not in ("", "bank") and p.harbour == EMPTY:
         state = _player(state, event.seat, ship="bank")  # a ship may not stay in a full city
@@ -248,8 +258,15 @@ def _apply_turn_ended(state: State, event: ev.TurnEnded) -> State:
 
 
 def _apply_turn_started(state: State, event: ev.TurnStarted) -> State:
-    built = state.built_this_round if event.round == state.round else False
-    return replace(state, current=event.seat, round=event.round, turn=TurnState(), built_this_round=built)
+    same = event.round == state.round
+    return replace(
+        state,
+        current=event.seat,
+        round=event.round,
+        turn=TurnState(),
+        built_this_round=state.built_this_round and same,
+        busy_this_round=state.busy_this_round and same,
+    )
 
 
 def _apply_payday_held(state: State, event: ev.PaydayHeld) -> State:
@@ -318,6 +335,7 @@ def _apply_phase_started(state: State, event: ev.PhaseStarted) -> State:
         turn=TurnState(),
         phase_ending=False,
         built_this_round=False,
+        busy_this_round=False,
         chooser=EMPTY,
     )
 

@@ -16,6 +16,11 @@ EMPTY = -1
 """An empty site, harbour space or fortress site."""
 PIRATE = -2
 """The pirate ship on a harbour space (Islas Canarias expansion)."""
+RULES = 2
+"""The rules version new games are decided under (README, "Rules versions"). 1: the rules before issue 32
+(pirate card sets named sorted, minimal, in any order; buying counted as a step still open before a pass;
+the collector paid a player in debt; no free pirate move after a paid one). 2: issue 32's corrections.
+A game keeps the version it started with (``GameStarted.rules``, absent in version 1's streams)."""
 HIDDEN_CARD = "?"
 """An undrawn card whose identity a viewer's redacted stream does not name (only the pile's size)."""
 
@@ -84,6 +89,8 @@ class TurnState(msgspec.Struct, frozen=True, kw_only=True):
     pirate_moved: bool = False
     pirate_due: bool = False
     """His ship arrived at Islas Canarias: the free pirate move with protection charge is owed."""
+    pirate_freed: bool = False
+    """Rules 2: the free pirate move was made this turn (it is owed once a turn, besides the paid one)."""
 
 
 class Deck(msgspec.Struct, frozen=True, kw_only=True):
@@ -119,10 +126,15 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     turn: TurnState = TurnState()
     phase_ending: bool = False
     built_this_round: bool = False
+    busy_this_round: bool = False
+    """Someone bought, sailed, moved the pirate or acted in a finished turn of this round (the safeguard,
+    rules 2: a round in which nobody did anything, the loans being out, ends the phase)."""
     settlers: tuple[int, ...] = ()
     """Seats still to repay or extend loans after a payday, in turn order."""
     chooser: int = EMPTY
     result: Outcome | None = None
+    rules: int = 1
+    """The rules version the game is decided under (``RULES`` for new games; 1 for older streams)."""
 
     def turn_order(self) -> tuple[int, ...]:
         """Seats in turn order, starting with the phase's start player."""

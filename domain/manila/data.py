@@ -1,7 +1,7 @@
 """Every number printed on the Manila board and cargo tiles.
 
-Sources: the German rulebook of the 2015 edition (``shared/seeds/manila-rules-de.txt``, "S0") and the
-research file ``shared/games/manila.md`` (sections named per table).
+Sources: the German rulebook of the 2015 edition (Zoch; "S0") and the project's research note
+``manila.md``, in ``docs/sources/manila.md`` (sections named per table; ``docs/sources.md``).
 """
 
 from __future__ import annotations

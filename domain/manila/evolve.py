@@ -1,4 +1,4 @@
-"""Fold one event into the state: total, deterministic, no randomness (DESIGN.md "evolve")."""
+"""Fold one event into the state: total, deterministic, no randomness (``evolve`` in docs/design-brief.md)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from domain.engine import Outcome
 from domain.manila import data
 
 HIDDEN_SHARE = ""
-"""A share whose good this fold cannot know: a viewer folding redacted events (DESIGN.md "Hidden
+"""A share whose good this fold cannot know: a viewer folding redacted events (docs/design-brief.md "Hidden
 information") learns that a share was dealt or pledged, not which good it is."""
 
 

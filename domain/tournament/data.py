@@ -15,7 +15,7 @@ OnTimeout = Literal["default_move", "forfeit"]
 ON_TIMEOUT: tuple[OnTimeout, ...] = ("default_move", "forfeit")
 
 
-class Settings(msgspec.Struct, frozen=True, kw_only=True):
+class TournamentSettings(msgspec.Struct, frozen=True, kw_only=True):
     """What the organiser chose. ``rounds`` = 0 means the format's natural length (round-robin: until
     everyone met everyone as far as tables allow; elimination: until one table is left)."""
 
@@ -38,6 +38,20 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """``default_move``: a timed-out seat plays its default move and the game's result stands.
     ``forfeit``: a seat timed out even once is forfeited: the clock plays its default moves from then on,
     at once, and the table ranks it below every seat that was never timed out (``forfeit_result``)."""
+    no_show_s: float = 0.0
+    """No-show deadline, with or without a move clock: a seat that never made a move of its own and has
+    been to act this long in all is a no-show. The clock plays its moves from then on, at once, and the
+    table forfeits it (ranked below everyone who played) and does not rate it; 0 = off."""
+
+    @property
+    def clocked(self) -> bool:
+        """Whether the server watches the tables' time (a clock or a no-show deadline)."""
+        return self.move_limit_s > 0 or self.total_limit_s > 0 or self.no_show_s > 0
+
+    def clock(self) -> dict[str, Any]:
+        """The time settings by name, as a tournament's description shows them."""
+        names = ("move_limit_s", "total_limit_s", "on_timeout", "no_show_s")
+        return {name: getattr(self, name) for name in names}
 
 
 def default_tie_breaks(format: Format) -> tuple[str, ...]:

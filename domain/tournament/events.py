@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.engine import Event
-from domain.tournament.data import Entrant, Settings
+from domain.tournament.data import Entrant, TournamentSettings
 from domain.tournament.history import Player, Table
 
 
@@ -11,7 +11,7 @@ class TournamentCreated(Event, frozen=True, kw_only=True):
     """The settings, the entrants (player ``i`` is ``entrants[i]``) and the public pairing seed."""
 
     tournament_id: str
-    settings: Settings
+    settings: TournamentSettings
     entrants: tuple[Entrant, ...]
     min_seats: int
     max_seats: int
@@ -19,8 +19,13 @@ class TournamentCreated(Event, frozen=True, kw_only=True):
     """Public: it only orders equal scores and seats, so anyone can re-pair every round from the log."""
 
 
-class TournamentStarted(Event, frozen=True, kw_only=True):
+class TournamentStarted(Event, frozen=True, kw_only=True, omit_defaults=True):
     """Entries closed; the first round follows."""
+
+    seeds: tuple[float, ...] = ()
+    """Each entrant's seed (its account's rating ordinal in the game when the tournament started; the
+    default rating's for entrants without an account), read by the pairing; empty: not seeded (left out
+    of the payload then, so events recorded before seeds were read and hash as they did)."""
 
 
 class RoundPaired(Event, frozen=True, kw_only=True):
@@ -43,6 +48,14 @@ class TableFinished(Event, frozen=True, kw_only=True):
     final_hash: str
     forfeits: tuple[Player, ...] = ()
     """Players forfeited by the clock (``on_timeout = forfeit``): already ranked below the others."""
+    places: tuple[int, ...] = ()
+    """The place (0 = first) of each ranking position, shared where the rulebook leaves a tie standing
+    (``results.py``); empty in results recorded before places were: the winners share first, then in order."""
+    absent: tuple[Player, ...] = ()
+    """No-shows: players whose every move was the clock's. Forfeited, and not rated for the game."""
+    adjudicated: str = ""
+    """Set (the organiser's reason) when the organiser decided the ranking of a game that had not ended:
+    points count, ratings do not move, and there is no game outcome to prove it against."""
 
 
 class RoundClosed(Event, frozen=True, kw_only=True):
@@ -57,6 +70,27 @@ class TournamentPaused(Event, frozen=True, kw_only=True):
 
 class TournamentResumed(Event, frozen=True, kw_only=True):
     """Pairing goes on."""
+
+
+class PlayerWithdrawn(Event, frozen=True, kw_only=True):
+    """The organiser withdrew a player (dropped, or gone): never paired again; results so far are kept."""
+
+    player: Player
+    reason: str = ""
+
+
+class PlayerReplaced(Event, frozen=True, kw_only=True):
+    """The organiser gave a person's place to another person (from their current table on): the player
+    number, results and rating stay; the name is the newcomer's, and so is the key (made outside)."""
+
+    player: Player
+    name: str
+
+
+class TournamentCancelled(Event, frozen=True, kw_only=True):
+    """The organiser cancelled the tournament: no round is paired or recorded again; standings stay."""
+
+    reason: str = ""
 
 
 class TournamentFinished(Event, frozen=True, kw_only=True):
@@ -74,4 +108,7 @@ TournamentEvent = (
     | TournamentPaused
     | TournamentResumed
     | TournamentFinished
+    | PlayerWithdrawn
+    | PlayerReplaced
+    | TournamentCancelled
 )

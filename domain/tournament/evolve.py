@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from domain.tournament.data import Entrant
 from domain.tournament.events import (
+    PlayerReplaced,
+    PlayerWithdrawn,
     RoundClosed,
     RoundPaired,
     TableFinished,
+    TournamentCancelled,
     TournamentCreated,
     TournamentEvent,
     TournamentPaused,
@@ -45,14 +49,23 @@ def _paired(state: State, event: RoundPaired) -> State:
 def _table_finished(state: State, event: TableFinished) -> State:
     played = state.rounds[event.round - 1]
     result = TableResult(
-        ranking=event.ranking, scores=event.scores, winners=event.winners, final_hash=event.final_hash
+        ranking=event.ranking,
+        scores=event.scores,
+        winners=event.winners,
+        final_hash=event.final_hash,
+        places=event.places,
     )
     results = (*played.results[: event.table], result, *played.results[event.table + 1 :])
     rounds = list(state.rounds)
     rounds[event.round - 1] = replace(played, results=results)
     ratings = list(state.ratings)
-    for player, rating in rate_table(dict(enumerate(ratings)), event.ranking, event.winners).items():
-        ratings[player] = rating
+    rated = [
+        (p, place) for p, place in zip(event.ranking, result.place_of(), strict=True) if p not in event.absent
+    ]
+    if not event.adjudicated and len(rated) >= 2:  # no-shows and adjudicated games move no rating
+        ranking, places = [p for p, _ in rated], [place for _, place in rated]
+        for player, rating in rate_table(dict(enumerate(ratings)), ranking, places).items():
+            ratings[player] = rating
     return replace(state, rounds=tuple(rounds), ratings=tuple(ratings))
 
 
@@ -67,7 +80,9 @@ def evolve(state: State | None, event: TournamentEvent) -> State:
         return _created(event)
     if state is None:
         raise ValueError("a tournament starts with TournamentCreated")
-    if isinstance(event, TournamentStarted | TournamentResumed):
+    if isinstance(event, TournamentStarted):
+        return replace(state, status="running", seeds=event.seeds)
+    if isinstance(event, TournamentResumed):
         return replace(state, status="running")
     if isinstance(event, TournamentPaused):
         return replace(state, status="paused")
@@ -77,4 +92,12 @@ def evolve(state: State | None, event: TournamentEvent) -> State:
         return _table_finished(state, event)
     if isinstance(event, RoundClosed):
         return _closed(state, event)
+    if isinstance(event, PlayerWithdrawn):
+        return replace(state, withdrawn=(*state.withdrawn, event.player))
+    if isinstance(event, PlayerReplaced):
+        entrants = list(state.entrants)
+        entrants[event.player] = Entrant(name=event.name, bot=None)
+        return replace(state, entrants=tuple(entrants))
+    if isinstance(event, TournamentCancelled):
+        return replace(state, status="cancelled")
     return replace(state, status="finished", winners=event.winners)

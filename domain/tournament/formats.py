@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from domain.tournament.history import History, Player, RoundPairing
-from domain.tournament.pairing import choose_byes, group_tables, round_rng, seat_tables
+from domain.tournament.pairing import round_rng, seat_tables
+from domain.tournament.round_robin import schedule
+from domain.tournament.seeds import deal
 from domain.tournament.tables import plan_tables
 
 
@@ -44,23 +46,23 @@ def pair_round_robin(
     min_seats: int,
     max_seats: int,
     seed: bytes,
+    total: int,
 ) -> RoundPairing:
-    """The next round of a round-robin: exact for two seats (circle method); for larger tables, the
-    players who have met fewest others are seated first with the fewest repeat meetings (as even as
-    table sizes allow; a perfect schedule exists only for some player counts)."""
+    """Round ``len(rounds) + 1`` of a round-robin of ``total`` rounds: exact for two seats (the circle
+    method); for larger tables, that round's row of the whole schedule (``round_robin.schedule``: every
+    pair meets as evenly as the tables allow), seats then ordered by the history."""
     number = len(rounds) + 1
     history = History(rounds)
     rng = round_rng(seed, number, b"round-robin")
+    ids = sorted(players)
     if size == 2 and min_seats <= 2:
-        circle = _circle_round(sorted(players), number)
+        circle = _circle_round(ids, number)
         return RoundPairing(tables=seat_tables(circle.tables, history, rng), byes=circle.byes)
-    plan = plan_tables(len(players), size, min_seats, max_seats)
-    drawn = rng.shuffled(sorted(players))
-    order = sorted(drawn, key=lambda p: len(history.meetings.get(p, ())))
-    byes = choose_byes(list(reversed(order)), plan.byes, history)
-    sitting_out = set(byes)
-    tables = group_tables([p for p in order if p not in sitting_out], plan.sizes, history)
-    return RoundPairing(tables=seat_tables(tables, history, rng), byes=tuple(sorted(byes)))
+    row = schedule(len(ids), size, min_seats, max_seats, max(total, number), seed)[number - 1]
+    tables = [[ids[p] for p in table] for table in row]
+    seated = {p for table in tables for p in table}
+    byes = tuple(p for p in ids if p not in seated)
+    return RoundPairing(tables=seat_tables(tables, history, rng), byes=byes)
 
 
 def pair_elimination(
@@ -84,23 +86,28 @@ def pair_elimination(
         plan_sizes, byes_count = plan.sizes, plan.byes
     byes = list(ranked[:byes_count])  # the best seeds earn the byes
     seated = list(ranked[byes_count:])
-    tables: list[list[Player]] = [[] for _ in plan_sizes]
-    index, step = 0, 1
-    for player in seated:
-        while len(tables[index]) >= plan_sizes[index]:
-            index, step = _snake(index, step, len(tables))
-        tables[index].append(player)
-        index, step = _snake(index, step, len(tables))
+    tables = deal(seated, plan_sizes)
     return RoundPairing(tables=seat_tables(tables, history, rng), byes=tuple(sorted(byes)))
 
 
-def _snake(index: int, step: int, count: int) -> tuple[int, int]:
-    nxt = index + step
-    if 0 <= nxt < count:
-        return nxt, step
-    return index, -step
-
-
 def advancing(ranking: Sequence[Player], advance: int) -> list[Player]:
-    """The players of one finished elimination table who go on: its top ``advance``."""
-    return list(ranking[:advance])
+    """The players of one finished elimination table who go on: its top ``advance`` (one seat at least
+    is eliminated at every table)."""
+    return list(ranking[: min(advance, len(ranking) - 1)])
+
+
+def round_advance(pairing: RoundPairing, advance: int, min_seats: int) -> int:
+    """How many of each table of an elimination round go on: the organiser's ``advance``, raised where the
+    round would otherwise leave fewer players than a table seats, so that the tournament always plays to
+    a final table (a round of one table and no byes is the final, and nobody goes on from it).
+
+    Always possible: every table eliminates at least one player, and with two tables or more (or one and
+    a bye) keeping all but one at each leaves at least ``min_seats`` players."""
+    if len(pairing.tables) <= 1 and not pairing.byes:
+        return advance
+    needed = advance
+    while sum(min(needed, len(t) - 1) for t in pairing.tables) + len(pairing.byes) < min_seats:
+        if all(needed >= len(t) - 1 for t in pairing.tables):
+            break
+        needed += 1
+    return needed

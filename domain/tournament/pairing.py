@@ -1,6 +1,7 @@
 """Swiss pairing for multi-seat tables, as Board Game Arena runs it.
 
-Each round: players are ordered by score (equal scores in an order drawn from the seed), the lowest
+Each round: players are ordered by score (equal scores by seed when the tournament is seeded, then in an
+order drawn from the seed; a seeded first round is dealt strongest apart instead, ``seeds``), the lowest
 placed players with the fewest byes so far sit out if the table plan needs byes, and the rest are seated
 table by table from the top: each seat goes to the highest placed player who has met nobody at the
 table yet (or, when everyone has, the one with the fewest earlier meetings). A repair pass then swaps
@@ -19,6 +20,7 @@ from domain.engine import Rng
 from domain.tournament.conflict_free import conflict_free_split
 from domain.tournament.history import History, Player, RoundPairing, Table, repeat_pairs
 from domain.tournament.seating import seat_table
+from domain.tournament.seeds import Seeds, deal, seed_of
 from domain.tournament.tables import plan_tables
 
 EXACT_FIELD = 12
@@ -41,10 +43,12 @@ def round_rng(seed: bytes, round_number: int, purpose: bytes) -> Rng:
     )
 
 
-def score_order(players: Sequence[Player], scores: Mapping[Player, float], rng: Rng) -> list[Player]:
-    """Best score first; equal scores in an order drawn from ``rng``."""
+def score_order(
+    players: Sequence[Player], scores: Mapping[Player, float], rng: Rng, seeds: Seeds = ()
+) -> list[Player]:
+    """Best score first; equal scores by seed (when seeded), then in an order drawn from ``rng``."""
     drawn = {p: i for i, p in enumerate(rng.shuffled(sorted(players)))}
-    return sorted(players, key=lambda p: (-scores.get(p, 0), drawn[p]))
+    return sorted(players, key=lambda p: (-scores.get(p, 0), -seed_of(seeds, p), drawn[p]))
 
 
 def choose_byes(order: Sequence[Player], count: int, history: History) -> list[Player]:
@@ -206,17 +210,20 @@ def pair_swiss(
     min_seats: int,
     max_seats: int,
     seed: bytes,
+    seeds: Seeds = (),
 ) -> RoundPairing:
-    """The next Swiss round (its number is ``len(rounds) + 1``)."""
+    """The next Swiss round (its number is ``len(rounds) + 1``). A seeded first round deals the players
+    to the tables strongest apart (``deal``); later rounds group by points, seed breaking ties."""
     history = History(rounds)
     number = len(rounds) + 1
     rng = round_rng(seed, number, b"swiss")
     plan = plan_tables(len(players), size, min_seats, max_seats)
-    order = score_order(players, scores, rng)
+    order = score_order(players, scores, rng, seeds)
     byes = choose_byes(order, plan.byes, history)
     sitting_out = set(byes)
     seated = [p for p in order if p not in sitting_out]
-    tables = group_tables(seated, plan.sizes, history)
+    seeded_first = bool(seeds) and not rounds  # a seeded first round: strongest apart
+    tables = deal(seated, plan.sizes) if seeded_first else group_tables(seated, plan.sizes, history)
     return RoundPairing(tables=seat_tables(tables, history, rng), byes=tuple(sorted(byes)))
 
 

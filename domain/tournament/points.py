@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
@@ -33,11 +33,10 @@ class PointsByPlace(msgspec.Struct, frozen=True, kw_only=True):
         return row[place]
 
 
-def table_points(points: PointsByPlace, ranking: tuple[int, ...], winners: tuple[int, ...]) -> dict[int, int]:
-    """Points per player of one finished table. ``ranking`` lists players first to last; players who
-    share first place (``winners``, where the rulebook leaves a tie standing) each score first place."""
+def table_points(points: PointsByPlace, ranking: Sequence[int], places: Sequence[int] = ()) -> dict[int, int]:
+    """Points per player of one finished table. ``ranking`` lists players first to last; ``places`` gives
+    each position's place (0 = first; empty: in order): players sharing a place, where the rulebook leaves
+    a tie standing, each score that place's points (the better of the places they cover)."""
     size = len(ranking)
-    out = {player: points.for_place(size, place) for place, player in enumerate(ranking)}
-    for player in winners:
-        out[player] = points.for_place(size, 0)
-    return out
+    at = places or range(size)
+    return {player: points.for_place(size, place) for place, player in zip(at, ranking, strict=True)}

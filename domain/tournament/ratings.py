@@ -33,16 +33,17 @@ def _model() -> PlackettLuce:
 
 
 def rate_table(
-    ratings: Mapping[Player, Rating], ranking: Sequence[Player], winners: Sequence[Player] = ()
+    ratings: Mapping[Player, Rating], ranking: Sequence[Player], places: Sequence[int] = ()
 ) -> dict[Player, Rating]:
-    """New ratings of one finished table's players (first to last in ``ranking``); players sharing first
-    place (``winners``) are rated as a tie."""
+    """New ratings of one finished table's players (first to last in ``ranking``); ``places`` gives each
+    position's place (0 = first; empty: in order), and players sharing a place are rated as a tie
+    (Plackett-Luce's ranks with ties)."""
     model = _model()
     teams = []
     for player in ranking:
         r = ratings.get(player, Rating())
         teams.append([model.rating(mu=r.mu, sigma=r.sigma)])
-    ranks: list[float] = [1.0 if player in winners else place + 1.0 for place, player in enumerate(ranking)]
+    ranks: list[float] = [place + 1.0 for place in (places or range(len(ranking)))]
     rated = model.rate(teams, ranks=ranks)
     return {player: Rating(team[0].mu, team[0].sigma) for player, team in zip(ranking, rated, strict=True)}
 

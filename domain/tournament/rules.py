@@ -12,11 +12,14 @@ import math
 from collections.abc import Sequence
 
 from domain.engine import RuleViolation
-from domain.tournament.data import FORMATS, ON_TIMEOUT, Entrant, Settings
+from domain.tournament.data import FORMATS, ON_TIMEOUT, Entrant, TournamentSettings
 from domain.tournament.events import (
+    PlayerReplaced,
+    PlayerWithdrawn,
     RoundClosed,
     RoundPaired,
     TableFinished,
+    TournamentCancelled,
     TournamentCreated,
     TournamentEvent,
     TournamentFinished,
@@ -25,12 +28,23 @@ from domain.tournament.events import (
     TournamentStarted,
 )
 from domain.tournament.evolve import evolve
-from domain.tournament.formats import advancing, pair_elimination, pair_round_robin, round_robin_rounds
+from domain.tournament.formats import (
+    advancing,
+    pair_elimination,
+    pair_round_robin,
+    round_advance,
+    round_robin_rounds,
+)
 from domain.tournament.history import Player, RoundPairing
 from domain.tournament.pairing import pair_swiss
+from domain.tournament.seeds import Seeds, by_seed, check_seeds
 from domain.tournament.standings import StandingRow, check_tie_breaks, standings
 from domain.tournament.state import State
 from domain.tournament.tables import check_size
+
+REASON_CHARS = 200
+NAME_CHARS = 100
+"""An organiser's reason, as recorded (longer ones are cut)."""
 
 
 def _refuse(code: str, message: str) -> RuleViolation:
@@ -44,7 +58,7 @@ def game_id(tournament_id: str, round_number: int, table: int) -> str:
 
 def create(
     tournament_id: str,
-    settings: Settings,
+    settings: TournamentSettings,
     entrants: Sequence[Entrant],
     *,
     min_seats: int,
@@ -101,14 +115,20 @@ def still_in(state: State) -> list[Player]:
     """Elimination: the players going on, best seeds first (place at their table, then table order)."""
     last = state.current()
     if last is None:
-        return list(state.players)
+        return by_seed(state.active(), state.seeds)
     going: list[tuple[int, int, Player]] = [(0, -1, p) for p in last.pairing.byes]
+    advance = round_advance(last.pairing, state.settings.advance, state.min_seats)
     for index, result in enumerate(last.results):
         assert result is not None
-        going.extend(
-            (place, index, p) for place, p in enumerate(advancing(result.ranking, state.settings.advance))
-        )
-    return [p for _, _, p in sorted(going)]
+        going.extend((place, index, p) for place, p in enumerate(advancing(result.ranking, advance)))
+    gone = set(state.withdrawn)
+    return [p for _, _, p in sorted(going) if p not in gone]
+
+
+def _was_final(pairing: RoundPairing, min_seats: int, going_on: int) -> bool:
+    """An elimination round was the final: one table and no byes (``round_advance`` leaves enough players
+    for a table after any other round; the second test is for rounds paired before it did)."""
+    return (len(pairing.tables) <= 1 and not pairing.byes) or going_on < min_seats
 
 
 def _next_pairing(state: State) -> RoundPairing | None:
@@ -117,34 +137,44 @@ def _next_pairing(state: State) -> RoundPairing | None:
     size, low, high, seed = settings.table_size, state.min_seats, state.max_seats, state.pairing_seed
     if settings.format == "elimination":
         last = state.current()
-        if last is not None and (len(last.pairing.tables) <= 1 or len(still_in(state)) < state.min_seats):
+        if last is not None and _was_final(last.pairing, state.min_seats, len(still_in(state))):
             return None
         return pair_elimination(still_in(state), past, size=size, min_seats=low, max_seats=high, seed=seed)
-    if len(past) >= total_rounds(state):
+    active = state.active()  # a withdrawn player is never paired again
+    if len(past) >= total_rounds(state) or len(active) < low:
         return None
     if settings.format == "round_robin":
         return pair_round_robin(
-            list(state.players), past, size=size, min_seats=low, max_seats=high, seed=seed
-        )
+            active, past, size=size, min_seats=low, max_seats=high, seed=seed, total=total_rounds(state),
+        )  # fmt: skip
     scores = {row.player: row.values[0] for row in current_standings(state, ("points",))}
-    return pair_swiss(list(state.players), scores, past, size=size, min_seats=low, max_seats=high, seed=seed)
+    return pair_swiss(
+        active, scores, past, size=size, min_seats=low, max_seats=high, seed=seed, seeds=state.seeds
+    )
 
 
 def advance(state: State) -> list[TournamentEvent]:
     """Pair the next round, or finish the tournament (an auditor re-decides each pairing with it)."""
     pairing = _next_pairing(state)
     if pairing is None:
-        rows = current_standings(state)
-        return [TournamentFinished(winners=tuple(r.player for r in rows if r.rank == 1))]
+        gone = set(state.withdrawn)  # a withdrawn player keeps their results, but wins nothing
+        rows = [r for r in current_standings(state) if r.player not in gone]
+        return [TournamentFinished(winners=tuple(r.player for r in rows if r.rank == rows[0].rank))]
     number = len(state.rounds) + 1
     games = tuple(game_id(state.tournament_id, number, i) for i in range(len(pairing.tables)))
     return [RoundPaired(round=number, tables=pairing.tables, byes=pairing.byes, games=games)]
 
 
-def start(state: State) -> list[TournamentEvent]:
+def start(state: State, seeds: Seeds = ()) -> list[TournamentEvent]:
+    """Close entries and pair the first round, seeded by ``seeds`` (one per entrant, or none)."""
     if state.status != "created":
         raise _refuse("already_started", "the tournament has already started")
-    return [TournamentStarted(), *advance(state)]
+    try:
+        check_seeds(seeds, len(state.entrants))
+    except ValueError as error:
+        raise _refuse("seeds", str(error)) from error
+    started = TournamentStarted(seeds=tuple(seeds))
+    return [started, *advance(evolve(state, started))]
 
 
 def pause(state: State) -> list[TournamentEvent]:
@@ -163,6 +193,65 @@ def resume(state: State) -> list[TournamentEvent]:
         closed = evolve(resumed, RoundClosed(round=current.number))
         return [TournamentResumed(), RoundClosed(round=current.number), *advance(closed)]
     return [TournamentResumed()]
+
+
+def withdraw(state: State, player: Player, reason: str = "") -> list[TournamentEvent]:
+    """The organiser withdraws ``player``: not paired in any later round; results so far stay (a table
+    they sit at now plays on: its seat plays default moves under a move clock, or is adjudicated)."""
+    if state.status in ("finished", "cancelled"):
+        raise _refuse("not_running", f"the tournament is {state.status}")
+    if not 0 <= player < len(state.entrants):
+        raise _refuse("player", f"there is no player {player}")
+    if player in state.withdrawn:
+        raise _refuse("withdrawn", f"{state.entrants[player].name} is withdrawn already")
+    return [PlayerWithdrawn(player=player, reason=reason[:REASON_CHARS])]
+
+
+def adjudicate(
+    state: State, number: int, table: int, ranking: Sequence[Player], position: str, reason: str
+) -> list[TournamentEvent]:
+    """The organiser decides a table whose game has not ended (a person who never came, no clock): its
+    ranking as given, places in that order, no in-game scores, ``position`` the game's hash when it was
+    decided. Points count; ratings do not move. Like any result, it may close the round."""
+    if not reason.strip():
+        raise _refuse("reason", "an adjudication states its reason")
+    return record_table(state, adjudicated_result(number, table, ranking, position, reason[:REASON_CHARS]))
+
+
+def adjudicated_result(
+    number: int, table: int, ranking: Sequence[Player], position: str, reason: str
+) -> TableFinished:
+    """The result an adjudication records (the verifier rebuilds it from its ranking to compare)."""
+    ranking = tuple(ranking)
+    return TableFinished(round=number, table=table, ranking=ranking, scores=(0,) * len(ranking),
+                         winners=ranking[:1], final_hash=position, places=tuple(range(len(ranking))),
+                         adjudicated=reason)  # fmt: skip
+
+
+def replace_person(state: State, player: Player, name: str) -> list[TournamentEvent]:
+    """The organiser gives a person's place to another person (a person for a person: a bot's seat is
+    played by the server, which a person cannot take over mid-game)."""
+    if state.status in ("finished", "cancelled"):
+        raise _refuse("not_running", f"the tournament is {state.status}")
+    if not 0 <= player < len(state.entrants):
+        raise _refuse("player", f"there is no player {player}")
+    if state.entrants[player].bot:
+        raise _refuse(
+            "replace_bot", f"{state.entrants[player].name} is a bot: only a person's place is given"
+        )
+    if player in state.withdrawn:
+        raise _refuse("withdrawn", f"{state.entrants[player].name} is withdrawn")
+    clean = " ".join(name.split())
+    if not 1 <= len(clean) <= NAME_CHARS or not clean.isprintable():
+        raise _refuse("name", f"a name is 1 to {NAME_CHARS} printable characters")
+    return [PlayerReplaced(player=player, name=clean)]
+
+
+def cancel(state: State, reason: str = "") -> list[TournamentEvent]:
+    """The organiser cancels the tournament: nothing is paired or recorded after it."""
+    if state.status in ("finished", "cancelled"):
+        raise _refuse("not_running", f"the tournament is {state.status}")
+    return [TournamentCancelled(reason=reason[:REASON_CHARS])]
 
 
 def record_table(state: State, finished: TableFinished) -> list[TournamentEvent]:
@@ -192,11 +281,14 @@ def progress(state: State) -> dict[Player, int]:
     for played in state.rounds:
         for p in played.pairing.byes:
             out[p] = 100 * played.number
+        advance = round_advance(played.pairing, state.settings.advance, state.min_seats)
+        final = len(played.results) <= 1 and not played.pairing.byes
         for result in played.results:
             if result is None:
                 continue
+            going = set(advancing(result.ranking, advance))
             for place, p in enumerate(result.ranking):
-                survived = played.number + (place < state.settings.advance and len(played.results) > 1)
+                survived = played.number + (p in going and not final)
                 out[p] = 100 * survived - place
     return out
 

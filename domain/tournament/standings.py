@@ -34,6 +34,15 @@ class TableResult(msgspec.Struct, frozen=True, kw_only=True):
     winners: tuple[Player, ...]
     final_hash: str = ""
     """The game's last chain hash (its export verifies against it)."""
+    places: tuple[int, ...] = ()
+    """Each ranking position's place, shared on a tie (``TableFinished.places``; empty: the old rule)."""
+
+    def place_of(self) -> tuple[int, ...]:
+        """Each ranking position's place: as recorded, or (results recorded before places were) the
+        winners sharing first place and the others in order."""
+        if self.places:
+            return self.places
+        return tuple(0 if p in self.winners else i for i, p in enumerate(self.ranking))
 
 
 class StandingRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -66,7 +75,7 @@ def _tally(
 ) -> dict[Player, _Tally]:
     tally = {p: _Tally() for p in players}
     for result in results:
-        scored = table_points(points, result.ranking, result.winners)
+        scored = table_points(points, result.ranking, result.place_of())
         for place, player in enumerate(result.ranking):
             t = tally[player]
             t.points += scored[player]

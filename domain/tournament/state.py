@@ -6,12 +6,12 @@ from typing import Literal
 
 import msgspec
 
-from domain.tournament.data import Entrant, Settings
+from domain.tournament.data import Entrant, TournamentSettings
 from domain.tournament.history import Player, RoundPairing
 from domain.tournament.ratings import Rating
 from domain.tournament.standings import TableResult
 
-Status = Literal["created", "running", "paused", "finished"]
+Status = Literal["created", "running", "paused", "finished", "cancelled"]
 
 
 class PlayedRound(msgspec.Struct, frozen=True, kw_only=True):
@@ -29,7 +29,7 @@ class PlayedRound(msgspec.Struct, frozen=True, kw_only=True):
 
 class State(msgspec.Struct, frozen=True, kw_only=True):
     tournament_id: str
-    settings: Settings
+    settings: TournamentSettings
     entrants: tuple[Entrant, ...]
     min_seats: int
     max_seats: int
@@ -39,10 +39,19 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     ratings: tuple[Rating, ...] = ()
     """One per entrant, in this tournament's game."""
     winners: tuple[Player, ...] = ()
+    withdrawn: tuple[Player, ...] = ()
+    """Players the organiser withdrew, in the order they were: not paired again."""
+    seeds: tuple[float, ...] = ()
+    """Each entrant's seed from ``TournamentStarted`` (``seeds.py``); empty: not seeded."""
 
     @property
     def players(self) -> range:
         return range(len(self.entrants))
+
+    def active(self) -> list[Player]:
+        """The players still paired: every entrant not withdrawn."""
+        gone = set(self.withdrawn)
+        return [p for p in self.players if p not in gone]
 
     def current(self) -> PlayedRound | None:
         return self.rounds[-1] if self.rounds else None

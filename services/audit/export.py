@@ -1,8 +1,9 @@
 """``harbormaster export GAME_ID``: the whole log of a game as JSON Lines.
 
 Header (with the seed commitment), every event envelope with its hashes (the payload exactly as stored),
-every command's recorded result in the order decided, and an end line saying how far the export reaches
-(the game's position, whether it is over, how many lines): ``verify`` tells a file cut short by it.
+every command's recorded result in the order decided, the table chat for the record (outside the hash
+chain: ``verify`` counts those lines, it cannot prove them), and an end line saying how far the export
+reaches (the game's position, whether it is over, how many lines): ``verify`` tells a file cut short by it.
 
 The export is of the game at one position, read first: events appended while it is written, and the
 records of commands decided after that position, are left out, so no record points past the last event.
@@ -19,7 +20,8 @@ from events import codec, keys
 from events.archived import archive_lines
 from events.envelope import CommandRecord, Envelope
 from events.store import EventStore
-from services.audit.jsonl import ENCODER, CommandLine, EndLine, EventLine, HeaderLine
+from services.audit.jsonl import ENCODER, ChatLine, CommandLine, EndLine, EventLine, HeaderLine
+from services.players.chat import stored_message
 
 
 def export_lines(store: EventStore, game_id: str) -> Iterator[bytes]:
@@ -51,8 +53,19 @@ def export_lines(store: EventStore, game_id: str) -> Iterator[bytes]:
         if _reach(record) <= end:
             commands += 1
             yield ENCODER.encode(_command_line(record))
+    chat = 0
+    for entry_id, fields in store.redis.xrange(keys.chat(game_id)):
+        chat += 1
+        yield ENCODER.encode(ChatLine(**stored_message(entry_id, fields)))
     yield ENCODER.encode(
-        EndLine(last_seq=end, last_hash=meta.last_hash, finished=finished, events=events, commands=commands)
+        EndLine(
+            last_seq=end,
+            last_hash=meta.last_hash,
+            finished=finished,
+            events=events,
+            commands=commands,
+            chat=chat,
+        )
     )
 
 

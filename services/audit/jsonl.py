@@ -61,8 +61,24 @@ class EndLine(msgspec.Struct, kw_only=True, tag="end", tag_field="kind"):
     events: int
     commands: int
     """How many event and command lines come before this one."""
+    chat: int = 0
+    """How many chat lines (0 in exports made before chat was exported)."""
 
 
-Line = HeaderLine | EventLine | CommandLine | EndLine
+class ChatLine(msgspec.Struct, kw_only=True, tag="chat", tag_field="kind"):
+    """A message of the table chat, for the record: kept with the game but outside its hash chain, so that
+    verify can count these lines and not prove them."""
+
+    id: str
+    """The message's stream entry id (its time in ms, a counter)."""
+    channel: str
+    """``players`` or ``spectators``."""
+    author: str
+    seat: int | None = None
+    text: str
+    ts_ms: int = 0
+
+
+Line = HeaderLine | EventLine | CommandLine | ChatLine | EndLine
 LINE_DECODER = msgspec.json.Decoder(Line)
 ENCODER = msgspec.json.Encoder()

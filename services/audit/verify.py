@@ -4,8 +4,10 @@
    is reported with its sequence number.
 2. The revealed seed against the header's commitment.
 3. Every event replayed through the game's ``evolve``.
-4. Every recorded command decided again with ``rng_for(seed, n)``: an applied command must produce the
-   very events stored, a rejected one the same rule code.
+4. Every recorded command decided again where it was decided (``decide_at``): an applied command must produce the
+   very events stored, a rejected one the same rule code. A game is decided under the rules version it
+   was started under (recorded in its first event, ``Game.rules_in``): the set-up is done again under that
+   version (``Game.setup_for``), and every later decision reads it from the state.
 5. The end line: the export reaches the position it states (a file cut short has no end line, or ends
    before it), no record points past the last event, and a game said to be over reveals its seed. A live
    game's export verifies up to its last event ("live game, verified up to seq N").
@@ -25,11 +27,11 @@ from typing import Any
 
 import msgspec
 
-from domain.engine import Game, RuleViolation, rng_for
+from domain.engine import Game, RuleViolation, decide_at
 from events import codec
 from events.chain import first_broken_link
 from events.envelope import Envelope, GameHeader
-from services.audit.jsonl import LINE_DECODER, CommandLine, EndLine, EventLine, HeaderLine
+from services.audit.jsonl import LINE_DECODER, ChatLine, CommandLine, EndLine, EventLine, HeaderLine
 
 
 class Problem(msgspec.Struct, frozen=True):
@@ -42,6 +44,8 @@ class VerifyReport(msgspec.Struct, kw_only=True):
     game: str = ""
     events: int = 0
     commands: int = 0
+    chat: int = 0
+    """Chat lines: counted against the end line, outside the hash chain (not proven)."""
     decisions_checked: bool = False
     last_seq: int = 0
     """The last event verified."""
@@ -61,6 +65,7 @@ class _Parsed(msgspec.Struct, kw_only=True):
     header: HeaderLine | None = None
     events: list[EventLine] = msgspec.field(default_factory=list)
     commands: list[CommandLine] = msgspec.field(default_factory=list)
+    chat: int = 0
     end: EndLine | None = None
 
 
@@ -87,7 +92,7 @@ def verify_lines(lines: Iterable[bytes], games: Mapping[str, Game[Any, Any, Any,
         created_ms=parsed.header.created_ms,
     )
     report.game_id, report.game = header.game_id, header.game
-    report.events, report.commands = len(parsed.events), len(parsed.commands)
+    report.events, report.commands, report.chat = len(parsed.events), len(parsed.commands), parsed.chat
     game = games.get(header.game)
     if game is None:
         report.problems.append(Problem(0, f"unknown game type {header.game!r}"))
@@ -124,6 +129,8 @@ def _parse(lines: Iterable[bytes], report: VerifyReport) -> _Parsed:
             parsed.end = item
         elif isinstance(item, EventLine):
             parsed.events.append(item)
+        elif isinstance(item, ChatLine):
+            parsed.chat += 1
         else:
             parsed.commands.append(item)
     return parsed
@@ -182,6 +189,13 @@ def _check_end(parsed: _Parsed, envelopes: list[Envelope], seed: bytes | None, r
                 end.last_seq,
                 f"{len(parsed.events)} event and {len(parsed.commands)} command lines, but the end line "
                 f"counts {end.events} and {end.commands}: lines are missing",
+            )
+        )
+    elif end.chat != parsed.chat:
+        report.problems.append(
+            Problem(
+                end.last_seq,
+                f"{parsed.chat} chat lines, but the end line counts {end.chat}: lines are missing",
             )
         )
     elif end.finished != report.finished:
@@ -245,6 +259,7 @@ def _redecide(
     report: VerifyReport,
 ) -> None:
     payloads = [e.payload for e in envelopes]
+    rules = game.rules_in(states[-1]) if len(states) > 1 else game.rules
     next_seq = 1
     for record in commands:
         if record.status == "rejected":
@@ -253,7 +268,7 @@ def _redecide(
         if record.first_seq != next_seq:
             report.problems.append(Problem(next_seq, f"events from {next_seq} are not covered by a command"))
             return
-        expected = _decided_events(game, header, seed, states, record, report)
+        expected = _decided_events(game, header, seed, states, record, report, rules)
         if expected is None:
             return
         stored = payloads[record.first_seq - 1 : record.last_seq]
@@ -276,13 +291,14 @@ def _decided_events(
     states: list[Any],
     record: CommandLine,
     report: VerifyReport,
+    rules: int,
 ) -> list[Any] | None:
     try:
         if record.at_seq == 0 and record.seat is None:  # the set-up (decided on no state, by the server)
-            return game.setup(header.seats, header.options, seed)
+            return game.setup_for(header.seats, header.options, seed, rules)
         command = codec.decode_command(game, record.command.encode())
         assert record.seat is not None
-        return game.decide(states[record.at_seq], record.seat, command, rng_for(seed, record.at_seq + 1))
+        return decide_at(game, states[record.at_seq], record.seat, command, seed, record.at_seq)
     except (RuleViolation, msgspec.ValidationError, msgspec.DecodeError, AssertionError, IndexError) as exc:
         report.problems.append(
             Problem(record.first_seq, f"command {record.command_id} no longer decides: {exc}")
@@ -297,7 +313,7 @@ def _check_rejection(
         return  # refused before the rules were asked; nothing to decide again
     try:
         command = codec.decode_command(game, record.command.encode())
-        game.decide(states[record.at_seq], record.seat or 0, command, rng_for(seed, record.at_seq + 1))
+        decide_at(game, states[record.at_seq], record.seat or 0, command, seed, record.at_seq)
     except RuleViolation as exc:
         if exc.code == record.code:
             return

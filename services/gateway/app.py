@@ -7,16 +7,12 @@ Stateless apart from caches (the game feeds), so any number of gateways may serv
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import redis.asyncio as aioredis
 import structlog
-from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.exceptions import RedisError
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -28,14 +24,16 @@ from starlette.websockets import WebSocket
 from services import cluster
 from services.bootstrap import Services
 from services.config import Limits
-from services.gateway import cluster_wire, http, metrics, openapi, requests, tournaments, ws
-from services.gateway.context import Gateway, gateway_of
+from services.gateway.api import clocks_http, games_http, metrics_http, openapi, requests, tournaments_http
+from services.gateway.api.chat_http import ChatRelay
+from services.gateway.api.players_routes import player_routes
+from services.gateway.context import Gateway, async_client, gateway_of
+from services.gateway.sockets import ws
 
 log = structlog.get_logger("gateway")
 
 STATIC = Path(__file__).parent / "static"
 DEFAULT_MAX_WEBSOCKETS = 50_000
-MAX_REDIS_CONNECTIONS = 5_000
 """Per client; the feeds' reader holds one blocking connection per watched game."""
 
 
@@ -48,21 +46,6 @@ def redis_url_of(client: Any) -> str | None:
         return None
     auth = f":{kwargs['password']}@" if kwargs.get("password") else ""
     return f"redis://{auth}{kwargs['host']}:{kwargs.get('port', 6379)}/{kwargs.get('db', 0)}"
-
-
-def async_client(url: str, socket_timeout: float = 10.0, on_cluster: bool = False) -> Any:
-    """An asyncio Redis client returning bytes, like the synchronous ones (redis-py's ``RedisCluster`` on a
-    Cluster: it routes each command and pipeline by slot and follows ``MOVED``/``ASK``)."""
-    if on_cluster:
-        return AsyncRedisCluster.from_url(
-            cluster_wire.node_url(url, cluster_wire.seed_node(url)),
-            decode_responses=False,
-            socket_timeout=socket_timeout,
-            max_connections=MAX_REDIS_CONNECTIONS,
-        )
-    return aioredis.Redis.from_url(
-        url, decode_responses=False, socket_timeout=socket_timeout, max_connections=MAX_REDIS_CONNECTIONS
-    )
 
 
 async def index_page(request: Request) -> Response:
@@ -86,28 +69,42 @@ async def openapi_json(request: Request) -> Response:
 
 
 async def metrics_endpoint(request: Request) -> Response:
-    return await metrics.metrics(request)
+    return await metrics_http.metrics(request)
 
 
 def routes() -> list[BaseRoute]:
     """Every route of the gateway; ``openapi.OPERATIONS`` documents each of them (a test checks)."""
     return [
-        Route("/api/games", http.list_games, methods=["GET"]),
-        Route("/api/games", http.create_game, methods=["POST"]),
-        Route("/api/catalog", http.catalog, methods=["GET"]),
-        Route("/api/games/{game_id}", http.get_game, methods=["GET"]),
-        Route("/api/games/{game_id}/legal", http.legal, methods=["GET"]),
-        Route("/api/games/{game_id}/events", http.events, methods=["GET"]),
-        Route("/api/games/{game_id}/commands", http.submit_command, methods=["POST"]),
-        Route("/api/games/{game_id}/commands/{command_id}", http.command_result, methods=["GET"]),
+        Route("/api/games", games_http.list_games, methods=["GET"]),
+        Route("/api/games", games_http.create_game, methods=["POST"]),
+        Route("/api/catalog", games_http.catalog, methods=["GET"]),
+        Route("/api/games/{game_id}", games_http.get_game, methods=["GET"]),
+        Route("/api/games/{game_id}/legal", games_http.legal, methods=["GET"]),
+        Route("/api/games/{game_id}/events", games_http.events, methods=["GET"]),
+        Route("/api/games/{game_id}/clock", clocks_http.game_clock, methods=["GET"]),
+        Route("/api/games/{game_id}/commands", games_http.submit_command, methods=["POST"]),
+        Route("/api/games/{game_id}/commands/{command_id}", games_http.command_result, methods=["GET"]),
         WebSocketRoute("/ws/games/{game_id}", ws.game_socket),
-        Route("/api/tournaments", tournaments.list_tournaments, methods=["GET"]),
-        Route("/api/tournaments", tournaments.create_tournament, methods=["POST"]),
-        Route("/api/tournaments/{tournament_id}", tournaments.get_tournament, methods=["GET"]),
-        Route("/api/tournaments/{tournament_id}/start", tournaments.start_tournament, methods=["POST"]),
-        Route("/api/tournaments/{tournament_id}/pause", tournaments.pause_tournament, methods=["POST"]),
-        Route("/api/tournaments/{tournament_id}/resume", tournaments.resume_tournament, methods=["POST"]),
-        Route("/healthz", http.healthz, methods=["GET"]),
+        Route("/api/tournaments", tournaments_http.list_tournaments, methods=["GET"]),
+        Route("/api/tournaments", tournaments_http.create_tournament, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}", tournaments_http.get_tournament, methods=["GET"]),
+        Route("/api/tournaments/{tournament_id}/start", tournaments_http.start_tournament, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/pause", tournaments_http.pause_tournament, methods=["POST"]),
+        Route(
+            "/api/tournaments/{tournament_id}/resume", tournaments_http.resume_tournament, methods=["POST"]
+        ),
+        Route(
+            "/api/tournaments/{tournament_id}/withdraw", tournaments_http.withdraw_player, methods=["POST"]
+        ),
+        Route(
+            "/api/tournaments/{tournament_id}/cancel", tournaments_http.cancel_tournament, methods=["POST"]
+        ),
+        Route(
+            "/api/tournaments/{tournament_id}/adjudicate", tournaments_http.adjudicate_table, methods=["POST"]
+        ),
+        Route("/api/tournaments/{tournament_id}/replace", tournaments_http.replace_person, methods=["POST"]),
+        *player_routes(),  # accounts, tables, chat, ratings (issue 35)
+        Route("/healthz", games_http.healthz, methods=["GET"]),
         Route("/metrics", metrics_endpoint, methods=["GET"]),
         Route("/openapi.json", openapi_json, methods=["GET"]),
         Route("/", index_page, methods=["GET"]),
@@ -149,7 +146,6 @@ class CountRequests:
 def create_app(
     services: Services,
     *,
-    worker: bool = False,
     redis_url: str | None = None,
     allowed_origins: tuple[str, ...] | None = None,
     max_websockets: int = DEFAULT_MAX_WEBSOCKETS,
@@ -158,16 +154,14 @@ def create_app(
 ) -> Starlette:
     """The gateway application on ``services``' Redis.
 
-    ``worker``: also run a fold worker in a thread of this process (for a one-process demo or tests).
-    ``allowed_origins``: WebSocket origins besides the gateway's own host (``HARBORMASTER_ALLOWED_ORIGINS``,
-    comma-separated; ``*`` allows any). ``limits``: per-client limits (default: the services' settings).
+    ``allowed_origins``: WebSocket origins besides the gateway's own host (default: the services' settings,
+    ``HARBORMASTER_ALLOWED_ORIGINS``; ``*`` allows any). ``limits``: per-client limits (default: the services' settings).
     """
     url = redis_url or redis_url_of(services.redis)
     if url is None:
         raise ValueError("cannot tell the Redis URL of the services' client; pass redis_url")
     if allowed_origins is None:
-        env = os.environ.get("HARBORMASTER_ALLOWED_ORIGINS", "")
-        allowed_origins = tuple(o.strip() for o in env.split(",") if o.strip())
+        allowed_origins = services.settings.allowed_origins
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -182,15 +176,15 @@ def create_app(
         )
         app.state.gateway = gateway
         gateway.hub.start()
-        stop_worker = _start_worker(services) if worker else None
+        relay = ChatRelay(gateway)  # table chat to this gateway's sockets
+        relay.start()
         log.info("gateway_ready", redis=url, games=sorted(services.store.games))
         try:
             yield
         finally:
-            if stop_worker is not None:
-                stop_worker()
+            await relay.stop()
             await gateway.hub.stop()
-            await gateway.wire.close()
+            await gateway.link.close()
             await gateway.redis.aclose()
 
     app = GatewayApp(
@@ -200,8 +194,7 @@ def create_app(
             requests.ApiError: requests.api_error_handler,
             404: _not_found,
             405: _not_allowed,
-            RedisConnectionError: _unavailable,
-            RedisTimeoutError: _unavailable,
+            RedisError: _unavailable,  # unreachable, out of memory, disk full, read-only replica: all 503
             ClientDisconnect: _client_gone,
         },
     )
@@ -248,12 +241,13 @@ RETRY_AFTER_S = 2
 
 
 async def _unavailable(request: Request, exc: Exception) -> Response:
-    """Redis is down or not answering: 503 JSON with ``Retry-After``, not a 500 and a reset connection."""
+    """Redis is down, not answering or refusing writes (``OOM``, ``MISCONF``, ``READONLY``…): 503 JSON with
+    ``Retry-After``, not a 500 and a dropped keep-alive connection."""
     gateway: Gateway | None = getattr(request.app.state, "gateway", None)
     if gateway is not None:
         gateway.stats.unavailable += 1
     log.warning("redis_unavailable", path=request.url.path, error=str(exc) or type(exc).__name__)
-    message = "the game store is unreachable; retry shortly"
+    message = "the game store is unavailable; retry shortly"
     return requests.error_response(503, "unavailable", message, {"Retry-After": str(RETRY_AFTER_S)})
 
 
@@ -264,23 +258,6 @@ async def _client_gone(request: Request, exc: Exception) -> Response:
         gateway.stats.client_disconnects += 1
     log.info("client_disconnected", method=request.method, path=request.url.path)
     return Response(status_code=400)
-
-
-def _start_worker(services: Services) -> Any:
-    """A fold worker in a daemon thread; returns the function that stops it."""
-    import threading
-
-    from workers.fold import FoldWorker
-
-    fold = FoldWorker(services.redis, services.store, services.bus)
-    thread = threading.Thread(target=fold.run, name="fold-worker", daemon=True)
-    thread.start()
-
-    def stop() -> None:
-        fold.request_stop()
-        thread.join(timeout=10)
-
-    return stop
 
 
 __all__ = ["create_app", "gateway_of"]

@@ -9,23 +9,20 @@ An id is the seat's own (``keys.result_field``): another seat, a bot or the serv
 from __future__ import annotations
 
 import asyncio
-import functools
 import uuid
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
-from hiredis import ReplyError
+from mypy_extensions import mypyc_attr
 from redis.exceptions import ResponseError
 
 from events import codec, keys
 from events.envelope import CommandRecord
-from services.gateway import strict
+from events.transport.multiplexed import ReplySink
+from services.gateway.api import strict
+from services.gateway.api.requests import COMMAND_ID, ApiError
 from services.gateway.context import Gateway
-from services.gateway.fanout import GameFeed
-from services.gateway.feed_reads import bulk
-from services.gateway.requests import COMMAND_ID, ApiError
-from services.gateway.wire import Call, ReplySink, Wire
+from services.gateway.feeds.fanout import GameFeed
 
 
 def parse_command(feed: GameFeed, raw: bytes, command_id: str | None) -> tuple[bytes, str]:
@@ -49,113 +46,113 @@ def parse_command(feed: GameFeed, raw: bytes, command_id: str | None) -> tuple[b
 async def enqueue(
     gateway: Gateway, feed: GameFeed, seat: int, command: bytes, command_id: str
 ) -> CommandRecord | None:
-    """Put the command on its game's partition; returns the earlier result if its id was used before.
-
-    While the game is live the results check and the ``XADD`` travel in one round trip: should the id turn
-    out to be used, the fold worker acknowledges the second copy without applying it.
-    """
-    if feed.finished:
-        existing = await gateway.redis.hget(
-            keys.results(feed.game_id), keys.result_field("seat", seat, command_id)
-        )
-        if existing is None:
-            raise ApiError(409, "game_finished", "the game is over")
-        return codec.decode_record(existing)
-    field, message = _enqueued_message(gateway, feed, seat, command, command_id)
-    partitions = gateway.services.bus.partitions
-    existing, _ = await gateway.wire.calls(enqueue_calls(feed.game_id, partitions, field, message))
-    _submitted(gateway, feed)
-    return None if existing is None else codec.decode_record(existing)
-
-
-Submitted = Callable[[CommandRecord | None, BaseException | None], None]
-"""Told a submit's outcome: the earlier result of a used id, or None for a new command; or the failure."""
+    """``submit``, awaited: the earlier result if the command's id was used before, else ``None``."""
+    awaited = _Awaited(asyncio.get_running_loop().create_future())
+    submit(gateway, feed, seat, command, command_id, awaited)
+    return await awaited.outcome
 
 
 def submit(
-    gateway: Gateway, feed: GameFeed, seat: int, command: bytes, command_id: str, then: Submitted
+    gateway: Gateway, feed: GameFeed, seat: int, command: bytes, command_id: str, told: Submitted
 ) -> None:
-    """``enqueue`` begun in this turn, its outcome given to ``then``: on a live game and a connected wire
-    its calls join this turn's write to Redis and ``then`` is called as their replies are parsed (a task, or
-    futures, would each cost a turn of the loop); otherwise ``enqueue`` runs as a task."""
-    wire = gateway.wire
-    if feed.finished or not isinstance(wire, Wire) or not wire.connected:
-        task = asyncio.ensure_future(enqueue(gateway, feed, seat, command, command_id))
-        task.add_done_callback(lambda done: _tell(then, done))
+    """Put the command on its game's partition, its outcome told to ``told`` (``interface.Link.submit``: on
+    the fast link as the replies are parsed, in the turn they arrive).
+
+    While the game is live the results check and the ``XADD`` travel in one round trip: should the id turn
+    out to be used, the fold worker acknowledges the second copy without applying it. Once it is over, only
+    an id used before has an answer (its result).
+    """
+    if feed.finished:
+        task = asyncio.ensure_future(_tell_when_over(gateway, feed, seat, command_id, told))
+        _looked_up.add(task)  # held until done: the loop keeps only weak references to tasks
+        task.add_done_callback(_looked_up.discard)
         return
-    field, message = _enqueued_message(gateway, feed, seat, command, command_id)
-    packed = packed_enqueue(feed.game_id, gateway.services.bus.partitions, field, message)
-    wire.send_packed_to(packed, 2, _Enqueued(then))
-    _submitted(gateway, feed)
-
-
-def _tell(then: Submitted, done: asyncio.Future[CommandRecord | None]) -> None:
-    if not done.cancelled():
-        failed = done.exception()
-        then(done.result() if failed is None else None, failed)
-
-
-def _enqueued_message(
-    gateway: Gateway, feed: GameFeed, seat: int, command: bytes, command_id: str
-) -> tuple[bytes, bytes]:
-    """The command's result field (its idempotency key) and its inbox message, encoded."""
     message = gateway.services.bus.message(feed.game_id, seat, command, command_id)
-    return keys.result_field("seat", seat, command_id).encode(), codec.encode_inbox(message)
-
-
-def enqueue_calls(game_id: str, partitions: int, field: bytes, message: bytes) -> list[Call]:
-    """The results check of ``field`` and the ``XADD`` of ``message`` onto the game's partition."""
-    partition = keys.partition_for(game_id, partitions)
-    return [("HGET", keys.results(game_id), field), ("XADD", keys.inbox(partition), "*", "m", message)]
-
-
-def packed_enqueue(game_id: str, partitions: int, field: bytes, message: bytes) -> bytes:
-    """``enqueue_calls`` in RESP, from parts packed once per game: a move over a socket is packed in one
-    step, not argument by argument (hiredis's ``pack_command`` took ~1 us a call)."""
-    check, append = _enqueue_heads(game_id, partitions)
-    return b"%s$%d\r\n%s\r\n%s$%d\r\n%s\r\n" % (check, len(field), field, append, len(message), message)
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _enqueue_heads(game_id: str, partitions: int) -> tuple[bytes, bytes]:
-    """The leading parts of ``enqueue_calls``' two commands in RESP: the same for every command of a game."""
-    partition = keys.partition_for(game_id, partitions)
-    return (
-        b"*3\r\n$4\r\nHGET\r\n" + bulk(keys.results(game_id).encode()),
-        b"*5\r\n$4\r\nXADD\r\n" + bulk(keys.inbox(partition).encode()) + b"$1\r\n*\r\n$1\r\nm\r\n",
+    field = keys.result_field("seat", seat, command_id).encode()
+    gateway.link.submit(
+        feed.game_id, gateway.services.bus.partitions, field, codec.encode_inbox(message), told
     )
-
-
-def _submitted(gateway: Gateway, feed: GameFeed) -> None:
     gateway.stats.submitted += 1
     gateway.hub.expect_news(feed.game_id)  # on a Cluster the feeds are polled: look for the result soon
 
 
-class _Enqueued(ReplySink):
-    """``enqueue``'s outcome from its two replies (the results check, then the ``XADD``), told once."""
+_looked_up: set[asyncio.Future[None]] = set()
 
-    __slots__ = ("existing", "replies", "then")
 
-    def __init__(self, then: Submitted) -> None:
-        self.then: Submitted | None = then
+async def _tell_when_over(
+    gateway: Gateway, feed: GameFeed, seat: int, command_id: str, told: Submitted
+) -> None:
+    try:
+        existing = await gateway.redis.hget(
+            keys.results(feed.game_id), keys.result_field("seat", seat, command_id)
+        )
+    except Exception as exc:  # told, not raised: nobody awaits this task
+        told.fail(exc)
+        return
+    if existing is None:
+        told.fail(ApiError(409, "game_finished", "the game is over"))
+    else:
+        told.earlier(codec.decode_record(existing))
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Submitted(ReplySink):
+    """A submit's outcome, from its two replies (the results check, then the ``XADD``), told once: ``new``
+    (nothing more: the result comes with the events), ``earlier`` (the result of an id used before) or
+    ``failed`` (an error reply, or Redis out of reach)."""
+
+    def __init__(self) -> None:
         self.replies = 0
         self.existing: Any = None
+        self.told = False
+
+    def new(self) -> None:
+        """The command is on the inbox."""
+
+    def earlier(self, record: CommandRecord) -> None:
+        """The command's id was used before: this is its result."""
+        raise NotImplementedError
+
+    def failed(self, error: Exception) -> None:
+        """The command may not be on the inbox: an error reply, or Redis out of reach."""
+        raise NotImplementedError
+
+    def fail(self, error: Exception) -> None:
+        if not self.told:
+            self.told = True
+            self.failed(error)
 
     def reply(self, value: Any) -> None:
         self.replies += 1
         if self.replies == 1:
             self.existing = value
             return
-        then, self.then = self.then, None
-        if then is None:
-            return
-        error = next((r for r in (self.existing, value) if isinstance(r, ReplyError)), None)
+        error = next((r for r in (self.existing, value) if isinstance(r, Exception)), None)
         if error is not None:
-            then(None, ResponseError(str(error)))
-        else:
-            then(None if self.existing is None else codec.decode_record(self.existing), None)
+            self.fail(error if isinstance(error, ResponseError) else ResponseError(str(error)))
+        elif not self.told:
+            self.told = True
+            if self.existing is None:
+                self.new()
+            else:
+                self.earlier(codec.decode_record(self.existing))
 
-    def fail(self, error: Exception) -> None:
-        then, self.then = self.then, None
-        if then is not None:
-            then(None, error)
+
+class _Awaited(Submitted):
+    """A submit's outcome as a future: ``None`` for a new command, the earlier result, or the error."""
+
+    def __init__(self, outcome: asyncio.Future[CommandRecord | None]) -> None:
+        super().__init__()
+        self.outcome = outcome
+
+    def new(self) -> None:
+        if not self.outcome.done():
+            self.outcome.set_result(None)
+
+    def earlier(self, record: CommandRecord) -> None:
+        if not self.outcome.done():
+            self.outcome.set_result(record)
+
+    def failed(self, error: Exception) -> None:
+        if not self.outcome.done():
+            self.outcome.set_exception(error)

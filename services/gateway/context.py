@@ -2,22 +2,32 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any
 
+import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
 from starlette.requests import HTTPConnection
 
 from domain.engine import Game
+from events.transport import slots as cluster_slots
+from events.transport.interface import Link
+from events.transport.multiplexed_cluster import SlotMap, link_for
+from events.transport.plain import PlainLink
 from services import cluster
 from services.bootstrap import Services
 from services.config import Limits, Settings
-from services.gateway import auth
-from services.gateway.cluster_wire import SlotMap, wire_for
-from services.gateway.hub import FeedHub
-from services.gateway.limits import ClientLimits
+from services.gateway.access import auth
+from services.gateway.access.limits import ClientLimits
+from services.gateway.access.origins import Origins
+from services.gateway.feeds.hub import FeedHub
 
 SEAT_CACHE_LIMIT = 100_000
 """Seat tokens a gateway remembers (forgotten all at once beyond this; wrong tokens are never kept)."""
+SEAT_CACHE_S = 5.0
+"""How long a remembered seat token is trusted before Redis is asked again: an organiser who gives a
+person's place to someone else (``tournament replace``) revokes the old key within this time."""
 
 
 class HttpStats:
@@ -39,6 +49,24 @@ class HttpStats:
         self.requests[key] = self.requests.get(key, 0) + 1
 
 
+MAX_REDIS_CONNECTIONS = 5_000
+
+
+def async_client(url: str, socket_timeout: float = 10.0, on_cluster: bool = False) -> Any:
+    """An asyncio Redis client returning bytes, like the synchronous ones (redis-py's ``RedisCluster`` on a
+    Cluster: it routes each command and pipeline by slot and follows ``MOVED``/``ASK``)."""
+    if on_cluster:
+        return AsyncRedisCluster.from_url(
+            cluster_slots.node_url(url, cluster_slots.seed_node(url)),
+            decode_responses=False,
+            socket_timeout=socket_timeout,
+            max_connections=MAX_REDIS_CONNECTIONS,
+        )
+    return aioredis.Redis.from_url(
+        url, decode_responses=False, socket_timeout=socket_timeout, max_connections=MAX_REDIS_CONNECTIONS
+    )
+
+
 class Gateway:
     """One gateway process's shared state; reachable from a request as ``request.app.state.gateway``."""
 
@@ -57,30 +85,42 @@ class Gateway:
         self.redis = redis
         self.redis_url = redis_url
         self.allowed_origins = allowed_origins
+        self.origins = Origins(allowed_origins, services.settings.public_url)
+        """Who may open a game WebSocket (``origins.py``)."""
         self.max_websockets = max_websockets
         self.wait_timeout_s = wait_timeout_s
         slots = SlotMap(redis_url) if cluster.is_cluster_client(services.redis) else None
-        self.wire = wire_for(redis_url, slots is not None, slots)
-        """The connection for submitting commands (see ``wire.py``; one per master on a Cluster)."""
-        self.hub = FeedHub(redis, redis_url, services.store.games, slots)
+        plain = services.settings.transport == "plain"
+        self.link: Link = (
+            PlainLink(async_client(redis_url, on_cluster=slots is not None))
+            if plain
+            else link_for(redis_url, slots is not None, slots)
+        )
+        """The link for submitting commands (``events/transport/``; one connection per master on a Cluster)."""
+        polled = PlainLink(async_client(redis_url, on_cluster=slots is not None)) if plain else None
+        self.hub = FeedHub(redis, redis_url, services.store.games, slots, polled)
         self.stats = HttpStats()
         self.open_websockets = 0
         self.limits = ClientLimits(limits if limits is not None else services.settings.limits)
-        self._seats: dict[tuple[str, str], int] = {}
+        self._seats: dict[tuple[str, str], tuple[int, float]] = {}
 
     async def seat_for(self, game_id: str, token: str | None) -> int | None:
-        """The seat a token belongs to in this game (``None`` for none or a wrong one), remembered: a seat's
-        token never changes, and looking it up was one Redis round trip per HTTP move."""
+        """The seat a token belongs to in this game (``None`` for none or a wrong one), remembered for
+        ``SEAT_CACHE_S``: looking it up was one Redis round trip per HTTP move, and a seat's token changes
+        only when an organiser hands a person's place to someone else."""
         if not token:
             return None
+        now = time.monotonic()
         known = self._seats.get((game_id, token))
-        if known is not None:
-            return known
+        if known is not None and known[1] > now:
+            return known[0]
         seat = await auth.seat_for(self.redis, game_id, token)
         if seat is not None:
             if len(self._seats) >= SEAT_CACHE_LIMIT:
                 self._seats.clear()
-            self._seats[(game_id, token)] = seat
+            self._seats[(game_id, token)] = (seat, now + SEAT_CACHE_S)
+        else:
+            self._seats.pop((game_id, token), None)
         return seat
 
     @property

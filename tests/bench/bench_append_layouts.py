@@ -3,9 +3,10 @@ of a batch's 33 games): the project's (``events/lua/append.lua``, each game's ke
 one script call a game) and one it does not use, kept here only to measure it: the games' positions and
 command ids in a shared hash (``SHARED_INDEX_LUA``), one call for the games that share it.
 
-A shared hash needs its games in one hash slot, which DESIGN.md does not allow (a tag per game). With a tag
-per inbox partition, a batch of a worker that holds all 16 partitions makes a call a partition (about two
-commands a call at this traffic); with one tag for everything, a call a batch (no Cluster could spread it).
+A shared hash needs its games in one hash slot, which the design brief does not allow (a tag per game:
+docs/design-brief.md). With a tag per inbox partition, a batch of a worker that holds all 16 partitions makes
+a call a partition (about two commands a call at this traffic); with one tag for everything, a call a batch
+(no Cluster could spread it).
 The figures are for the project to weigh that (README, *Decisions*). Every script makes the same checks:
 the position (sequence and chain hash) the command was decided on, and its command id.
 """

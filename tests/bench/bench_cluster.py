@@ -58,7 +58,7 @@ def _services(url: str, cluster: bool) -> Any:
         redis_url=url, data_dir=Path(".harbormaster-test").resolve(), partitions=PARTITIONS,
         game_plugins=(RACE_PLUGIN, COUNTER_PLUGIN),
     )  # fmt: skip
-    return build(settings, url, games=TEST_GAMES, on_cluster=True)
+    return build(settings, url, games=TEST_GAMES)
 
 
 def _masters(services: Any) -> list[Any]:

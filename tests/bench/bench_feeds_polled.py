@@ -1,6 +1,6 @@
 """What a gateway's feeds cost a Redis Cluster (``python -m tests.bench feeds_polled``).
 
-On a Cluster the gateway polls each watched game (``services/gateway/hub.py``, ``polling.py``): single-key
+On a Cluster the gateway polls each watched game (``services/gateway/feeds/hub.py``, ``polling.py``): single-key
 ``XREAD``s, soon after news, up to ``POLL_MOST_S`` apart while the game is quiet. This starts a local
 cluster (3 masters, 3 replicas), a gateway on it, N counter games with a spectator socket each and no
 moves, and counts the ``XREAD`` calls every master answers over 10 s (``INFO commandstats``); then again

@@ -1,7 +1,7 @@
 """Moves over the WebSocket, side by side with boardgame.io (issue 19), in one run, alternating.
 
 Both sides play the same two-seat counter micro-game (``tests/support/counter_game.py`` here,
-``../shared/bench/boardgameio/game.js`` there) with the same load: per game two seat clients in Node.js, each
+``tests/bench/boardgameio/game.js`` there) with the same load: per game two seat clients in Node.js, each
 moving as soon as a pushed frame says it is its turn. boardgame.io keeps its games in memory; Harbormaster
 appends every move to Redis with AOF on (``appendfsync everysec``), through one gateway and one fold worker.
 Prints moves/s, p50/p99 of a two-move round, their ratio, and the gateway's and worker's CPU per move.
@@ -32,7 +32,7 @@ from tests.bench.platform_probe import _cpu_counters
 from tests.gateway.harness import free_port
 
 HERE = Path(__file__).parent
-PEER_SCRIPT = Path("shared") / "bench" / "boardgameio" / "run.sh"
+PEER_SCRIPT = Path(__file__).resolve().parent / "boardgameio" / "run.sh"
 ROUNDS = 2
 """Pairs (boardgame.io, then Harbormaster) per size unless ``BENCH_MOVES_ROUNDS`` says otherwise: this
 machine's speed moves by ±8 % between runs, so one pair's ratio alone says little."""
@@ -175,11 +175,8 @@ def _print_fanout(url: str, spectators: int) -> None:
 
 
 def _peer_script() -> Path | None:
-    """``../shared/bench/boardgameio/run.sh`` beside this checkout (or beside the folder that holds it)."""
-    for folder in Path(__file__).resolve().parents:
-        if (folder / PEER_SCRIPT).exists():
-            return folder / PEER_SCRIPT
-    return None
+    """The boardgame.io harness, ``tests/bench/boardgameio/run.sh`` (it needs Node.js and npm)."""
+    return PEER_SCRIPT if PEER_SCRIPT.exists() else None
 
 
 def _peer(games: int, seconds: float) -> dict[str, Any] | None:

@@ -14,6 +14,7 @@ from domain.tournament.history import History, RoundPairing, repeat_pairs
 from domain.tournament.pairing import pair_swiss
 from domain.tournament.points import PointsByPlace, table_points
 from domain.tournament.ratings import Rating, rate_table
+from domain.tournament.results import legacy_places
 from tests.bench import tournament_flight
 
 PLAYERS = 1000
@@ -86,9 +87,9 @@ def ratings_accuracy(key: str, players: int = 24, rounds: int = 6, size: int = 4
                             right += place[favourite] < place[other]
                             greedy, random_bot = (a, b) if policy[a] == "greedy" else (b, a)
                             greedy_ahead += place[greedy] < place[random_bot]
-            winners = tuple(table[s] for s in outcome.winners)
-            ratings.update(rate_table(ratings, ranking, winners))
-            for p, scored in table_points(PointsByPlace(), ranking, winners).items():
+            places = legacy_places(ranking, tuple(table[s] for s in outcome.winners))
+            ratings.update(rate_table(ratings, ranking, places))
+            for p, scored in table_points(PointsByPlace(), ranking, places).items():
                 scores[p] = scores.get(p, 0) + scored
     return right, predictions, greedy_ahead
 

@@ -19,7 +19,7 @@ from events import codec, keys
 from events.envelope import InboxMessage
 from events.keys import partition_for
 from events.store import now_ms
-from workers.wire import Wire
+from events.transport.pipelined import Pipelined
 
 GAMES = 200
 PARTITIONS = 16
@@ -148,7 +148,7 @@ def _send_on_schedule(services, rate: float, seconds: float, meter: CpuMeter) ->
     # The load generator stands for clients on other machines but shares the two cores with what it
     # measures: every XADD is encoded and packed (hiredis) before the clock starts, so that sending a tick
     # costs one stamp of its bytes and one write on a wire of its own (its replies read a tick later).
-    wire = Wire(services.redis)
+    wire = Pipelined(services.redis)
     per_tick = max(1, round(rate * TICK_S))
     ticks = _packed_ticks(wire, per_tick, math.ceil(seconds / TICK_S) + 1)
     sent, unread = GAMES, 0
@@ -171,7 +171,7 @@ def _send_on_schedule(services, rate: float, seconds: float, meter: CpuMeter) ->
     return sent, cpu
 
 
-def _packed_ticks(wire: Wire, per_tick: int, ticks: int) -> list[bytes]:
+def _packed_ticks(wire: Pipelined, per_tick: int, ticks: int) -> list[bytes]:
     """Each tick's XADDs (commands ``GAMES``, ``GAMES + 1``, ... spread over the games' inboxes), packed,
     with ``PLACEHOLDER_MS`` for their submission time."""
     inboxes = [keys.inbox(partition_for(f"b{g}", PARTITIONS)) for g in range(GAMES)]

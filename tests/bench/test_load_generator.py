@@ -10,6 +10,7 @@ import pytest
 
 from events import codec, keys
 from events.keys import partition_for
+from events.transport.pipelined import Pipelined
 from tests.bench.load_generator import (
     GAMES,
     PARTITIONS,
@@ -19,7 +20,6 @@ from tests.bench.load_generator import (
     _process_cpu_seconds,
     _stamped,
 )
-from workers.wire import Wire
 
 
 def commands_in(packed: bytes) -> list[list[bytes]]:
@@ -33,7 +33,7 @@ def commands_in(packed: bytes) -> list[list[bytes]]:
 
 
 def test_a_tick_is_packed_ahead_and_stamped_with_the_time_it_is_sent() -> None:
-    ticks = _packed_ticks(Wire(None), per_tick=3, ticks=2)  # type: ignore[arg-type]  # packing needs no connection
+    ticks = _packed_ticks(Pipelined(None), per_tick=3, ticks=2)  # type: ignore[arg-type]  # packing needs no connection
 
     sent = commands_in(_stamped(ticks[1], 1_763_950_000_123))
 
@@ -47,7 +47,7 @@ def test_a_tick_is_packed_ahead_and_stamped_with_the_time_it_is_sent() -> None:
 
 
 def test_an_unstamped_tick_carries_only_the_placeholder() -> None:
-    (tick,) = _packed_ticks(Wire(None), per_tick=2, ticks=1)  # type: ignore[arg-type]
+    (tick,) = _packed_ticks(Pipelined(None), per_tick=2, ticks=1)  # type: ignore[arg-type]
 
     assert {codec.decode_inbox(command[4]).submitted_ms for command in commands_in(tick)} == {PLACEHOLDER_MS}
 

@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from events import codec, keys
-from services import tournaments as service
+from services import tournament_service as service
 from services.bootstrap import build
 from services.config import Settings
 from services.redis_launcher import EmbeddedRedis
-from workers.jobs.archive import ARCHIVE_INDEX, trim_archived
+from workers.jobs.archive_trigger import ARCHIVE_INDEX, trim_archived
 from workers.metrics import METRICS_KEY
 
 GAME = "manila"

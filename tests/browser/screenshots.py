@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import sync_playwright
 
-from services import tournaments as service
+from services import tournament_service as service
 from services.redis_launcher import EmbeddedRedis
 from tests.browser.conftest import CHROMIUM
 from tests.gateway.client import create, play_random
@@ -47,8 +47,9 @@ def _tournament_mid_way(api: httpx.Client, url: str) -> str:
     here, as ``serve`` does); returns its id."""
     spec = {"game": "manila", "players": 10, "table_size": 4, "rounds": 3, "bots": ["greedy", "random"],
             "move_limit_s": 60, "id": "harbour-cup"}  # fmt: skip
-    assert api.post("/api/tournaments", json=spec).status_code == 201
-    assert api.post("/api/tournaments/harbour-cup/start").status_code == 200
+    key = api.post("/api/tournaments", json=spec).json()["organiser_key"]
+    started = api.post("/api/tournaments/harbour-cup/start", headers={"Authorization": f"Bearer {key}"})
+    assert started.status_code == 200
     services = services_for(url)
     deadline = time.monotonic() + 600
     while time.monotonic() < deadline:

@@ -38,3 +38,19 @@ def test_the_clients_stock_track_is_the_engines() -> None:
     text = MARKETS_JS.read_text().split("export const STOCK = ")[1]
     table = json.loads(text[: text.rindex(";")])
     assert table == {"values": list(data.STOCK_VALUES), "dividends": list(data.DIVIDENDS)}
+
+
+WORDS_JS = CARDS_JS.with_name("eic-words.js")
+
+
+def test_the_clients_ships_are_the_engines() -> None:
+    """A new ship is offered with its cost, speed and tonnage: the client's table is SHIP_TYPES."""
+    line = next(x for x in WORDS_JS.read_text().splitlines() if x.startswith("export const SHIPS = "))
+    quoted = line.split("= ", 1)[1].rstrip(";").replace("SH", '"SH').replace(":", '":')
+    table = json.loads(quoted)
+    expected = {
+        kind: [t.epoch, t.cost, t.speed, t.tonnage]
+        for kind, t in data.SHIP_TYPES.items()
+        if kind in data.BUYABLE_SHIPS
+    }
+    assert table == expected

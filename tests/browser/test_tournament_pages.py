@@ -13,7 +13,7 @@ import httpx
 import pytest
 import redis
 
-from services import tournaments as service
+from services import tournament_service as service
 from tests.gateway.harness import ServerThread, running_stack
 from tests.support.pipeline import services_for
 
@@ -55,7 +55,9 @@ def test_the_standings_update_live_and_a_table_opens_its_game(
     spec = {"game": "elcapitan", "players": 4, "table_size": 2, "rounds": 2, "bots": ["greedy", "random"],
             "id": "tpage"}  # fmt: skip
     with httpx.Client(base_url=fast_stack.base, timeout=30) as api:
-        assert api.post("/api/tournaments", json=spec).status_code == 201
+        created = api.post("/api/tournaments", json=spec)
+        assert created.status_code == 201, created.text
+        organiser = {"Authorization": f"Bearer {created.json()['organiser_key']}"}
         page.goto(fast_stack.base + "/")
         page.click("a[href='/tournaments']")  # the lobby links the tournament list
         page.locator("[data-tournament=tpage]").wait_for()
@@ -66,7 +68,7 @@ def test_the_standings_update_live_and_a_table_opens_its_game(
         assert _points(page) == [0, 0, 0, 0]
         page.evaluate("window.unreloaded = true")  # gone if the page reloads: the updates must be live
 
-        assert api.post("/api/tournaments/tpage/start").status_code == 200
+        assert api.post("/api/tournaments/tpage/start", headers=organiser).status_code == 200
         with reconciling(redis_url, "tpage"):
             page.locator("#status.live").wait_for(timeout=60_000)
             page.locator("details.round[data-round='1'] .table-row").first.wait_for()
@@ -104,8 +106,9 @@ def test_the_tournament_pages_fit_a_phone_and_a_wall_screen(
         "id": f"fit{width}",
     }
     with httpx.Client(base_url=fast_stack.base, timeout=30) as api:
-        assert api.post("/api/tournaments", json=spec).status_code == 201
-        assert api.post(f"/api/tournaments/fit{width}/start").status_code == 200
+        key = api.post("/api/tournaments", json=spec).json()["organiser_key"]
+        started = api.post(f"/api/tournaments/fit{width}/start", headers={"Authorization": f"Bearer {key}"})
+        assert started.status_code == 200
     context = browser.new_context(viewport={"width": width, "height": 900})
     try:
         page = context.new_page()
@@ -127,7 +130,8 @@ def test_a_person_s_link_shows_their_table_one_click_away(page: Any, fast_stack:
         created = api.post("/api/tournaments", json=spec)
         assert created.status_code == 201, created.text
         [anna] = created.json()["people"]
-        assert api.post("/api/tournaments/tyou/start").status_code == 200
+        organiser = {"Authorization": f"Bearer {created.json()['organiser_key']}"}
+        assert api.post("/api/tournaments/tyou/start", headers=organiser).status_code == 200
     page.goto(f"{fast_stack.base}/tournaments/tyou#key=wrong")
     page.locator(".notice.error").wait_for()  # a key of nobody: said so, and the page still shows
     page.locator("#standings").wait_for()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from tests.chaos.faults import WEIGHTS
 from tests.chaos.run import ChaosConfig, run_chaos
 
 
@@ -16,6 +17,10 @@ def main() -> int:
     p.add_argument("--duration", type=float, default=120.0, help="seconds of fault injection (at most)")
     p.add_argument("--settle", type=float, default=900.0, help="seconds the games then have to end, at most")
     p.add_argument("--gap", type=float, nargs=2, default=(1.0, 3.0), help="seconds between faults (min max)")
+    p.add_argument(
+        "--faults",
+        help="the faults and their weights, e.g. rollback=3,redis=1 (default: every kind, faults.WEIGHTS)",
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int, default=2, help="fold workers under serve")
     args = p.parse_args()
@@ -27,11 +32,22 @@ def main() -> int:
         settle_s=args.settle,
         gap_s=(args.gap[0], args.gap[1]),
         seed=args.seed,
+        faults=_weights(args.faults) if args.faults else None,
         workers=args.workers,
     )
     result = run_chaos(config)
     print("\n".join(result.lines()))
     return 0 if result.ok else 1
+
+
+def _weights(text: str) -> dict[str, int]:
+    weights = {}
+    for part in text.split(","):
+        kind, _, weight = part.partition("=")
+        if kind not in WEIGHTS:
+            raise SystemExit(f"unknown fault {kind!r}; known: {', '.join(WEIGHTS)}")
+        weights[kind] = int(weight or 1)
+    return weights
 
 
 if __name__ == "__main__":

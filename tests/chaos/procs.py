@@ -59,6 +59,7 @@ class Serve:
             "HARBORMASTER_WS_PER_ADDRESS": "0",
             "HARBORMASTER_COMMANDS_PER_TOKEN": "0",
             "HARBORMASTER_COMMANDS_PER_ADDRESS": "0",
+            "HARBORMASTER_WS_FRAMES_PER_SECOND": "0",
         }
         env.pop("REDIS_URL", None)
         folder.mkdir(parents=True, exist_ok=True)

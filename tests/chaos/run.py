@@ -6,6 +6,11 @@ workers, rq work-horses, the gateway and the embedded Redis (``serve`` restarts 
 store: every command a client saw accepted has exactly one result (none lost, none applied twice), no
 command id of any game has two results, every game finished (none stuck), every game's export verifies,
 and every spectator saw every event exactly once, in order, across its reconnects.
+
+With the "rollback" fault (Redis restarted on its append-only file of a few seconds earlier) a command
+acknowledged in the seconds taken away may be lost (counted apart: the documented window), and a client's
+events past the store's are forgotten when it is sent the store's view; afterwards every client's last view
+must equal the store's.
 """
 
 from __future__ import annotations
@@ -17,18 +22,24 @@ from pathlib import Path
 
 import msgspec
 
+from events.store import EventStore
 from services.audit.export import export_lines
 from services.audit.verify import verify_lines
 from services.bootstrap import build
 from services.config import Settings
 from services.redis_launcher import free_port
-from tests.chaos.clients import Api, Player, SocketPlayer, Watcher
+from tests.chaos.clients import Api, Player, Seen, SocketPlayer, Watcher
 from tests.chaos.faults import FaultInjector
 from tests.chaos.procs import Serve
 
 STALL_S = 60.0
 """A live game without a new event for this long is stuck (a bot turn takes milliseconds; a Redis restart
 and the reconciler's pass, seconds)."""
+
+REWIND_S = 5.0
+"""After the last rollback, time for the gateway to find its feeds ahead of the store and send the views."""
+FINAL_FRAMES_S = 15.0
+"""Time for every WebSocket client to get its game's last frames once the games have ended."""
 
 GAME_KINDS = (("elcapitan", 2), ("manila", 3), ("eic", 2), ("elcapitan", 3), ("manila", 4), ("eic", 3))
 """Cycled through for the games of a run: the short run's first three are the quickest to play out."""
@@ -49,6 +60,8 @@ class ChaosConfig(msgspec.Struct, kw_only=True):
     rq_workers: int = 2
     kinds: int = len(GAME_KINDS)
     """How many of ``GAME_KINDS`` to cycle through."""
+    faults: dict[str, int] | None = None
+    """The faults to inject and their weights (``faults.WEIGHTS`` when ``None``)."""
 
 
 class ChaosResult(msgspec.Struct, kw_only=True):
@@ -70,12 +83,20 @@ class ChaosResult(msgspec.Struct, kw_only=True):
     rejected_later: int = 0
     """Accepted as pending, then refused by the rules (the game moved on meanwhile): settled, not lost."""
     lost: int = 0
+    lost_in_rollback: int = 0
+    """Acknowledged in the seconds a rollback took away, and gone with them: the documented window."""
+    rollbacks: int = 0
     doubled: int = 0
     watchers: int = 0
     reconnects: int = 0
     events_missed: int = 0
     events_doubled: int = 0
     resyncs: int = 0
+    rewinds: int = 0
+    """Frames that took a client back to the store's truth, below what it had been sent."""
+    views_checked: int = 0
+    views_differing: list[str] = []
+    """Clients whose last view is not the store's view of the game for them."""
     client_errors: list[str] = []
     serve_exit: int | None = None
     elapsed_s: float = 0.0
@@ -91,6 +112,8 @@ class ChaosResult(msgspec.Struct, kw_only=True):
             and self.verified == self.games
             and self.events_missed == 0
             and self.events_doubled == 0
+            and not self.views_differing
+            and self.views_checked == self.watchers
             and not self.client_errors
             and self.faults_injected == self.faults_survived
             and self.serve_exit == 0
@@ -106,9 +129,13 @@ class ChaosResult(msgspec.Struct, kw_only=True):
             f"games verified: {self.verified} of {self.games} {self.verify_failures or ''}",
             f"commands recorded (bots and players): {self.commands}",
             f"commands accepted by HTTP and WebSocket players: {self.accepted}; applied: {self.applied}; "
-            f"rejected later by the rules: {self.rejected_later}; lost: {self.lost}; doubled: {self.doubled}",
+            f"rejected later by the rules: {self.rejected_later}; lost: {self.lost}; doubled: {self.doubled}; "
+            f"lost in the seconds {self.rollbacks} rollbacks took away: {self.lost_in_rollback}",
             f"websocket clients (spectators and players): {self.watchers}; reconnects: {self.reconnects}; events missed: "
-            f"{self.events_missed}; seen twice: {self.events_doubled}; resyncs: {self.resyncs}",
+            f"{self.events_missed}; seen twice: {self.events_doubled}; resyncs: {self.resyncs}; "
+            f"taken back to the store's truth: {self.rewinds}",
+            f"last views equal to the store's: {self.views_checked - len(self.views_differing)} of "
+            f"{self.watchers} {self.views_differing[:3] or ''}",
             f"client errors: {len(self.client_errors)} {self.client_errors[:3] or ''}",
             f"serve exit code: {self.serve_exit}; elapsed: {self.elapsed_s:.0f} s",
             "CHAOS OK" if self.ok else "CHAOS FAILED",
@@ -142,22 +169,27 @@ def _play(serve: Serve, config: ChaosConfig, result: ChaosResult) -> None:
     watchers = [Watcher(serve.base.replace("http", "ws", 1), game_id) for game_id in games]
     for client in [*watchers, *players, *sockets]:
         client.thread.start()
-    faults = FaultInjector(serve, config.seed, config.gap_s)
+    faults = FaultInjector(serve, config.seed, config.gap_s, config.faults)
     faults.start()
     _wait_for_games(api, games, config.duration_s)
     faults.finish()
+    if faults.rollbacks:
+        time.sleep(REWIND_S)
     stuck, moving = _wait_for_games(api, games, config.settle_s)
-    for player in players:
-        player.thread.join(timeout=30)
-    for watcher in [*watchers, *sockets]:
-        watcher.thread.join(timeout=15)
-        watcher.stop.set()
+    viewers: list[Seen] = [*watchers, *sockets]
+    deadline = time.monotonic() + FINAL_FRAMES_S
+    while not all(v.finished for v in viewers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    for client in [*players, *watchers, *sockets]:
+        client.stop.set()
+    for client in [*players, *watchers, *sockets]:
+        client.thread.join(timeout=30)
     api.close()
     result.faults_injected, result.faults_survived = faults.injected, faults.survived
     result.games, result.stuck, result.unfinished = len(games), stuck, moving
     result.finished = len(games) - len(stuck) - len(moving)
     result.client_errors += [f"{p.game_id}: {p.error}" for p in [*players, *sockets] if p.error]
-    _check_store(serve, games, players, sockets, watchers, result)
+    _check_store(serve, games, players, sockets, watchers, faults, result)
 
 
 def _create_games(
@@ -216,6 +248,7 @@ def _check_store(
     players: list[Player],
     sockets: list[SocketPlayer],
     watchers: list[Watcher],
+    faults: FaultInjector,
     result: ChaosResult,
 ) -> None:
     url = serve.redis_url
@@ -232,34 +265,54 @@ def _check_store(
             result.verified += 1
         else:
             result.verify_failures.append(f"{game_id}: {report.first_problem()}")
+    result.rollbacks = len(faults.rollbacks)
     for player in players:
         for command_id, told in player.accepted.items():
             record = store.result(player.game_id, command_id, player.seat)
             result.accepted += 1
-            if record is None:
-                result.lost += 1
-            elif record.status == "applied":
+            if record is not None and record.status == "applied":
                 result.applied += 1
-            elif told == "pending":
+            elif record is not None and told == "pending":
                 result.rejected_later += 1
-            else:
-                result.lost += 1  # told "applied", recorded as something else
+            else:  # never recorded, or told "applied" and recorded as something else
+                _lost(result, faults, player.accepted_at[command_id])
     for socket in sockets:
         for command_id, told in socket.accepted.items():
             record = store.result(socket.game_id, command_id, socket.seat)
             if told == "applied":
                 result.accepted += 1
-                applied = record is not None and record.status == "applied"
-                result.applied += applied
-                result.lost += not applied
+                if record is not None and record.status == "applied":
+                    result.applied += 1
+                else:
+                    _lost(result, faults, socket.accepted_at[command_id])
         result.lost += socket.pending is not None  # sent, never answered
     for watcher in [*watchers, *sockets]:
-        game_id = watcher.game_id if isinstance(watcher, SocketPlayer) else watcher.url.rsplit("/", 1)[1]
-        final = store.meta(game_id).last_seq
-        expected = set(range((watcher.start_seq or 0) + 1, final + 1))
-        result.watchers += 1
-        result.reconnects += max(0, watcher.connects - 1)
-        result.resyncs += watcher.resyncs
-        result.events_missed += len(expected - set(watcher.seqs))
-        result.events_doubled += len(watcher.seqs) - len(set(watcher.seqs))
+        _check_viewer(store, watcher, result)
     services.redis.close()
+
+
+def _lost(result: ChaosResult, faults: FaultInjector, told_at: float) -> None:
+    """An acknowledged command the store does not have: in a rollback's seconds, the documented loss."""
+    if faults.in_rollback(told_at):
+        result.lost_in_rollback += 1
+    else:
+        result.lost += 1
+
+
+def _check_viewer(store: EventStore, viewer: Seen, result: ChaosResult) -> None:
+    """Every event once, in order, across reconnects (those a rollback took away forgotten, those a resync
+    stood for covered), and a last view equal to the store's view of the game for this viewer."""
+    loaded = store.load(viewer.game_id)
+    expected = set(range((viewer.start_seq or 0) + 1, loaded.seq + 1))
+    result.watchers += 1
+    result.reconnects += max(0, viewer.connects - 1)
+    result.resyncs += viewer.resyncs
+    result.rewinds += viewer.rewinds
+    result.events_missed += len(expected - set(viewer.seqs) - viewer.covered)
+    result.events_doubled += len(viewer.seqs) - len(set(viewer.seqs))
+    truth = msgspec.json.decode(msgspec.json.encode(loaded.game.view(loaded.state, viewer.seat)))
+    result.views_checked += 1
+    if (viewer.view_seq, viewer.view) != (loaded.seq, truth):
+        result.views_differing.append(
+            f"{viewer.game_id} seat {viewer.seat}: seq {viewer.view_seq}/{loaded.seq}"
+        )

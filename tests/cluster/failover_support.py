@@ -15,10 +15,11 @@ from typing import Any
 import redis
 from redis.exceptions import RedisClusterException
 
-from domain.engine import RuleViolation, rng_for
+from domain.engine import RuleViolation, decide_at
+from events.chain import envelopes_for
 from events.envelope import CommandRecord
 from events.errors import EventsError
-from events.store import AppendItem, EventStore, envelopes_for, now_ms
+from events.store import AppendItem, EventStore, now_ms
 from tests.support.minimal_game import Roll
 from tests.support.redis_cluster import LocalCluster
 
@@ -79,7 +80,7 @@ class Player:
         the rules when an earlier try of the same command was applied (the append then answers ``dup``)."""
         loaded = self.store.load(game_id)
         try:
-            events = loaded.game.decide(loaded.state, seat, Roll(), rng_for(loaded.meta.seed, loaded.seq + 1))
+            events = decide_at(loaded.game, loaded.state, seat, Roll(), loaded.meta.seed, loaded.seq)
         except RuleViolation as exc:
             record = CommandRecord(
                 command_id=command_id, seat=seat, command=ROLL, status="rejected", at_seq=loaded.seq,

@@ -37,7 +37,7 @@ games took ~20 s and "5 more rolls elsewhere" missed 120 s on a loaded machine."
 
 def _services(url: str, ack: ReplicaAck) -> Services:
     settings = Settings(redis_url=url, data_dir=Path(".harbormaster-test").resolve(), replica_ack=ack)
-    return build(settings, url, games=TEST_GAMES, on_cluster=True)
+    return build(settings, url, games=TEST_GAMES)
 
 
 def test_a_killed_master_loses_no_acknowledged_append_and_every_game_verifies(

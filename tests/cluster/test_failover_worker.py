@@ -100,7 +100,7 @@ def test_a_master_killed_under_a_fold_worker_with_wait_loses_no_seen_result(
         partitions=PARTITIONS,
         game_plugins=(RACE_PLUGIN, COUNTER_PLUGIN),
     )  # the test's own appends (the set-ups) unconfirmed: the WAITs counted are the worker's
-    services = build(settings, own_cluster.url, games=TEST_GAMES, on_cluster=True)
+    services = build(settings, own_cluster.url, games=TEST_GAMES)
     services.bus.ensure_groups()
     client: RedisCluster = services.redis
     game_ids = [f"w{n}" for n in range(GAMES)]

@@ -106,7 +106,7 @@ def test_a_master_killed_under_the_gateway(own_cluster: LocalCluster) -> None:
             )
             for mover in movers:
                 mover.stop()
-            assert server.app.state.gateway.wire.slots.version > 1  # the map read again after the kill
+            assert server.app.state.gateway.link.slots.version > 1  # the map read again after the kill
             for game, spectator in zip(games, spectators, strict=True):
                 last = api.get(f"/api/games/{game['game_id']}").json()["seq"]
                 wait_until(lambda: spectator.last_seq() >= last, WAIT_S, "the spectator's frames")  # noqa: B023

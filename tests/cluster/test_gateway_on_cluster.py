@@ -206,7 +206,7 @@ def test_a_watched_games_slot_migrated_under_the_gateway(
     try:
         response = post_command(stack.api, game_id, seat_tokens[0], MOVE, wait=False)
         assert response.status_code == 202, response.text
-        assert gateway.wire.sent_again.get("ASK", 0) > 0  # the submission's check of the game's results
+        assert gateway.link.sent_again.get("ASK", 0) > 0  # the submission's check of the game's results
         eventually(lambda: gateway.hub.nodes.sent_again.get("ASK", 0) > 0, timeout=WAIT_S, message="ASK")
     finally:
         redis_cluster.finish_move(slot, target)
@@ -215,7 +215,7 @@ def test_a_watched_games_slot_migrated_under_the_gateway(
     wait_for_frames(spectator, LIMIT + 1)
     assert event_seqs(spectator.frames) == list(range(2, LIMIT + 2))
     spectator.close()
-    moved = gateway.hub.nodes.sent_again.get("MOVED", 0) + gateway.wire.sent_again.get("MOVED", 0)
+    moved = gateway.hub.nodes.sent_again.get("MOVED", 0) + gateway.link.sent_again.get("MOVED", 0)
     assert moved > 0  # the first call after the move (the two wires share the slot map)
     assert_every_game_verifies(stack.services, [game_id])
 

@@ -18,8 +18,8 @@ from rq.job import Job
 
 from events import keys
 from events.chain import first_broken_link
-from events.tournaments import TournamentStore
-from services import tournaments as service
+from events.tournament_store import TournamentStore
+from services import tournament_service as service
 from services.archive import archive_path
 from services.audit.verify import verify_file
 from services.bootstrap import Services, build
@@ -46,7 +46,7 @@ def split_services(url: str, rq_url: str) -> Services:
         partitions=PARTITIONS,
         game_plugins=(RACE_PLUGIN, COUNTER_PLUGIN),
     )
-    return build(settings, url, games=TEST_GAMES, on_cluster=True)
+    return build(settings, url, games=TEST_GAMES)
 
 
 def _process(verb: list[str], url: str, archive: Path) -> subprocess.Popen[bytes]:

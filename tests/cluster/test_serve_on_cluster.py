@@ -90,7 +90,7 @@ def _healthy(port: int) -> bool:
 
 def _services(url: str) -> Services:
     settings = Settings(redis_url=url, data_dir=Path(".harbormaster-test").resolve())
-    return build(settings, url, on_cluster=True)
+    return build(settings, url)
 
 
 def _bots(seats: int) -> dict[str, str]:

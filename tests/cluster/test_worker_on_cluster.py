@@ -48,7 +48,7 @@ def cluster_services(url: str) -> Services:
         partitions=PARTITIONS,
         game_plugins=(RACE_PLUGIN, COUNTER_PLUGIN),
     )
-    return build(settings, url, games=TEST_GAMES, on_cluster=True)
+    return build(settings, url, games=TEST_GAMES)
 
 
 def start_games(services: Services, cluster: RedisCluster, count: int = GAMES) -> list[str]:

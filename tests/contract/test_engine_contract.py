@@ -1,4 +1,5 @@
-"""The engine contract (DESIGN.md), checked once for every game in ``domain.GAMES`` and the test game.
+"""The engine contract (docs/design-brief.md), checked once for every game in ``domain.GAMES`` and the test
+game.
 
 Every game must: refuse unknown options and seat counts; set up deterministically; round-trip every
 command, event and view through msgspec; never mutate the state in ``decide``; accept every command

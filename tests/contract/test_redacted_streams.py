@@ -1,4 +1,5 @@
-"""A viewer's events add up to what that viewer is shown (issue 16, DESIGN.md "Hidden information").
+"""A viewer's events add up to what that viewer is shown (issue 16; docs/design-brief.md, "Hidden
+information").
 
 A viewer (a spectator, or one seat) receives ``redact(event, viewer)`` for every event; an auditor reading
 a live game's public log, a replay viewer or an outside bot folding its own stream must arrive at exactly

@@ -9,9 +9,8 @@ import pytest
 
 from domain.engine import Event, Game
 from events import codec, upcast
-from events.chain import first_broken_link, genesis, link
+from events.chain import envelopes_for, first_broken_link, genesis, link
 from events.envelope import Envelope, GameHeader
-from events.store import envelopes_for
 from tests.support.minimal_game import GAME as RACE
 from tests.support.minimal_game import Noted, RaceStarted, Rolled
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import socket
 import threading
 import time
 from typing import Any
@@ -131,3 +132,29 @@ def wait_until(check: Any, timeout: float = 15) -> None:
     while not check():
         assert time.monotonic() < deadline, "timed out"
         time.sleep(0.02)
+
+
+class RawResponses:
+    """HTTP/1.1 answers read off a raw socket one whole at a time: the head, then its ``Content-Length`` of
+    body (the two may come in separate packets; what is left over belongs to the next answer)."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.data = b""
+
+    def status_line(self) -> bytes:
+        """The next answer's status line (``HTTP/1.1 200 OK``), its body read and set aside."""
+        while b"\r\n\r\n" not in self.data:
+            self._receive()
+        head, _, self.data = self.data.partition(b"\r\n\r\n")
+        lines = head.split(b"\r\n")
+        sizes = [int(line.split(b":", 1)[1]) for line in lines if line.lower().startswith(b"content-length:")]
+        while len(self.data) < sum(sizes):
+            self._receive()
+        self.data = self.data[sum(sizes) :]
+        return lines[0]
+
+    def _receive(self) -> None:
+        chunk = self.sock.recv(65536)
+        assert chunk, "the connection was closed before a whole answer"
+        self.data += chunk

@@ -1,5 +1,5 @@
 """The feeds' one read (``feed_reads.py``): packed once per set of feeds, its cursors where each feed is; its
-reply applied in growing slices (``hub.growing_slices``)."""
+reply applied in growing slices (``feed_reads.growing_slices``)."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from events import keys
-from services.gateway.fanout import GameFeed
-from services.gateway.feed_reads import FeedReads, entry_fields, event_fields
-from services.gateway.hub import FeedHub, growing_slices
+from services.gateway.feeds.fanout import GameFeed
+from services.gateway.feeds.feed_reads import FeedReads, entry_fields, event_fields, growing_slices
+from services.gateway.feeds.hub import FeedHub
 from tests.gateway.client import create, post_command
 from tests.gateway.harness import ServerThread
 from tests.support.pipeline import services_for

@@ -123,7 +123,8 @@ PATHS = [
     "/api/games/{g}/commands", "/api/games/{g}/commands/{c}", "/healthz", "/openapi.json", "/",
     "/games/{g}", "/metrics", "/api/games/{g}/commands/@position", "/static/../pyproject.toml", "/nowhere",
     "/api/tournaments", "/api/tournaments/{g}", "/api/tournaments/{g}/start", "/api/tournaments/{g}/pause",
-    "/api/tournaments/{g}/resume",
+    "/api/tournaments/{g}/resume", "/api/games/{g}/chat", "/api/tables", "/api/tables/{g}", "/api/tables/{g}/join",
+    "/api/session", "/api/accounts", "/api/accounts/{g}", "/api/me/games", "/api/leaderboards/{g}",
 ]  # fmt: skip
 OPERATIONS = [("POST", "/api/games"), ("POST", "/api/games/{g}/commands")] * 6 + [
     (method, path) for path in PATHS for method in ("GET", "POST", "PUT", "DELETE")

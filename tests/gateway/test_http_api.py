@@ -9,8 +9,8 @@ import httpx
 import pytest
 import redis
 
-from services.gateway.auth import tokens_key
-from services.gateway.protocol import MAX_BODY
+from services.gateway.access.auth import tokens_key
+from services.gateway.api.protocol import MAX_BODY
 from tests.gateway.client import bearer, create, post_command
 from tests.gateway.harness import running_stack
 
@@ -209,7 +209,7 @@ def test_healthz_and_metrics(api: httpx.Client) -> None:
 
 def test_tokens_minted_outside_the_gateway_work(api: httpx.Client, redis_client: redis.Redis) -> None:
     """``auth.mint_tokens`` lets the CLI hand out seats of games it created itself."""
-    from services.gateway.auth import mint_tokens
+    from services.gateway.access.auth import mint_tokens
 
     game = create(api, "race", 2)
     extra = mint_tokens(redis_client, game["game_id"], [0])
@@ -217,13 +217,16 @@ def test_tokens_minted_outside_the_gateway_work(api: httpx.Client, redis_client:
     assert response.json()["status"] == "applied"
 
 
-def test_create_app_can_run_its_own_fold_worker(redis_url: str, redis_client: redis.Redis) -> None:
-    """``create_app(services, worker=True)``: one process is enough to play."""
-    from tests.gateway.harness import ServerThread
+def test_one_process_can_run_a_gateway_and_a_fold_worker_side_by_side(
+    redis_url: str, redis_client: redis.Redis
+) -> None:
+    """The gateway builds no fold worker (issue 34); one process that starts both is enough to play."""
+    from tests.gateway.harness import ServerThread, WorkerThread
     from tests.support.pipeline import services_for
 
-    server = ServerThread(services_for(redis_url), redis_url, worker=True)
+    server, worker = ServerThread(services_for(redis_url), redis_url), WorkerThread(redis_url)
     server.start()
+    worker.start()
     try:
         with httpx.Client(base_url=server.base) as api:
             game = create(api, "race", 1)
@@ -232,4 +235,5 @@ def test_create_app_can_run_its_own_fold_worker(redis_url: str, redis_client: re
             )
             assert response.json()["status"] == "applied"
     finally:
+        worker.stop()
         server.stop()

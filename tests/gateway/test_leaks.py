@@ -20,8 +20,8 @@ import redis
 
 from domain.engine import Game
 from events import codec, keys
-from services.gateway import auth
-from services.gateway.protocol import EventFrame, Hello, Resync
+from services.gateway.access import auth
+from services.gateway.api.protocol import EventFrame, Hello, Resync
 from tests.conftest import TEST_GAMES
 from tests.gateway.client import Recorder
 from tests.gateway.harness import running_stack

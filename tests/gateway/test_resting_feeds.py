@@ -14,8 +14,8 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from services.gateway import hub
 from services.gateway.context import Gateway
+from services.gateway.feeds import hub
 from tests.gateway.client import create, post_command, wait_until
 from tests.gateway.harness import ServerThread, running_stack
 from tests.support.pipeline import services_for

@@ -6,7 +6,7 @@ import pytest
 from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
 
-from services.gateway.socket_writer import text_frame
+from services.gateway.sockets.socket_writer import text_frame
 
 
 @pytest.mark.parametrize("size", [0, 125, 126, 65535, 65536, 200_000])

@@ -8,7 +8,7 @@ import time
 import httpx
 import pytest
 
-from services import tournaments as service
+from services import tournament_service as service
 from tests.gateway.harness import ServerThread
 from tests.support.pipeline import services_for
 
@@ -23,10 +23,11 @@ def test_a_person_plays_their_table_over_http_with_their_key(
     created = api.post("/api/tournaments", json=spec)
     assert created.status_code == 201, created.text
     [ann] = created.json()["people"]
+    organiser = {"Authorization": f"Bearer {created.json()['organiser_key']}"}
     assert (ann["player"], ann["name"]) == (0, "ann") and len(ann["key"]) >= 32
     assert ann["key"] not in str(stack.app.state.gateway.services.redis.hgetall("hm:{t:tpeople}:people"))
     assert "people" not in api.get("/api/tournaments/tpeople").json()  # shown once, at creation
-    assert api.post("/api/tournaments/tpeople/start").status_code == 200
+    assert api.post("/api/tournaments/tpeople/start", headers=organiser).status_code == 200
 
     mine = api.get("/api/tournaments/tpeople", headers={"Authorization": f"Bearer {ann['key']}"}).json()[
         "you"

@@ -6,7 +6,7 @@ import httpx
 import msgspec
 import pytest
 
-from services.gateway.tournaments import TournamentInfo, TournamentList
+from services.gateway.api.tournaments_http import TournamentInfo, TournamentList
 
 pytestmark = pytest.mark.redis
 
@@ -23,10 +23,14 @@ def test_create_start_pause_resume_and_inspect(api: httpx.Client) -> None:
     created = api.post("/api/tournaments", json=body)
     assert created.status_code == 201, created.text
     info = msgspec.json.decode(created.content, type=TournamentInfo)
+    assert info.organiser_key is not None
+    organiser = {"Authorization": f"Bearer {info.organiser_key}"}
     assert (info.status, info.players, info.round, info.tie_breaks[0]) == ("created", 7, 0, "points")
     assert api.post("/api/tournaments", json=body).status_code == 409
 
-    started = msgspec.json.decode(api.post("/api/tournaments/tapi/start").content, type=TournamentInfo)
+    started = msgspec.json.decode(
+        api.post("/api/tournaments/tapi/start", headers=organiser).content, type=TournamentInfo
+    )
     assert (started.status, started.round, started.tables) == ("running", 1, 2)
     full = msgspec.json.decode(api.get("/api/tournaments/tapi").content, type=TournamentInfo)
     assert full.rounds_played is not None and full.standings is not None
@@ -38,9 +42,10 @@ def test_create_start_pause_resume_and_inspect(api: httpx.Client) -> None:
         api.get("/api/tournaments/tapi").json()["standings"][0]
     )
 
-    assert api.post("/api/tournaments/tapi/resume").status_code == 409  # not paused
-    assert api.post("/api/tournaments/tapi/pause").json()["status"] == "paused"
-    assert api.post("/api/tournaments/tapi/resume").json()["status"] == "running"
+    assert api.post("/api/tournaments/tapi/pause").status_code == 401  # no key, no admin token: refused
+    assert api.post("/api/tournaments/tapi/resume", headers=organiser).status_code == 409  # not paused
+    assert api.post("/api/tournaments/tapi/pause", headers=organiser).json()["status"] == "paused"
+    assert api.post("/api/tournaments/tapi/resume", headers=organiser).json()["status"] == "running"
     listed = msgspec.json.decode(api.get("/api/tournaments").content, type=TournamentList)
     assert [t.tournament_id for t in listed.tournaments] == ["tapi"]
 

@@ -10,9 +10,9 @@ import httpx
 import pytest
 import redis
 
+from services.gateway.api.protocol import MAX_WS_MESSAGE
 from services.gateway.app import async_client
-from services.gateway.hub import FeedHub
-from services.gateway.protocol import MAX_WS_MESSAGE
+from services.gateway.feeds.hub import FeedHub
 from tests.gateway.client import Recorder, create, event_seqs, post_command, wait_until
 from tests.gateway.harness import ServerThread, running_stack
 from tests.support.pipeline import services_for
@@ -74,7 +74,6 @@ def test_refusals_close_with_their_codes(stack: ServerThread, api: httpx.Client)
         (f"/ws/games/{gid}?token=forged", None, 4401),
         ("/ws/games/unknown", None, 4404),
         (f"/ws/games/{gid}?from=abc", None, 4400),
-        (f"/ws/games/{gid}?from=99", None, 4400),
         (f"/ws/games/{gid}", "https://evil.example", 4403),
     ]
     for path, origin, code in cases:
@@ -94,6 +93,24 @@ def test_refusals_close_with_their_codes(stack: ServerThread, api: httpx.Client)
     unknown.send('{"type": "subscribe"}')
     assert unknown.done.wait(5)
     assert unknown.close_code == 4400
+
+
+def test_a_from_beyond_the_game_is_answered_with_its_latest_view_never_refused(
+    stack: ServerThread, api: httpx.Client
+) -> None:
+    """A client holding events the store no longer has (Redis lost its last seconds) asks from past its end:
+    it is told where the game stands (``hello`` at a lower seq), then gets the events that follow."""
+    game = create(api, "race", 2)
+    gid, token = game["game_id"], game["seats"][0]["token"]
+    notes(api, gid, token, 3)
+    recorder = Recorder(f"{stack.ws_base}/ws/games/{gid}?from=99")
+    wait_until(lambda: recorder.raw)
+    hello = recorder.frames[0]
+    assert hello["type"] == "hello" and hello["seq"] == 4 and hello["view"]["notes"] == 3
+    notes(api, gid, token, 1, start=3)
+    wait_until(lambda: recorder.last_seq() == 5)
+    assert event_seqs(recorder.frames) == [5]
+    recorder.close()
 
 
 def test_allowed_origins_are_configurable(redis_url: str, redis_client: redis.Redis) -> None:

@@ -11,7 +11,7 @@ import pytest
 from starlette.websockets import WebSocket
 from websockets.sync.client import connect
 
-from services.gateway import socket_writer, ws
+from services.gateway.sockets import socket_writer, ws
 from tests.gateway.client import create
 from tests.gateway.harness import ServerThread
 

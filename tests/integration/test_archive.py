@@ -92,3 +92,20 @@ def test_the_archive_verb_archives_finished_games_and_verify_catches_a_missing_e
     refused = cli("verify", str(damaged))
     assert refused.returncode == 1 and refused.stderr.startswith("FAILED at seq "), refused.stderr
     assert live_id not in archived(redis_client, [game_id, live_id])
+
+
+def test_writers_of_the_same_archive_at_once_never_collide(redis_url, redis_client, tmp_path) -> None:
+    """`tournament run --external-workers` archives its games while the workers' archive jobs do: each
+    writer has a temporary file of its own, so every writer finishes and the file is whole (issue 33.9)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    services = services_for(redis_url)
+    game_id = finished_race(services, redis_url)
+    folder = tmp_path / "archive"
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        entries = list(pool.map(lambda _: write_archive(services.store, game_id, folder), range(16)))
+    path = archive_path(folder, game_id)
+    assert {e["last_hash"] for e in entries} == {services.store.meta(game_id).last_hash}
+    assert sorted(p.name for p in folder.iterdir()) == [path.name]  # no temporary file left behind
+    report = verify_file(path, services.store.games)
+    assert report.ok and report.finished, report.problems

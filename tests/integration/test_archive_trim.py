@@ -14,9 +14,11 @@ from events import keys
 from services.archive import archive_game, archived
 from services.audit.export import export_lines
 from services.audit.verify import verify_lines
+from services.config import Settings
 from tests.conftest import TEST_GAMES
 from tests.support.pipeline import TEST_PLUGINS, finished_race, services_for
-from workers.jobs.archive import recorded_key, trim_archived
+from workers.jobs import archive_trigger as archive_jobs
+from workers.jobs.archive_trigger import recorded_key, trim_archived
 
 pytestmark = pytest.mark.redis
 
@@ -69,8 +71,11 @@ def test_a_game_outside_tournaments_is_kept(redis_url, redis_client, tmp_path) -
 
 
 def test_trim_0_keeps_the_game_in_redis(redis_url, redis_client, tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(archive_jobs, "_trim", archive_jobs.trim_enabled())  # restored after the test
     monkeypatch.setenv("HARBORMASTER_ARCHIVE_TRIM", "0")
-    services = services_for(redis_url)
+    assert not Settings.from_env().archive_trim
+    services = services_for(redis_url, archive_trim=False)  # as the settings just read hand it down
+    assert not archive_jobs.trim_enabled()
     game_id = finished_race(services, redis_url, game_id="tk-r1-t1", tournament=True)
     redis_client.sadd(recorded_key("tk"), game_id)
     entry = archive_game(services.store, game_id, tmp_path)

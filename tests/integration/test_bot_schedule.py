@@ -146,3 +146,22 @@ def test_a_finished_game_left_in_the_live_index_is_taken_out_of_it(redis_url, re
     services.redis.zadd(LIVE_GAMES, {game_id: 1})  # as a fold worker killed before its index update leaves it
     assert reconcile(services.store, scheduler) == []
     assert services.store.list_games(live_only=True) == []
+
+
+@pytest.mark.parametrize("tournament", [False, True])
+def test_a_tournament_games_bot_jobs_wait_for_no_demo_delay(
+    redis_url, redis_client, tournament: bool
+) -> None:
+    """``serve --demo`` slows bots down to be watched (the bot runner and the rq jobs alike); a tournament's
+    games are played at full speed whatever the setting."""
+    services = services_for(redis_url)
+    scheduler = make_scheduler(services.redis, redis_url, 2.5, services.bus.partitions, (RACE_PLUGIN,))
+    game_id, _ = create_game(
+        services, "race", 2, {"goal": 12}, bots={0: "random"}, tournament=tournament, redis_url=redis_url
+    )
+    redis_client.delete(*redis_client.keys("rq:*"))  # the job create_game enqueued, without a delay
+    loaded = services.store.load(game_id)
+    job_id = scheduler.ensure(game_id, loaded)
+    assert job_id is not None
+    delay_s = Job.fetch(job_id, connection=services.redis).args[2]
+    assert delay_s == (0.0 if tournament else 2.5)

@@ -98,15 +98,14 @@ def test_a_verb_run_in_another_folder_uses_the_running_serve(tmp_path: Path) -> 
     assert b"no running server found; using a new embedded Redis on the data in" in found.stderr
 
 
-def _settings(data: Path, redis_url: str | None = None) -> Settings:
-    return Settings(redis_url=redis_url, data_dir=data)
+def _settings(data: Path, redis_url: str | None = None, named: bool = False) -> Settings:
+    return Settings(redis_url=redis_url, data_dir=data, data_dir_named=named)
 
 
 def test_the_order_in_which_a_verb_looks_for_its_redis(
     redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.delenv("HARBORMASTER_DATA", raising=False)
     empty = tmp_path / "empty"
     with pytest.raises(NoServer, match="no running Harbormaster found"):
         find_redis(_settings(empty))
@@ -114,10 +113,9 @@ def test_the_order_in_which_a_verb_looks_for_its_redis(
     state = announce(redis_url)
     found = find_redis(_settings(empty))
     assert found.url == redis_url and f"pid {os.getpid()}" in found.how
-    monkeypatch.setenv("HARBORMASTER_DATA", str(empty))  # named by the user: its own Redis, not serve's
-    assert find_redis(_settings(empty)) == Found(url=None, how=f"a new embedded Redis on the data in {empty}",
+    # HARBORMASTER_DATA named by the user: its own Redis, not serve's
+    assert find_redis(_settings(empty, named=True)) == Found(url=None, how=f"a new embedded Redis on the data in {empty}",
                                                  start_in=empty)  # fmt: skip
-    monkeypatch.delenv("HARBORMASTER_DATA")
     withdraw(state)
     assert read_state() is None
     announce("redis://127.0.0.1:1/0")  # a serve killed with its Redis: the file is stale, and ignored

@@ -45,7 +45,7 @@ def test_silent_seats_time_out_and_the_game_verifies(redis_url, redis_client) ->
 
 def test_a_tournament_whose_bots_never_move_still_finishes_on_the_clock(redis_url, redis_client) -> None:
     """No rq worker at all: every bot is as good as crashed. The tournament's move clock plays for them."""
-    from services import tournaments as service
+    from services import tournament_service as service
 
     services = services_for(redis_url)
     spec = service.TournamentSpec(

@@ -8,8 +8,8 @@ import time
 import pytest
 
 from domain.tournament import Entrant, TableFinished
-from events.tournaments import TournamentStore, decode
-from services import tournaments as service
+from events.tournament_store import TournamentStore, decode
+from services import tournament_service as service
 from tests.support.pipeline import services_for
 from workers.fold import FoldWorker
 from workers.jobs.clock import Clock, claim_timeouts, last_move_ms, read_clocks

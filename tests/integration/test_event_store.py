@@ -5,10 +5,11 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from domain.engine import rng_for
+from domain.engine import decide_at
+from events.chain import envelopes_for
 from events.envelope import CommandRecord
 from events.errors import GameExists, SequenceConflict
-from events.store import AppendItem, envelopes_for, now_ms
+from events.store import AppendItem, now_ms
 from tests.support.minimal_game import Roll
 from tests.support.pipeline import SETUP_ID, new_race, services_for
 
@@ -27,7 +28,7 @@ def _append_roll(
 ):
     loaded = services.store.load(game_id)
     seat = loaded.state.turn
-    events = loaded.game.decide(loaded.state, seat, Roll(), rng_for(loaded.meta.seed, loaded.seq + 1))
+    events = decide_at(loaded.game, loaded.state, seat, Roll(), loaded.meta.seed, loaded.seq)
     seq = loaded.seq if at_seq is None else at_seq
     prev = loaded.hash if at_hash is None else at_hash
     envelopes = envelopes_for(game_id, events, seq, prev, command_id, seat, now_ms())

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from services.gateway.auth import new_secret, new_tokens
+from services.gateway.access.auth import new_secret, new_tokens
 from tests.support.pipeline import TEST_PLUGINS
 
 pytestmark = pytest.mark.redis
@@ -27,7 +27,8 @@ def test_create_prints_a_persons_key_and_link_finds_their_table(redis_url, redis
     made = cli("create", "--game", "race", "--person", "ann", "--players", "2", "--bots", "random",
                "--table-size", "3", "--rounds", "1", "--id", "tpc")  # fmt: skip
     assert made.returncode == 0, made.stderr
-    tid, person = made.stdout.splitlines()
+    tid, person, organiser = made.stdout.splitlines()
+    assert len(json.loads(organiser)["organiser_key"]) == 32
     ann = json.loads(person)
     assert tid == "tpc" and (ann["player"], ann["name"]) == (0, "ann")
     before = json.loads(cli("link", "tpc", "--key", ann["key"]).stdout)

@@ -8,8 +8,8 @@ import pytest
 
 from domain.tournament import RoundPaired, TableFinished
 from domain.tournament import rules as tournament_rules
-from events.tournaments import TournamentStore
-from services import tournaments as service
+from events.tournament_store import TournamentStore
+from services import tournament_service as service
 from services.audit.tournament_verify import verify_tournament_lines
 from tests.support.pipeline import services_for
 

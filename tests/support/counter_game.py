@@ -2,7 +2,7 @@
 
 Seats alternate one ``Move`` per turn; each move adds one to the counter, and the game ends when the counter
 reaches ``limit`` (option, default ``LIMIT``). It is the load of the boardgame.io harness in
-``../shared/bench/boardgameio/`` (two players taking turns as fast as the pushed state lets them), so the
+``tests/bench/boardgameio/`` (two players taking turns as fast as the pushed state lets them), so the
 two servers can be measured side by side on the same work.
 """
 

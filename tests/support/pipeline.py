@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
@@ -12,9 +13,12 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+import redis
+
 from events.envelope import CommandRecord
 from services.bootstrap import Services, build
 from services.config import Settings
+from services.redis_launcher import running_url
 from tests.conftest import TEST_GAMES
 
 RACE_PLUGIN = "tests.support.minimal_game:GAME"
@@ -22,13 +26,16 @@ COUNTER_PLUGIN = "tests.support.counter_game:GAME"
 TEST_PLUGINS = f"{RACE_PLUGIN},{COUNTER_PLUGIN}"
 
 
-def services_for(url: str, partitions: int = 8, snapshot_every: int = 200) -> Services:
+def services_for(
+    url: str, partitions: int = 8, snapshot_every: int = 200, archive_trim: bool = True
+) -> Services:
     settings = Settings(
         redis_url=url,
         data_dir=Path(".harbormaster-test").resolve(),
         partitions=partitions,
         snapshot_every=snapshot_every,
         game_plugins=(RACE_PLUGIN, COUNTER_PLUGIN),
+        archive_trim=archive_trim,
     )
     return build(settings, url, games=TEST_GAMES)
 
@@ -58,6 +65,24 @@ def worker_process(
 def stop_process(process: subprocess.Popen[bytes], timeout: float = 20) -> int:
     process.send_signal(signal.SIGTERM)
     return process.wait(timeout=timeout)
+
+
+def stop_serve(process: subprocess.Popen[bytes], data: Path, timeout: float = 60) -> None:
+    """Stop a ``serve`` started in a session of its own (SIGTERM, then SIGKILL after ``timeout``), and the
+    embedded Redis under ``data`` with it: a serve killed (not stopped) leaves its Redis running by design,
+    for the next serve to pick up, and in a test nothing comes next (one was left behind once, on a loaded
+    machine)."""
+    url = running_url(data)
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+    if url is not None:
+        client = redis.Redis.from_url(url)
+        with contextlib.suppress(redis.RedisError):
+            client.shutdown(nosave=True)
+        client.close()
 
 
 def wait_for_results(

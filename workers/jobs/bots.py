@@ -39,6 +39,16 @@ def random_legal(game: Game[Any, Any, Any, Any]) -> Bot:
     return choose
 
 
+def bot_names(game: Game[Any, Any, Any, Any]) -> tuple[str, ...]:
+    """The bots a game has (``domain.<game>.bots.BOTS``). A game without bots of its own (a plugin) takes
+    the two names every game has, both played by the random legal mover."""
+    try:
+        bots = importlib.import_module(f"domain.{game.key}.bots").BOTS
+    except (ImportError, AttributeError):
+        return ("greedy", "random")
+    return tuple(sorted(bots))
+
+
 def bot_policy(game: Game[Any, Any, Any, Any], name: str) -> Bot:
     """The game's own bot of that name (``domain.<game>.bots.BOTS``), else a random legal mover."""
     try:

@@ -49,6 +49,8 @@ class SeatClocks(msgspec.Struct, kw_only=True):
 
     used_ms: dict[int, int] = msgspec.field(default_factory=dict)
     timeouts: dict[int, int] = msgspec.field(default_factory=dict)
+    moved: set[int] = msgspec.field(default_factory=set)
+    """Seats that made a move of their own (a command not the clock's): the others never came."""
     last_ts_ms: int = 0
 
 
@@ -65,6 +67,8 @@ def seat_clocks(envelopes: Iterable[Envelope]) -> SeatClocks:
             clocks.used_ms[seat] = clocks.used_ms.get(seat, 0) + envelope.ts_ms - clocks.last_ts_ms
             if envelope.command_id.startswith("timeout-"):
                 clocks.timeouts[seat] = clocks.timeouts.get(seat, 0) + 1
+        if envelope.seat is not None and first_of_command and not envelope.command_id.startswith("timeout-"):
+            clocks.moved.add(envelope.seat)
         clocks.last_ts_ms = envelope.ts_ms
     return clocks
 
@@ -81,12 +85,22 @@ class Clock(msgspec.Struct, frozen=True, kw_only=True):
     total_ms: int = 0
     forfeit: bool = False
     """A seat timed out once plays its default moves at once from then on."""
+    no_show_ms: int | None = None
+    """A seat that never moved by itself and has been to act this long in all: a no-show, whose moves
+    are the clock's, at once (its time used only grows, so every later turn is at once too)."""
 
     def out_of_time(self, clocks: SeatClocks, seat: int, elapsed_ms: int) -> bool:
         """Whether ``seat``, to act for ``elapsed_ms`` now, has run out of time."""
         if self.move_ms is not None and elapsed_ms >= self.move_ms:
             return True
         if self.total_ms and clocks.used_ms.get(seat, 0) + elapsed_ms >= self.total_ms:
+            return True
+        never_moved = seat not in clocks.moved
+        if (
+            self.no_show_ms is not None
+            and never_moved
+            and clocks.used_ms.get(seat, 0) + elapsed_ms >= self.no_show_ms
+        ):
             return True
         return self.forfeit and clocks.timeouts.get(seat, 0) > 0
 
@@ -109,7 +123,7 @@ def claim_timeouts(
         if last is None:
             continue
         elapsed = now_ms - last
-        only_moves = not rules.total_ms and not rules.forfeit
+        only_moves = not rules.total_ms and not rules.forfeit and rules.no_show_ms is None
         if only_moves and (rules.move_ms is None or elapsed < rules.move_ms):
             continue  # the common case costs one read, not a load of the game
         clocks = SeatClocks() if only_moves else read_clocks(store, game_id)

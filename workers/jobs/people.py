@@ -3,7 +3,7 @@
 A person gets one secret key when the tournament is created (shown once). Redis keeps only its SHA-256,
 under the tournament (``people`` hash: player index -> digest); when a round opens, that digest is added
 to each of the person's games as a seat token (the gateway's ``hm:{g:<id>}:tokens`` hash: digest -> seat,
-``services/gateway/auth.py``). So the key opens the person's seat at every table of the tournament, and
+``services/gateway/access/auth.py``). So the key opens the person's seat at every table of the tournament, and
 no plaintext token is stored anywhere.
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from events import keys
-from events.tournaments import tournament_key
+from events.tournament_store import tournament_key
 
 
 def people_key(tournament_id: str) -> str:

@@ -31,6 +31,7 @@ from rq.utils import utcparse
 from events.errors import UnknownGame
 from events.store import EventStore, LoadedGame
 from workers.jobs.bots import BOT_QUEUE, play_bot_turn
+from workers.jobs.failures import TRANSIENT, failure_reason
 
 log = structlog.get_logger("bot_schedule")
 
@@ -95,9 +96,10 @@ class BotScheduler(msgspec.Struct, kw_only=True):
         job_id = bot_job_id(game_id, loaded.seq, seats[0])
         if self.job_in_flight(job_id):
             return None
+        delay_s = 0.0 if loaded.meta.tournament else self.delay_s  # the demo's pace, never a tournament's
         self.queue.enqueue_call(
             func=play_bot_turn,
-            args=(self.redis_url, game_id, self.delay_s, self.partitions, self.plugins),
+            args=(self.redis_url, game_id, delay_s, self.partitions, self.plugins),
             job_id=job_id,
             result_ttl=300,
             failure_ttl=3600,
@@ -160,6 +162,13 @@ def _reconcile_one(
                 return None
         return scheduler.ensure(game_id, store.load(game_id))
     except UnknownGame:
+        return None
+    except TRANSIENT:
+        raise
+    except (
+        Exception
+    ) as exc:  # one game that cannot be loaded (a record from an older version): the others go on
+        log.warning("bot_reconcile_failed", game_id=game_id, error=failure_reason(exc))
         return None
 
 

@@ -12,7 +12,7 @@ Triggers: the fold worker's hook, when a tournament game ends (``TournamentTrigg
 from __future__ import annotations
 
 import contextlib
-import re
+import json
 import secrets
 from collections.abc import Sequence
 from typing import Any
@@ -21,39 +21,40 @@ import structlog
 from rq import Queue, Retry, get_current_job
 
 from domain import games_with_plugins
+from domain.engine import RuleViolation
 from domain.tournament import RoundPaired, State, TableFinished, TournamentEvent
 from domain.tournament import rules as tournament_rules
-from domain.tournament.forfeit import forfeit_result
-from events import keys
+from domain.tournament.results import table_finished
+from events import ids, keys
 from events.bus import CommandBus
 from events.connection import connect
 from events.errors import GameExists, UnknownGame
 from events.store import EventStore, LoadedGame, now_ms
-from events.tournaments import LoadedTournament, TournamentStore, tournament_key
+from events.tournament_store import LoadedTournament, TournamentStore, tournament_key
 from workers.botrunner import runners_alive
-from workers.jobs.archive import recorded_key, trim_archived
+from workers.jobs.account_ratings import seat_tournament_accounts
+from workers.jobs.archive_trigger import recorded_key, trim_archived
 from workers.jobs.clock import Clock, claim_timeouts, read_clocks
+from workers.jobs.failures import TRANSIENT, failure_reason
 from workers.jobs.people import seat_people
 from workers.jobs.schedule import make_scheduler
 
 log = structlog.get_logger("tournament")
 
 TOURNAMENT_QUEUE = "hm-tournaments"
-GAME_ID = re.compile(r"^(?P<tid>[A-Za-z0-9_]+)-r(?P<round>\d+)-t(?P<table>\d+)$")
 ATTEMPTS = 8
+NAME_CHARS = 24
 """Decide-and-append attempts on a conflict (another decision landed first) before giving up."""
 
 
 def parse_game_id(game_id: str) -> tuple[str, int, int] | None:
-    """``(tournament id, round, table index)`` of a tournament game's id, or ``None``."""
-    match = GAME_ID.match(game_id)
-    if match is None:
-        return None
-    return match["tid"], int(match["round"]), int(match["table"]) - 1
+    """``(tournament id, round, table index)`` of a tournament game's id, or ``None`` (the tournament id
+    may hold hyphens: the suffix ``-r<round>-t<table>`` is the last one, ``events/ids.py``)."""
+    return ids.parse_tournament_game_id(game_id)
 
 
 def round_job_id(tournament_id: str, number: int) -> str:
-    return f"hm-tround-{tournament_id}-{number}"
+    return ids.job_id("hm-tround", tournament_id, number)
 
 
 def _done_key(tournament_id: str, number: int) -> str:
@@ -104,17 +105,16 @@ def _table_result(store: EventStore, state: State, number: int, table: int) -> T
     outcome = loaded.game.outcome(loaded.state)
     if outcome is None:
         return None
+    forfeited: list[int] = []
+    absent: list[int] = []
+    settings = state.settings
+    if settings.clocked:  # from the game's own log: anyone can check it
+        clocks = read_clocks(store, game_id)
+        forfeited = sorted(clocks.timeouts) if settings.on_timeout == "forfeit" else []
+        absent = [seat for seat in range(len(played.pairing.tables[table])) if seat not in clocks.moved]
     seats = played.pairing.tables[table]
-    ranking = tuple(seats[s] for s in outcome.ranking)
-    scores = tuple(outcome.scores[s] for s in outcome.ranking)
-    winners = tuple(seats[s] for s in outcome.winners)
-    forfeits: tuple[int, ...] = ()
-    if state.settings.on_timeout == "forfeit":  # from the game's own log: anyone can check it
-        timed_out = read_clocks(store, game_id).timeouts
-        forfeits = tuple(seats[s] for s in sorted(timed_out))
-        ranking, scores, winners = forfeit_result(ranking, scores, winners, forfeits)
-    return TableFinished(round=number, table=table, ranking=ranking, scores=scores, winners=winners,
-                         final_hash=loaded.hash, forfeits=forfeits)  # fmt: skip
+    return table_finished(number, table, seats, outcome, loaded.hash, game=settings.game,
+                          forfeited_seats=forfeited, absent_seats=absent)  # fmt: skip
 
 
 def close_round(
@@ -151,8 +151,8 @@ def open_round(
     plugins: tuple[str, ...],
 ) -> None:
     """Create the round's games (each with a fresh secret seed; an existing one is left alone) with the
-    entrants' bots in their seats and the people's keys as their seats' tokens, and set the bots going
-    (their turns on ``rq``, the rq queues' Redis, unless a bot runner is live)."""
+    entrants' bots in their seats, their names on the seats and the people's keys as their seats' tokens,
+    and set the bots going (their turns on ``rq``, the rq queues' Redis, unless a bot runner is live)."""
     scheduler = make_scheduler(rq, redis_url, 0.0, partitions, plugins)
     runners = runners_alive(store.redis)  # a live bot runner finds the new games on its own
     store.redis.hset(_tables_key(state.tournament_id), f"r{paired.round}", len(paired.tables))
@@ -166,8 +166,17 @@ def open_round(
                     secrets.token_bytes(32), bots=bots, tournament=True,
                 )  # fmt: skip
         seat_people(store.redis, state.tournament_id, game_id, players)
+        seat_tournament_accounts(store.redis, state.tournament_id, game_id, players)  # rated for accounts
+        name_seats(store.redis, game_id, [state.entrants[p].name for p in players])
         if statuses.get(game_id) != b"finished" and not runners:
             scheduler.ensure(game_id, store.load(game_id))
+
+
+def name_seats(client: Any, game_id: str, names: Sequence[str]) -> None:
+    """The entrants' names on their seats, where the gateway keeps a game's names (presentation only:
+    ``services/gateway/api/names.py``): cut to the 24 printable characters a name may have there."""
+    shown = ["".join(c for c in " ".join(n.split()) if c.isprintable())[:NAME_CHARS] for n in names]
+    client.hset(keys.game_key(game_id, "spectating"), "names", json.dumps(shown))
 
 
 def after_decision(
@@ -201,9 +210,11 @@ def run_round_job(
     job = get_current_job()
     assert job is not None, "run_round_job runs as an rq job"
     client = connect(redis_url)  # the game data: a Cluster client on a Cluster
+    tournaments = TournamentStore(client)
     try:
+        if tournaments.failure(tournament_id) is not None:
+            return 0  # set aside: acting on it fails every time
         store = EventStore(client, games_with_plugins(tuple(plugins)))
-        tournaments = TournamentStore(client)
         events = close_round(store, tournaments, tournament_id, number)
         after_decision(
             store, job.connection, tournaments, tournament_id, events, redis_url, partitions, plugins
@@ -211,6 +222,12 @@ def run_round_job(
         if events:
             log.info("round_closed", tournament_id=tournament_id, round=number, events=len(events))
         return len(events)
+    except TRANSIENT:
+        raise  # rq tries the job again
+    except Exception as exc:  # this tournament fails, not the worker; marked, so not retried for ever
+        log.exception("tournament_failed", tournament_id=tournament_id, round=number)
+        tournaments.mark_failed(tournament_id, failure_reason(exc))
+        return 0
     finally:
         client.close()
 
@@ -277,21 +294,25 @@ def reconcile(
     """Put a running tournament back on its feet after any crash: the current round's games exist and
     their bots are going, seats silent past the move clock play their default move, and a round whose
     games all ended is closed (here, not by a job). Safe to call
-    at any time from any process; returns the tournament as it is afterwards."""
+    at any time from any process; returns the tournament as it is afterwards (a tournament set aside
+    as failed is left as it is)."""
     loaded = tournaments.load(tournament_id)
     current = loaded.state.current()
     if loaded.state.status not in ("running", "paused") or current is None:
+        return loaded
+    if tournaments.failure(tournament_id) is not None:
         return loaded
     if not current.complete():
         open_round(
             store, rq, loaded.state, _as_paired(loaded.state, current.number), redis_url, partitions, plugins
         )
         settings = loaded.state.settings
-        if settings.move_limit_s > 0 or settings.total_limit_s > 0:
+        if settings.clocked:
             live = [g for g, s in game_statuses(store, current.games).items() if s == b"live"]
             move_ms = int(settings.move_limit_s * 1000) if settings.move_limit_s > 0 else None
             clock = Clock(move_ms=move_ms, total_ms=int(settings.total_limit_s * 1000),
-                          forfeit=settings.on_timeout == "forfeit")  # fmt: skip
+                          forfeit=settings.on_timeout == "forfeit",
+                          no_show_ms=int(settings.no_show_s * 1000) if settings.no_show_s > 0 else None)  # fmt: skip
             claim_timeouts(store, CommandBus(store.redis, partitions), live, now_ms=now_ms(), clock=clock)
         events = close_round(store, tournaments, tournament_id, current.number)
         after_decision(store, rq, tournaments, tournament_id, events, redis_url, partitions, plugins)
@@ -316,7 +337,18 @@ def run_decision(
     partitions: int,
     plugins: tuple[str, ...] = (),
 ) -> list[TournamentEvent]:
-    """Start, pause or resume (``verb(state) -> events``) and open what it paired."""
+    """Start, pause or resume (``verb(state) -> events``) and open what it paired. A tournament set aside
+    as failed is refused; one whose paired round cannot be opened is set aside and refused with why."""
+    failed = tournaments.failure(tournament_id)
+    if failed is not None:
+        raise RuleViolation("tournament.failed", f"the tournament failed and is set aside: {failed}")
     events = decide(tournaments, tournament_id, command_id, verb)
-    after_decision(store, rq, tournaments, tournament_id, events, redis_url, partitions, plugins)
+    try:
+        after_decision(store, rq, tournaments, tournament_id, events, redis_url, partitions, plugins)
+    except TRANSIENT:
+        raise
+    except Exception as exc:
+        log.exception("tournament_failed", tournament_id=tournament_id, command_id=command_id)
+        tournaments.mark_failed(tournament_id, failure_reason(exc))
+        raise RuleViolation("tournament.failed", f"the tournament failed: {failure_reason(exc)}") from exc
     return events

@@ -17,14 +17,19 @@ from domain.eic import events as ev
 from domain.eic.evolve import evolve
 from domain.eic.rules import envoys, epoch_end, loading, navigation, selling
 from domain.eic.rules.common import humans, next_in_order
-from domain.eic.state import State
+from domain.eic.state import RULES, State
 from domain.engine import Rng, RuleViolation, check_known_options, check_seat_count, rng_for
 
 OPTIONS = ("pledging",)
 
 
-def setup(seats: int, options: Mapping[str, Any], seed: bytes) -> list[ev.EicEvent]:
-    """Random initiative (the neutral takes the third slot with 2 players), then epoch 1 begins."""
+def setup(seats: int, options: Mapping[str, Any], seed: bytes, rules: int = RULES) -> list[ev.EicEvent]:
+    """Random initiative (the neutral takes the third slot with 2 players), then epoch 1 begins.
+
+    ``rules`` is the rules version (``verify`` sets an old game up again under its own).
+    """
+    if not 1 <= rules <= RULES:
+        raise RuleViolation("eic.unknown_rules", f"rules versions are 1 to {RULES}, not {rules}")
     check_seat_count("eic", seats, data.MIN_PLAYERS, data.MAX_PLAYERS)
     check_known_options("eic", options, OPTIONS)
     if not isinstance(options.get("pledging", False), bool):
@@ -35,7 +40,10 @@ def setup(seats: int, options: Mapping[str, Any], seed: bytes) -> list[ev.EicEve
         order.append(2)  # rulebook, 2 players: the neutral's marker on the third initiative position
     first: list[ev.EicEvent] = [
         ev.GameSetUp(
-            seats=seats, options={"pledging": bool(options.get("pledging", False))}, initiative=tuple(order)
+            seats=seats,
+            options={"pledging": bool(options.get("pledging", False))},
+            initiative=tuple(order),
+            rules=rules,
         )
     ]
     state = evolve(None, first[0])

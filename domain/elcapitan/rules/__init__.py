@@ -2,7 +2,9 @@
 
 One module per part of the rulebook: ``board`` (the board), ``chain`` (the warehouse chain),
 ``sailing`` (cards and sailing), ``building`` (the turn's action), ``pirate`` (Islas Canarias),
-``flow`` (turn order and phase end), ``payday`` (payday, loans, start player, game end).
+``flow`` (turn order and phase end), ``payday`` (payday, loans, start player, game end), ``steps``
+(what the active player may do in a turn), ``emitter`` (the events of one decision, folded as emitted).
+Imported in that order, top to bottom, with no circle (a contract in ``pyproject.toml``).
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ from domain.elcapitan import commands as cmd
 from domain.elcapitan import data
 from domain.elcapitan import events as ev
 from domain.elcapitan.rules import building, payday, pirate, sailing
-from domain.elcapitan.rules.board import card_cost, rule
-from domain.elcapitan.rules.flow import Emitter, end_turn
-from domain.elcapitan.state import State
+from domain.elcapitan.rules.board import DESTINATION, rule
+from domain.elcapitan.rules.emitter import Emitter
+from domain.elcapitan.rules.flow import end_turn
+from domain.elcapitan.rules.steps import turn_steps
+from domain.elcapitan.state import RULES, State
 from domain.engine import Outcome, Rng, Seat, check_known_options, check_seat_count, rng_for
 
 KEY = "elcapitan"
@@ -32,11 +36,14 @@ def _expansions(options: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(name for name in data.EXPANSIONS if name in raw)
 
 
-def setup(seats: int, options: Mapping[str, Any], seed: bytes) -> list[ev.ElCapitanEvent]:
+def setup(seats: int, options: Mapping[str, Any], seed: bytes, rules: int = RULES) -> list[ev.ElCapitanEvent]:
     """Opening events: seats and options, shuffled piles (order hidden), the display, the start player.
 
     The rulebook's start player is the youngest; the service has no ages, so it is drawn at random.
+    ``rules`` is the rules version (``verify`` sets an old game up again under its own).
     """
+    if not 1 <= rules <= RULES:
+        raise rule("unknown_rules", f"rules versions are 1 to {RULES}, not {rules}")
     check_seat_count(KEY, seats, data.MIN_PLAYERS, data.MAX_PLAYERS)
     check_known_options(KEY, options, ["expansions"])
     expansions = _expansions(options)
@@ -45,7 +52,9 @@ def setup(seats: int, options: Mapping[str, Any], seed: bytes) -> list[ev.ElCapi
     destinations = tuple(rng.shuffled([c.id for c in data.DESTINATION_CARDS]))
     links = tuple(rng.shuffled([c.id for c in data.INTERCONNECTION_CARDS]))
     return [
-        ev.GameStarted(seats=seats, expansions=expansions, start_player=start, data=data.DATA_CONFIDENCE),
+        ev.GameStarted(
+            seats=seats, expansions=expansions, start_player=start, data=data.DATA_CONFIDENCE, rules=rules
+        ),
         ev.DeckShuffled(deck="destination", size=len(destinations), order=destinations),
         ev.DeckShuffled(deck="interconnection", size=len(links), order=links),
         ev.CardsRevealed(deck="destination", cards=destinations[: data.DESTINATION_DISPLAY]),
@@ -58,34 +67,22 @@ def _others(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:
     return turn_steps(state, seat) + pirate.pirate_commands(state, seat)
 
 
-def turn_steps(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:
-    """Buying, sailing, the action and the loan open to the active player (not the pirate moves).
-
-    Also the phase-end safeguard's test whether a player could do anything at all (``flow.deadlocked``).
-    """
-    out: list[cmd.ElCapitanCommand] = []
-    p = state.players[seat]
-    for card in (*state.destinations.display, *state.interconnections.display):
-        if p.money >= card_cost(card):
-            out.append(cmd.BuyCard(card=card))
-    if not state.turn.acted:
-        for card in dict.fromkeys(p.hand):
-            out += [cmd.Sail(card=card, to=to) for to in sailing.sail_targets(state, seat, card)]
-        out += building.action_commands(state, seat)
-        owed = pirate.pirate_owed(state)
-        for kind in data.LOANS:
-            if building.accepts(building.check_loan, state, seat, kind.amount, owed):
-                out.append(cmd.TakeLoan(amount=kind.amount))
-    return out
-
-
 def _may_pass(state: State, seat: Seat) -> bool:
-    """A turn passes without an action only when nothing but optional pirate moves is possible.
+    """A turn passes without an action only when no sailing, action or loan is possible.
 
+    Rules 2: „Kauf von Segelkarten: Diese Aktion ist freiwillig.“ Buying never obliges, except that a ship
+    not yet in the game must come in: „Bei Spielbeginn müssen Sie mindestens eine Zielkarte kaufen, um Ihr
+    Schiff ins Spiel zu bringen.“ (Rules 1 counted every affordable card as a step still open.)
     Decision (ambiguities 15 and 16): moving the pirate never helps to build, so it does not oblige a
     stuck player to spend money before passing; the owed free move does block the pass.
     """
-    return not state.turn.acted and not pirate.pirate_owed(state) and not turn_steps(state, seat)
+    if state.turn.acted or pirate.pirate_owed(state):
+        return False
+    steps = turn_steps(state, seat)
+    if state.rules == 1:
+        return not steps
+    entering = not state.players[seat].ship
+    return not any(not isinstance(c, cmd.BuyCard) or (entering and c.card in DESTINATION) for c in steps)
 
 
 def _check_end_turn(state: State, seat: Seat) -> bool:
@@ -125,7 +122,9 @@ def decide(state: State, seat: Seat, command: cmd.ElCapitanCommand, rng: Rng) ->
         case cmd.BuildFortress():
             return building.decide_fortress(state, seat)
         case cmd.TakeLoan():
-            return building.decide_loan(state, seat, command.amount, pirate.pirate_owed(state), rng)
+            out = building.take_loan(state, seat, command.amount, pirate.pirate_owed(state))
+            end_turn(out, rng)
+            return out.events
         case cmd.MovePirate():
             return pirate.decide_move(state, seat, command)
         case cmd.EndTurn():
@@ -168,6 +167,11 @@ def to_act(state: State) -> frozenset[Seat]:
     if state.stage == "choose_start":
         return frozenset({state.chooser})
     return frozenset()
+
+
+def rules_of(state: State) -> int:
+    """The rules version ``state``'s game is decided under."""
+    return state.rules
 
 
 def outcome(state: State) -> Outcome | None:

@@ -18,10 +18,10 @@ from domain.elcapitan.rules.board import (
     rule,
 )
 from domain.elcapitan.rules.chain import next_sites, ranking, row_allowed, shut_down_site, value
-from domain.elcapitan.rules.flow import Emitter, end_turn
+from domain.elcapitan.rules.emitter import Emitter
 from domain.elcapitan.rules.sailing import check_turn
 from domain.elcapitan.state import EMPTY, CityState, State
-from domain.engine import Rng, RuleViolation
+from domain.engine import RuleViolation
 
 
 def _check_action(state: State, seat: int) -> CityState:
@@ -221,10 +221,10 @@ def check_loan(state: State, seat: int, amount: int, pirate_owed: bool) -> None:
                    "after buying cards it is open only to a player who cannot build")  # fmt: skip
 
 
-def decide_loan(state: State, seat: int, amount: int, pirate_owed: bool, rng: Rng) -> list[ev.ElCapitanEvent]:
-    """Sail free to the bank, take the loan, and the next player follows at once."""
+def take_loan(state: State, seat: int, amount: int, pirate_owed: bool) -> Emitter:
+    """Sail free to the bank and take the loan; the caller ends the turn at once (``flow.end_turn``: the
+    next player follows)."""
     check_loan(state, seat, amount, pirate_owed)
     out = Emitter(state)
     out.emit(ev.LoanTaken(seat=seat, amount=amount))
-    end_turn(out, rng)
-    return out.events
+    return out

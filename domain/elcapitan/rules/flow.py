@@ -10,23 +10,12 @@ from msgspec.structs import replace
 
 from domain.elcapitan import data
 from domain.elcapitan import events as ev
-from domain.elcapitan.evolve import evolve
 from domain.elcapitan.rules.board import loans_available, supply_empty
+from domain.elcapitan.rules.emitter import Emitter
+from domain.elcapitan.rules.payday import hold_payday
+from domain.elcapitan.rules.steps import turn_steps
 from domain.elcapitan.state import State, TurnState
 from domain.engine import Rng
-
-
-class Emitter:
-    """Events of one decision, folded as they are emitted so that later ones see their effect."""
-
-    def __init__(self, state: State) -> None:
-        self.state = state
-        self.events: list[ev.ElCapitanEvent] = []
-
-    def emit(self, event: ev.ElCapitanEvent) -> None:
-        """Record ``event`` and fold it into ``state``."""
-        self.events.append(event)
-        self.state = evolve(self.state, event)
 
 
 def refill(out: Emitter, rng: Rng, deck_name: ev.DeckName) -> None:
@@ -47,24 +36,28 @@ def refill(out: Emitter, rng: Rng, deck_name: ev.DeckName) -> None:
 
 
 def deadlocked(state: State) -> bool:
-    """Whether no player could do anything at all in a turn of the next round: no purchase, no sailing,
-    no build and no loan (so both loan stacks are empty). Then nothing can ever change again, and only
-    then may the phase end without the rulebook's condition (elcapitan.md, ambiguity 14).
+    """Whether the phase may end without the rulebook's condition (elcapitan.md, ambiguity 14), at the end
+    of a round in which nobody built: both loan stacks are empty, and
+
+    - rules 2: nobody did anything at all in this round (no purchase, sailing, pirate move or action).
+      Buying is voluntary, so a table may pass for ever with money in hand; every purchase or paid move
+      spends money that only a build or a payday brings back, and every sailing spends a card, so a table
+      that keeps doing something reaches such a round too;
+    - rules 1: no player could do anything at all in a turn of the next round (no purchase, no sailing,
+      no build, no loan): then nothing could ever change again.
 
     Cheap tests first: this runs at the end of a round in which nobody built.
     """
-    from domain.elcapitan.rules import turn_steps  # the rules package imports flow; avoid a cycle
-
     if any(loans_available(state, kind.amount) > 0 for kind in data.LOANS):
         return False
+    if state.rules != 1:
+        return not state.busy_this_round
     fresh = replace(state, round=state.round + 1, turn=TurnState())
     return not any(turn_steps(replace(fresh, current=seat), seat) for seat in range(state.seats))
 
 
 def end_turn(out: Emitter, rng: Rng, passed: bool = False) -> None:
     """Close the active player's turn: refill, check the phase end, start the next turn or the payday."""
-    from domain.elcapitan.rules.payday import hold_payday  # payday needs flow's Emitter; avoid a cycle
-
     seat = out.state.current
     out.emit(ev.TurnEnded(seat=seat, passed=passed))
     refill(out, rng, "destination")

@@ -16,7 +16,7 @@ from domain.elcapitan.rules.board import (
     turn_order,
 )
 from domain.elcapitan.rules.chain import operating, ranking, value
-from domain.elcapitan.rules.flow import Emitter
+from domain.elcapitan.rules.emitter import Emitter
 from domain.elcapitan.state import EMPTY, CityState, State, owner
 from domain.engine import Outcome
 

@@ -1,15 +1,32 @@
 """The pirate ship of Islas Canarias (expansion rules, "Sonderregeln für Islas Canarias").
 
-Decisions: at most one pirate move per turn, the free move on arrival being that move (ambiguity 33);
-the free move goes to any city but its own and Islas Canarias, distance unlimited (32); cards move the
-pirate as they would move a ship (34): "eine oder mehrere eigene Segelkarten", any number, each leg from
-where the previous one ended (any city in play), in any order; a card set is legal only when no card of
-it is superfluous (no proper subset reaches the target), which keeps the offered sets few; a displaced ship
-goes to the cheapest empty space and builds at its cost (35); the protection charge counts operating
-warehouses and fortresses of the other players, by the current phase (36).
+Decisions: the free move goes to any city but its own and Islas Canarias, distance unlimited (32); cards
+move the pirate as they would move a ship (34): "eine oder mehrere eigene Segelkarten", each leg from where
+the previous one ended (any city in play); a displaced ship goes to the cheapest empty space and builds at
+its cost (35); the protection charge counts operating warehouses and fortresses of the other players, by
+the current phase (36).
+
+Rules 2 (issue 32; ``state.rules``, README "Rules versions"):
+
+- A move with cards names them in the order they are played (``MovePirate.cards``); ``decide`` follows
+  them leg by leg, in time linear in their number. ``legal_commands`` offers one move with cards per
+  target and space: the fewest cards that reach it (:func:`card_routes`), never every set that would.
+- "…muss im selben Zug das Piratenschiff, egal wo es steht, kostenlos in eine andere Stadt versetzen": the
+  free move is owed on arrival also after a paid move this turn; "einmal" limits the paid move (by cards
+  or money), once a turn, before or after the free one. The free move is owed once a turn.
+- "Reicht ihr Geld nicht aus, zahlen sie den Geldbetrag, den sie besitzen": a player in debt pays nothing
+  and never receives money from the collector.
+
+Rules 1 (games started before): one pirate move a turn, the free move being that move (33); the cards of a
+move are named sorted, and the set is legal when some order of playing them all reaches the target and no
+card of it is superfluous (no proper subset reaches it); the collector took ``min(money, charge)``, so a
+player in debt received money. ``decide`` keeps these for those games, with the card check made
+polynomial (a set is minimal for a city exactly when the shortest card route to it uses all of its cards).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from domain.elcapitan import data
 from domain.elcapitan import events as ev
@@ -17,6 +34,14 @@ from domain.elcapitan.commands import ElCapitanCommand, MovePirate
 from domain.elcapitan.rules.board import CITY, DESTINATION, INTERCONNECTION, distance, rule
 from domain.elcapitan.rules.sailing import check_turn
 from domain.elcapitan.state import EMPTY, PIRATE, State, owner
+
+_Node = tuple[str, tuple[int, ...]]
+"""A state of :func:`card_routes`' search: the city reached, and the destination cards left per seals."""
+
+EXACT_OLD_REFUSAL_CARDS = 8
+"""Rules 1 only: up to this many cards, a refused non-minimal card set names the refusal the old engine
+named (``pirate_card_not_needed`` when playing all of them reaches the target, else ``unreachable``), by a
+search exponential in their number; beyond it, a set whose part reaches the target is ``not_needed``."""
 
 
 def _has_free_space(state: State, name: str) -> bool:
@@ -32,7 +57,9 @@ def free_targets(state: State) -> tuple[str, ...]:
 
 def pirate_owed(state: State) -> bool:
     """The active player's ship reached Islas Canarias and the free move is still to be made."""
-    return state.turn.pirate_due and not state.turn.pirate_moved and bool(free_targets(state))
+    if state.rules == 1 and state.turn.pirate_moved:
+        return False
+    return state.turn.pirate_due and bool(free_targets(state))
 
 
 def leg_targets(state: State, card: str, frm: str) -> frozenset[str]:
@@ -50,69 +77,143 @@ def card_reaches(state: State, card: str, to: str) -> bool:
     return to in leg_targets(state, card, state.pirate)
 
 
-def minimal_moves(state: State, cards: tuple[str, ...]) -> dict[int, frozenset[str]]:
-    """Per subset of ``cards`` (a bit mask over positions): the cities it is a minimal pirate move to.
+def card_routes(state: State, cards: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """For each city some of ``cards`` take the pirate to: a shortest such sequence, in playing order.
 
-    A set of cards moves the pirate to a city when some order of playing all of them, each leg from where
-    the previous one ended (any city in play), ends there; it is minimal when no proper subset does. Built
-    level by level; a subset is extended only while some city is still out of reach of it and of all its
-    subsets (a superset of it could not be minimal for anything else), so the search stays small.
+    Each card is played at most once, each leg starting where the previous one ended. Found by a
+    breadth-first search whose states are (city, destination cards left per number of seals), not the sets
+    of cards played, so it takes polynomial time whatever the hand:
+
+    - A shortest route visits no city twice (the legs between two visits could be left out), so it plays
+      no interconnection card twice: each joins one pair of cities.
+    - A destination card played *to its city* is needed only on the first leg: played later, it could
+      have been played first, from the pirate's city, leaving out the legs before it.
+    - On every other leg a destination card sails as a sea route, up to its seals: only its number of
+      seals matters, and giving each such leg the card with the fewest seals that reach is as good as any
+      assignment (every card with more seals serves every leg that one with fewer serves).
+
+    With at most 12 cities and 18 destination cards (six of 1, 2 and 3 seals), the search visits at most
+    12 × 7³ states, in practice a few hundred.
     """
-    everywhere = frozenset(c.name for c in state.cities) - {state.pirate}
-    legs: dict[tuple[str, str], frozenset[str]] = {}
+    pirate = state.pirate
+    names = [c.name for c in state.cities]
+    links: dict[tuple[str, str], str] = {}
+    pools: dict[int, list[str]] = {}
+    for card in sorted(cards):
+        dest = DESTINATION.get(card)
+        if dest is not None:
+            pools.setdefault(dest.seals, []).append(card)
+        else:
+            a, b = INTERCONNECTION[card].cities
+            links.setdefault((a, b), card)
+            links.setdefault((b, a), card)
+    classes = sorted(pools)
+    full = tuple(len(pools[s]) for s in classes)
+    # How each node was first reached: (node before, "link" | "sea" | "dest", a card or a class index).
+    came: dict[_Node, tuple[_Node, str, str | int] | None] = {(pirate, full): None}
+    first: dict[str, _Node] = {}
+    frontier: list[_Node] = []
 
-    def leg(card: str, frm: str) -> frozenset[str]:
-        if (card, frm) not in legs:
-            legs[card, frm] = leg_targets(state, card, frm)
-        return legs[card, frm]
+    def reach(node: _Node, before: _Node, how: str, what: str | int) -> None:
+        if node in came:
+            return
+        came[node] = (before, how, what)
+        frontier.append(node)
+        first.setdefault(node[0], node)
 
-    reach: dict[int, frozenset[str]] = {0: frozenset({state.pirate})}
-    up: dict[int, frozenset[str]] = {0: frozenset()}  # cities reached by the subset or any subset of it
-    found: dict[int, frozenset[str]] = {}
-    alive = {0}
-    for _ in cards:
-        nxt: set[int] = set()
-        for mask in alive:
-            for i in range(len(cards)):
-                bit = 1 << i
-                if mask & bit or mask | bit in nxt:
+    start: _Node = (pirate, full)
+    layer = [start]
+    while layer and len(first) < len(names) - 1:
+        for node in layer:
+            at, left = node
+            if node == start:  # a destination card to its own city, from anywhere: first legs only
+                for card in sorted({c for c in cards if c in DESTINATION}):
+                    dest = DESTINATION[card]
+                    if dest.city != pirate and state.city_index(dest.city) >= 0:
+                        fewer = list(full)
+                        fewer[classes.index(dest.seals)] -= 1
+                        reach((dest.city, tuple(fewer)), start, "dest", card)
+            for to in names:
+                if to in (at, pirate):
                     continue
-                full = mask | bit
-                subs = [(full & ~(1 << j), cards[j]) for j in range(len(cards)) if full >> j & 1]
-                if any(sub not in alive for sub, _ in subs):
-                    continue  # a subset of it already reaches everywhere
-                now = frozenset(t for sub, card in subs for x in reach[sub] for t in leg(card, x))
-                below = frozenset().union(*(up[sub] for sub, _ in subs))
-                reach[full], up[full] = now, below | now
-                if now - below - {state.pirate}:
-                    found[full] = now - below - {state.pirate}
-                if everywhere - up[full]:
-                    nxt.add(full)
-        alive = nxt
-    return found
+                link = links.get((at, to))
+                if link is not None:
+                    reach((to, left), node, "link", link)
+                steps = distance(at, to)
+                fit = next((i for i, s in enumerate(classes) if s >= steps and left[i] > 0), -1)
+                if fit >= 0:
+                    less = (*left[:fit], left[fit] - 1, *left[fit + 1 :])
+                    reach((to, less), node, "sea", fit)
+        layer, frontier = frontier, []
+    return {name: _route(came, node, classes, pools) for name, node in first.items()}
 
 
-def _check_cards(state: State, seat: int, command: MovePirate) -> None:
-    """Any number of own cards (names sorted), together reaching ``to``, none of them superfluous."""
+def _route(
+    came: dict[_Node, tuple[_Node, str, str | int] | None],
+    node: _Node,
+    classes: list[int],
+    pools: dict[int, list[str]],
+) -> tuple[str, ...]:
+    """The cards of the route that first reached ``node``, in playing order, sea routes dealt cheapest first."""
+    legs: list[tuple[str, str | int]] = []
+    step = came[node]
+    while step is not None:
+        node, how, what = step
+        legs.append((how, what))
+        step = came[node]
+    legs.reverse()
+    used = {what for how, what in legs if how == "dest"}
+    spare = {i: [c for c in pools[s] if c not in used] for i, s in enumerate(classes)}
+    out: list[str] = []
+    for how, what in legs:
+        if how == "sea":
+            assert isinstance(what, int)
+            out.append(spare[what].pop(0))
+        else:
+            assert isinstance(what, str)
+            out.append(what)
+    return tuple(out)
+
+
+def _take_from_hand(state: State, seat: int, cards: Sequence[str]) -> None:
     left = list(state.players[seat].hand)
-    for card in command.cards:
+    for card in cards:
         if card not in left:
             raise rule("card_not_in_hand", f"card {card} is not in the hand")
         left.remove(card)
+
+
+def _check_cards(state: State, seat: int, command: MovePirate) -> None:
+    """Rules 2: own cards, played in the order named, each leg from where the previous one ended."""
+    _take_from_hand(state, seat, command.cards)
+    at = frozenset({state.pirate})
+    for card in command.cards:
+        at = frozenset(to for frm in at for to in leg_targets(state, card, frm))
+    if command.to not in at:
+        played = ", ".join(command.cards)
+        raise rule(
+            "unreachable", f"cards {played}, played in this order, do not take the pirate to {command.to}"
+        )
+
+
+def _check_cards_v1(state: State, seat: int, command: MovePirate) -> None:
+    """Rules 1: own cards (names sorted), together reaching ``to`` in some order, none superfluous."""
+    _take_from_hand(state, seat, command.cards)
     if list(command.cards) != sorted(command.cards):
         raise rule("pirate_cards_unsorted", "the cards of a pirate move are named in sorted order")
-    full = (1 << len(command.cards)) - 1
-    reached = minimal_moves(state, command.cards).get(full, frozenset())
-    if command.to in reached:
-        return
-    every = reach_with_all(state, command.cards)
-    if command.to in every:
+    route = card_routes(state, command.cards).get(command.to)
+    if route is not None and len(route) == len(command.cards):
+        return  # the shortest route plays every card: together they reach, and no part of them does
+    if route is not None and (
+        len(command.cards) > EXACT_OLD_REFUSAL_CARDS or command.to in reach_with_all(state, command.cards)
+    ):
         raise rule("pirate_card_not_needed", "a pirate move plays no card it can do without")
     raise rule("unreachable", f"cards {', '.join(command.cards)} do not take the pirate to {command.to}")
 
 
 def reach_with_all(state: State, cards: tuple[str, ...]) -> frozenset[str]:
-    """Cities some order of playing every one of ``cards`` takes the pirate to (no pruning)."""
+    """Cities some order of playing every one of ``cards`` takes the pirate to (exponential: rules 1's
+    refusals of at most ``EXACT_OLD_REFUSAL_CARDS`` cards only)."""
     ends = {(state.pirate, 0)}
     for _ in cards:
         ends = {
@@ -130,7 +231,7 @@ def check_move(state: State, seat: int, command: MovePirate) -> int:
     check_turn(state, seat)
     if not state.pirate:
         raise rule("no_pirate", "the pirate ship sails only with Islas Canarias")
-    if state.turn.pirate_moved:
+    if state.rules == 1 and state.turn.pirate_moved:
         raise rule("pirate_already_moved", "the pirate may be moved once per turn")
     if state.city_index(command.to) < 0 or command.to == state.pirate:
         raise rule("pirate_bad_city", "the pirate moves to another city in play, never within one city")
@@ -144,10 +245,12 @@ def check_move(state: State, seat: int, command: MovePirate) -> int:
         if command.to == data.CANARIAS:
             raise rule("pirate_bad_city", "the free move takes the pirate to another city")
         return 0
-    if state.turn.pirate_due:
+    if state.rules == 1 and state.turn.pirate_due:
         raise rule("pirate_move_owed", "the free move owed on arrival is this turn's pirate move")
+    if state.turn.pirate_moved:
+        raise rule("pirate_already_moved", "the pirate may be moved once per turn by cards or money")
     if command.cards:
-        _check_cards(state, seat, command)
+        (_check_cards_v1 if state.rules == 1 else _check_cards)(state, seat, command)
         return 0
     cost = data.PIRATE_STEP_COST * distance(state.pirate, command.to)
     if state.players[seat].money < cost:
@@ -156,7 +259,11 @@ def check_move(state: State, seat: int, command: MovePirate) -> int:
 
 
 def protection(state: State, seat: int, city_name: str) -> tuple[int, ...]:
-    """What each other owner pays per operating warehouse and fortress there, at most his cash."""
+    """What each other owner pays per operating warehouse and fortress there, at most his cash.
+
+    Rules 2: "Reicht ihr Geld nicht aus, zahlen sie den Geldbetrag, den sie besitzen": a player in debt
+    pays nothing (rules 1 paid him his debt's worth).
+    """
     city = state.cities[state.city_index(city_name)]
     count = [0] * state.seats
     for colour in city.sites:
@@ -166,7 +273,12 @@ def protection(state: State, seat: int, city_name: str) -> tuple[int, ...]:
         if holder != EMPTY:
             count[holder] += 1
     rate = data.PROTECTION_CHARGE[state.phase - 1]
-    return tuple(0 if s == seat else min(state.players[s].money, rate * count[s]) for s in range(state.seats))
+    floor = None if state.rules == 1 else 0
+    out = []
+    for s in range(state.seats):
+        due = 0 if s == seat else min(state.players[s].money, rate * count[s])
+        out.append(due if floor is None else max(floor, due))
+    return tuple(out)
 
 
 def decide_move(state: State, seat: int, command: MovePirate) -> list[ev.ElCapitanEvent]:
@@ -195,30 +307,42 @@ def decide_move(state: State, seat: int, command: MovePirate) -> list[ev.ElCapit
 
 
 def pirate_commands(state: State, seat: int) -> list[ElCapitanCommand]:
-    """Every pirate move open to ``seat`` now."""
-    if not state.pirate or state.stage != "turn" or seat != state.current or state.turn.pirate_moved:
+    """The pirate moves open to ``seat`` now: every free one, and per target and space the paid one and one
+    with cards (the fewest that reach it): at most 3 × 11 × 3 commands.
+
+    Rules 1 offers its card move as the route's cards sorted: a shortest route is a minimal set.
+    """
+    if not state.pirate or state.stage != "turn" or seat != state.current:
         return []
     out: list[ElCapitanCommand] = []
-    if state.turn.pirate_due:
+    if pirate_owed(state):
         for name in free_targets(state):
             for space in range(len(CITY[name].harbours)):
                 out.append(MovePirate(to=name, space=space, free=True))
+        if state.rules == 1:
+            return out
+    if state.turn.pirate_moved or (state.rules == 1 and state.turn.pirate_due):
         return out
     targets = [c.name for c in state.cities if c.name != state.pirate and EMPTY in c.harbours]
     money = state.players[seat].money
-    hand = tuple(sorted(state.players[seat].hand))
-    card_sets: dict[str, set[tuple[str, ...]]] = {}
-    for mask, reached in minimal_moves(state, hand).items():
-        cards = tuple(card for i, card in enumerate(hand) if mask >> i & 1)
-        for name in reached:
-            card_sets.setdefault(name, set()).add(cards)
+    routes = card_routes(state, state.players[seat].hand)
     for name in targets:
         spaces = range(len(CITY[name].harbours))
         if money >= data.PIRATE_STEP_COST * distance(state.pirate, name):
             out += [MovePirate(to=name, space=sp) for sp in spaces]
-        for cards in sorted(card_sets.get(name, ()), key=lambda c: (len(c), c)):
+        route = routes.get(name)
+        if route is not None:
+            cards = tuple(sorted(route)) if state.rules == 1 else route
             out += [MovePirate(to=name, space=sp, cards=cards) for sp in spaces]
     return out
 
 
-__all__ = ["PIRATE", "check_move", "decide_move", "free_targets", "pirate_commands", "pirate_owed"]
+__all__ = [
+    "PIRATE",
+    "card_routes",
+    "check_move",
+    "decide_move",
+    "free_targets",
+    "pirate_commands",
+    "pirate_owed",
+]

@@ -29,11 +29,19 @@ def decide_pass_bid(state: State, seat: int, command: cmd.PassBid) -> list[ev.Ma
     return [ev.BidPassed(seat=seat)]
 
 
+BIDS_OFFERED = 200
+"""``legal_commands`` offers the lowest payable bids, at most this many; ``decide`` accepts any payable bid.
+
+The office is unlimited (README, decision 6), so cash has no ceiling and every payable amount would make
+the list unbounded (``domain/engine.py``, "Bounded"); 200 pesos above the highest bid is far beyond what
+the office is worth."""
+
+
 def legal(state: State, seat: int) -> list[cmd.ManilaCommand]:
-    """Every payable bid, then passing (unless the opener of the first voyage)."""
-    out: list[cmd.ManilaCommand] = [
-        cmd.Bid(amount=a) for a in range(max(1, state.high_bid + 1), means(state.players[seat]) + 1)
-    ]
+    """The payable bids (the lowest ``BIDS_OFFERED`` of them), then passing (unless the first opener)."""
+    lowest = max(1, state.high_bid + 1)
+    highest = min(means(state.players[seat]), lowest + BIDS_OFFERED - 1)
+    out: list[cmd.ManilaCommand] = [cmd.Bid(amount=a) for a in range(lowest, highest + 1)]
     if not _must_open(state, seat):
         out.append(cmd.PassBid())
     return out

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Installs the `ws` package (the WebSocket client the Harbormaster side of the moves benchmark uses) once into
-# a cache folder, as ../shared/bench/boardgameio/run.sh does for boardgame.io. Prints the folder.
+# a cache folder, as tests/bench/boardgameio/run.sh does for boardgame.io. Prints the folder.
 set -euo pipefail
 CACHE=${HM_WS_LOAD_CACHE:-$HOME/.cache/hm-ws-load}
 mkdir -p "$CACHE"

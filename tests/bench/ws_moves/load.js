@@ -1,4 +1,4 @@
-// Load for the Harbormaster side of the moves benchmark, the same as ../shared/bench/boardgameio/load.js:
+// Load for the Harbormaster side of the moves benchmark, the same as tests/bench/boardgameio/load.js:
 // per game two seat sockets; a seat sends its move over its WebSocket as soon as a pushed frame says it is
 // its turn. Prints moves/s and the p50/p99 time between a seat's two consecutive turns.
 // Usage: node load.js GAMES.json SECS   (GAMES.json: [{"game_id", "tokens": [t0, t1]}], WS base in $HM_WS)

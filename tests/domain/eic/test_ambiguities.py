@@ -9,14 +9,16 @@ import pytest
 from msgspec.structs import replace
 
 from domain.eic import GAME, data
+from domain.eic import events as ev
 from domain.eic.commands import PlaceEnvoy, PledgeStartShare, SellShares
 from domain.eic.rules.envoys import placements, reachable
 from domain.eic.rules.epoch_end import growth_steps
+from domain.eic.rules.flow import _expertise
 from domain.eic.rules.navigation import deck
 from domain.eic.state import clamp_stock, sale
 from domain.engine import RuleViolation
 
-from .helpers import act, occupy, player, start
+from .helpers import act, occupy, player, run, start
 
 
 def test_d1_closed_trading_posts_with_two_and_three_players():
@@ -92,3 +94,31 @@ def test_decision_share_sales_only_while_acting_pledges_at_any_time():
     assert SellShares(company=1, count=1) in GAME.legal_commands(
         player(state, state.actor, shares=(0, 1, 0, 0)), state.actor
     )
+
+
+def test_reading_the_first_in_income_raises_its_share_value_by_two_without_being_asked():
+    """„Der Spieler, der am meisten Geld in dieser Epoche verdient hat, darf den Wert seiner Gesellschaft
+    um zwei Felder auf der Börsenleiste erhöhen.“ Reading: „darf“ grants, as „darf … nicht verändern“ and
+    „muss … senken“ of the places below settle the rest of the scheme; phase F asks nobody and the rise is
+    always made (README, "Readings")."""
+    state = replace(start(3), initiative=(0, 1, 2), stock=(5, 5, 5), phase="F", actor=-1)
+    for p, income in enumerate((9, 30, 4)):
+        state = player(state, p, income=income)
+    after, events = run(state)
+    ended_at = next(i for i, e in enumerate(events) if isinstance(e, ev.EpochEnded))
+    assert not [e for e in events[:ended_at] if isinstance(e, ev.TurnBegan)]  # nobody was asked
+    ended = next(e for e in events if isinstance(e, ev.EpochEnded))
+    assert ended.ranking == (1, 0, 2) and ended.rank_moves == (1, 2, 0)
+    assert after.stock[1] == clamp_stock(clamp_stock(5 + 2) + ended.growth[1])
+
+
+def test_reading_a_neutral_first_on_expertise_takes_no_slot_the_first_human_takes_slot_one():
+    """„Der erste platzierte Gesandte kommt auf Feld 1, der zweite auf Feld 2 der Initiative-Leiste usw.
+    Initiativemarker von Spielern, die diese Fähigkeit nicht genutzt haben, werden nach unten geschoben.“
+    and, 2 players: „Die Fähigkeiten werden dadurch nicht aktiviert.“ The neutral's envoy does not use
+    Expertise, so it takes no slot, and the first human envoy there takes slot 1 (README, "Readings")."""
+    state = replace(start(2), initiative=(1, 2, 0))
+    state = occupy(state, "CAP_EXPERTISE", 2, 0)  # the neutral first, then seat 0
+    (changed,) = _expertise(state)
+    assert isinstance(changed, ev.InitiativeChanged) and changed.initiative == (0, 1, 2)
+    assert _expertise(occupy(state, "CAP_EXPERTISE", 2)) == []  # the neutral alone: nothing changes

@@ -225,3 +225,40 @@ def test_a_free_dock_is_taken_first_and_no_ship_is_discarded():
     after, placed = _neutral_gets(state, "NE-2")
     assert placed.ship == "SH4" and placed.discard == ""
     assert [s.kind for s in after.players[N].ships] == ["G1", "G2", "SH4"]
+
+
+def _epoch_5_begins(state):
+    began = ev.EpochBegan(epoch=5, fe_dice=(1, 1, 1, 1), eu_dice=(1, 1, 1, 1))
+    return GAME.evolve(replace(state, epoch=4, phase="epoch_over"), began)
+
+
+def test_epoch_5_docks_are_places_the_galleons_leave_gaps_and_the_new_ship_takes_the_first():
+    """„Zu Beginn von Epoche 5 legt ihr alle Galeonen ab.“ and „Das neue Schiff legt ihr an die erste freie
+    Anlegestelle im Hafen des neutralen Spielers.“ Docks are places: the ships left stay where they are,
+    and the new ship takes the first free dock: G1 | SH3 | G2 becomes SH7 | SH3, so SH7 sails first."""
+    harbour = (ship(N, "G1"), ship(N, "SH3", gained=2), ship(N, "G2"))
+    state = player(start(2), N, ships=harbour, extensions=1, used_tiles=("G1", "G2", "SH3"))
+    began = _epoch_5_begins(state)
+    assert [s.kind for s in began.players[N].ships] == ["SH3"] and began.players[N].free_docks == (0,)
+    after, placed = _neutral_gets(began, "NE-1")
+    assert placed.ship == "SH7" and placed.discard == ""
+    assert [s.kind for s in after.players[N].ships] == ["SH7", "SH3"] and after.players[N].free_docks == ()
+    sailing = replace(after, phase="C", cards_drawn=True)
+    assert neutral_sends(sailing, _rng(b"sail")).ship == f"{N}:SH7"
+    # Rules 1 (games started before issue 32) closed the gap: SH3 | SH7, and SH3 sailed first.
+    old = _epoch_5_begins(replace(state, rules=1))
+    assert old.players[N].free_docks == ()
+    after, _ = _neutral_gets(old, "NE-1")
+    assert [s.kind for s in after.players[N].ships] == ["SH3", "SH7"]
+
+
+def test_epoch_5_a_player_buying_a_ship_also_takes_the_first_free_dock():
+    harbour = (ship(0, "G1"), ship(0, "G2"), ship(0, "SH4", gained=3))
+    state = player(start(2), 0, ships=harbour, extensions=1, used_tiles=("G1", "G2", "SH4"))
+    began = _epoch_5_begins(state)
+    assert [s.kind for s in began.players[0].ships] == ["SH4"] and began.players[0].free_docks == (0, 1)
+    bought = GAME.evolve(began, ev.EnvoyPlaced(player=0, envoy=0, space="SHP_SHIP", cost=0, ship="SH7"))
+    assert [s.kind for s in bought.players[0].ships] == ["SH7", "SH4"]
+    assert bought.players[0].free_docks == (1,)
+    sailed = GAME.evolve(bought, ev.PhaseBegan(phase="C"))
+    assert sailed.players[0].free_docks == ()  # every ship leaves its dock in phase C

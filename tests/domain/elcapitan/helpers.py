@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from msgspec.structs import replace
 
 from domain.elcapitan import GAME
+from domain.elcapitan.commands import BuildWarehouse
 from domain.elcapitan.data import CITY_BY_NAME, SITES
 from domain.elcapitan.state import EMPTY, PIRATE, CityState, State
-from domain.engine import rng_for
+from domain.engine import RuleViolation, rng_for
 
 
 def start(seats: int = 4, expansions: tuple[str, ...] = (), seed: bytes = b"test", first: int = 0) -> State:
@@ -98,3 +100,17 @@ def hand(state: State, seat: int, *cards: str) -> State:
 
 def printed(name: str) -> Any:
     return CITY_BY_NAME[name]
+
+
+def refused(state: State, seat: int, command: Any) -> str:
+    """The rule's code for refusing ``command``, which ``legal_commands`` does not list either."""
+    with pytest.raises(RuleViolation) as err:
+        GAME.decide(state, seat, command, rng_for(b"refused", 1))
+    assert command not in GAME.legal_commands(state, seat)
+    return err.value.code
+
+
+def build(state: State, seat: int, site: int, name: str) -> tuple[State, list[Any]]:
+    """``seat`` docked in ``name`` on its turn, building a warehouse on ``site``."""
+    state = dock(replace(state, current=seat, turn=replace(state.turn, acted=False)), seat, name)
+    return act(state, seat, BuildWarehouse(site=site))

@@ -9,7 +9,7 @@ from msgspec.structs import replace
 from domain.elcapitan import GAME
 from domain.elcapitan.commands import ChooseStartPlayer, ExtendLoan, RepayLoan, TakeLoan
 from domain.elcapitan.rules.board import loans_available
-from domain.elcapitan.rules.flow import Emitter
+from domain.elcapitan.rules.emitter import Emitter
 from domain.elcapitan.rules.payday import hold_payday
 from domain.elcapitan.state import Loan
 from domain.engine import RuleViolation, rng_for

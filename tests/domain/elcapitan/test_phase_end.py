@@ -15,7 +15,7 @@ from msgspec.structs import replace
 from domain.elcapitan import GAME, data
 from domain.elcapitan import events as ev
 from domain.elcapitan.bots import greedy_bot, random_bot
-from domain.elcapitan.commands import EndTurn, TakeLoan
+from domain.elcapitan.commands import BuyCard, EndTurn, TakeLoan
 from domain.elcapitan.rules.board import supply_empty
 from domain.elcapitan.rules.flow import deadlocked
 from domain.elcapitan.state import Loan, State
@@ -50,8 +50,32 @@ def test_zahltag_a_round_in_which_every_player_takes_a_loan_does_not_end_the_pha
     assert state.round == 3 and state.current == 0 and state.phase == 1
 
 
-def test_zahltag_safeguard_only_when_nobody_can_buy_sail_build_or_borrow():
-    stuck = _broke(_all_loans_taken(replace(start(4), round=2)))
+def test_zahltag_safeguard_only_after_a_round_in_which_nobody_did_anything_the_loans_being_out():
+    """Rules 2: buying and sailing are voluntary, so a table may pass for ever with money in hand; a round
+    in which nobody bought, sailed, moved the pirate or acted, with both loan stacks empty, ends the phase."""
+    quiet = _all_loans_taken(replace(start(4), round=2))
+    assert deadlocked(quiet)  # money in hand, yet nobody did anything this round
+    assert not deadlocked(replace(quiet, busy_this_round=True))
+    one_back = player(quiet, 0, loans=quiet.players[0].loans[1:])
+    assert not deadlocked(one_back)  # a loan card is on its bank space again
+
+
+def test_zahltag_a_purchase_keeps_the_round_going():
+    state = _all_loans_taken(replace(start(4), round=2))
+    for seat in range(4):
+        state = player(state, seat, ship="bank")  # nothing to build or borrow: each may pass
+    card = state.interconnections.display[0]  # no way off the bank with it
+    state, _ = act(state, 0, BuyCard(card=card))
+    state, events = act(state, 0, EndTurn())
+    assert events[0].passed and state.busy_this_round
+    for seat in (1, 2, 3):
+        state, events = act(state, seat, EndTurn())
+    assert not any(isinstance(e, ev.PhaseEndAnnounced) for e in events)
+    assert state.round == 3 and not state.busy_this_round
+
+
+def test_rules_1_zahltag_safeguard_only_when_nobody_can_buy_sail_build_or_borrow():
+    stuck = replace(_broke(_all_loans_taken(replace(start(4), round=2))), rules=1)
     assert deadlocked(stuck)
     assert not deadlocked(player(stuck, 2, money=30))  # he can buy a card and sail
     one_back = player(stuck, 0, loans=stuck.players[0].loans[1:])

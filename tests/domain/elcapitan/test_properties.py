@@ -70,15 +70,27 @@ def universe(state: State) -> list[Any]:
 
 
 def agree(state: State, seed: bytes, n: int) -> None:
-    """Every offered command is accepted; every other command is refused, for every seat."""
+    """Every offered command is accepted; every other command is refused, for every seat.
+
+    Except the cards of a pirate move (issue 32): one move with cards is offered per target and space, the
+    fewest cards that reach it, and ``decide`` checks any other choice of cards; so a move with cards that
+    is not offered may be accepted only where one with cards to the same target and space is offered.
+    """
     for seat in range(state.seats):
         legal = GAME.legal_commands(state, seat)
         for command in legal:
             GAME.decide(state, seat, command, rng_for(seed, n))
         offered = set(map(msgspec.json.encode, legal))
+        by_cards = {(c.to, c.space) for c in legal if isinstance(c, cmd.MovePirate) and c.cards}
         for command in universe(state):
             if msgspec.json.encode(command) in offered:
                 continue
+            if (
+                isinstance(command, cmd.MovePirate)
+                and command.cards
+                and (command.to, command.space) in by_cards
+            ):
+                continue  # another choice of cards for an offered target: decide judges the cards
             with pytest.raises(RuleViolation):
                 GAME.decide(state, seat, command, rng_for(seed, n))
 

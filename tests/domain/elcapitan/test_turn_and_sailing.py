@@ -2,22 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
 from msgspec.structs import replace
 
 from domain.elcapitan import GAME
 from domain.elcapitan.commands import BuildWarehouse, BuyCard, EndTurn, MovePirate, Sail, TakeLoan
-from domain.elcapitan.state import EMPTY
-from domain.engine import RuleViolation, rng_for
+from domain.elcapitan.state import EMPTY, Loan
 
-from .helpers import act, chain, city, dock, hand, later_round, player, start
-
-
-def refused(state, seat, command) -> str:
-    with pytest.raises(RuleViolation) as err:
-        GAME.decide(state, seat, command, rng_for(b"refused", 1))
-    assert command not in GAME.legal_commands(state, seat)
-    return err.value.code
+from .helpers import act, chain, city, dock, hand, later_round, player, refused, start
 
 
 def test_buy_any_number_of_displayed_cards_before_and_after_building():
@@ -159,6 +150,33 @@ def test_player_who_cannot_build_must_sail_to_the_bank_and_take_a_loan():
     legal = GAME.legal_commands(state, 0)
     assert not any(isinstance(c, BuildWarehouse) for c in legal)
     assert TakeLoan(amount=10) in legal and EndTurn() not in legal
+
+
+def _all_loans_out(state):
+    state = player(state, 1, loans=tuple(Loan(amount=10) for _ in range(18)))
+    return player(state, 2, loans=tuple(Loan(amount=16) for _ in range(12)))
+
+
+def test_buying_sailing_cards_is_voluntary():
+    """„Kauf von Segelkarten: Diese Aktion ist freiwillig.“ With every loan card out and nothing to build,
+    a player with money may end his turn without buying (issue 32; rules 1 refused it)."""
+    state = _all_loans_out(later_round(player(dock(start(4), 0, "marseille"), 0, money=3)))
+    legal = GAME.legal_commands(state, 0)
+    assert any(isinstance(c, BuyCard) for c in legal)  # a card he could buy
+    assert not any(isinstance(c, BuildWarehouse | TakeLoan | Sail) for c in legal)  # 4 Florin to build
+    assert EndTurn() in legal
+    passed, events = act(state, 0, EndTurn())
+    assert events[0].passed and passed.current == 1 and passed.players[0].money == 3
+    assert refused(replace(state, rules=1), 0, EndTurn()) == "elcapitan.action_required"
+
+
+def test_at_the_start_of_the_game_a_destination_card_must_be_bought():
+    """„Bei Spielbeginn müssen Sie mindestens eine Zielkarte kaufen, um Ihr Schiff ins Spiel zu bringen.“"""
+    state = start(4)
+    assert refused(state, 0, EndTurn()) == "elcapitan.action_required"
+    card = state.destinations.display[0]
+    state, _ = act(state, 0, BuyCard(card=card))
+    assert refused(state, 0, EndTurn()) == "elcapitan.action_required"  # and sail in, and build
 
 
 def test_ambiguity_15_a_turn_with_nothing_possible_passes():

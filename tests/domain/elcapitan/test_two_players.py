@@ -11,7 +11,7 @@ from msgspec.structs import replace
 
 from domain.elcapitan import GAME
 from domain.elcapitan.commands import BuildWarehouse, ChooseStartPlayer, EndTurn
-from domain.elcapitan.rules.flow import Emitter
+from domain.elcapitan.rules.emitter import Emitter
 from domain.elcapitan.rules.payday import fortress_payouts, hold_payday, majority_payouts, proliferation
 from domain.engine import RuleViolation, rng_for
 

@@ -6,7 +6,6 @@ Colours in 4-player examples: 0 Red, 1 Green, 2 Yellow, 3 Blue.
 
 from __future__ import annotations
 
-import pytest
 from msgspec.structs import replace
 
 from domain.elcapitan import GAME
@@ -14,18 +13,10 @@ from domain.elcapitan.commands import BuildFortress, BuildWarehouse, EndTurn, Re
 from domain.elcapitan.rules.chain import next_sites
 from domain.elcapitan.rules.payday import majority_payouts, proliferation
 from domain.elcapitan.state import EMPTY
-from domain.engine import RuleViolation, rng_for
 
-from .helpers import act, chain, city, dock, player, set_city, start
+from .helpers import act, chain, city, dock, player, refused, set_city, start
 
 RED, GREEN, YELLOW, BLUE = 0, 1, 2, 3
-
-
-def refused(state, seat, command) -> str:
-    with pytest.raises(RuleViolation) as err:
-        GAME.decide(state, seat, command, rng_for(b"refused", 1))
-    assert command not in GAME.legal_commands(state, seat)
-    return err.value.code
 
 
 def build(state, seat, site, city_name="marseille"):

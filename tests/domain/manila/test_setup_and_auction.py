@@ -102,3 +102,16 @@ def test_auction_later_voyages_are_opened_by_the_previous_harbour_master():
     events = GAME.decide(state, 2, cmd.PassPlacement(), Dice(1, 1, 1))
     started = next(e for e in events if isinstance(e, ev.VoyageStarted))
     assert started.opener == 3
+
+
+def test_auction_offers_the_lowest_200_bids_and_accepts_any_payable_one():
+    """The office is unlimited, so cash is too: ``legal_commands`` offers the 200 lowest payable bids
+    (a bounded list, issue 32) and ``decide`` still takes any bid the player can pay."""
+    state = start(4)
+    players = list(state.players)
+    players[0] = replace(players[0], cash=900)
+    state = replace(state, players=tuple(players))
+    bids = [c.amount for c in GAME.legal_commands(state, 0) if isinstance(c, cmd.Bid)]
+    assert bids == list(range(1, 201))
+    state, events = act(state, 0, cmd.Bid(amount=850))
+    assert events[0] == ev.BidPlaced(seat=0, amount=850)

@@ -50,9 +50,17 @@ def test_a_three_player_table_matches_the_hand_computation() -> None:
 
 
 def test_shared_first_place_is_a_tie() -> None:
-    after = rate_table({}, (0, 1, 2), winners=(0, 1))
+    after = rate_table({}, (0, 1, 2), places=(0, 0, 2))
     assert after[0].mu == pytest.approx(after[1].mu)
     assert after[2].mu < 25.0 < after[0].mu
+
+
+def test_a_shared_lower_place_is_a_tie_too() -> None:
+    """Manila's last two level in wealth share third place: rated equal, unlike an ordered finish."""
+    tied = rate_table({}, (0, 1, 2, 3), places=(0, 1, 2, 2))
+    assert tied[2].mu == pytest.approx(tied[3].mu) and tied[2].sigma == pytest.approx(tied[3].sigma)
+    ordered = rate_table({}, (0, 1, 2, 3))
+    assert ordered[2].mu > tied[2].mu > ordered[3].mu
 
 
 def test_ratings_predict_the_stronger_player() -> None:

@@ -12,11 +12,11 @@ from domain.tournament import (
     Entrant,
     PointsByPlace,
     RoundPaired,
-    Settings,
     State,
     TableFinished,
     TournamentEvent,
     TournamentFinished,
+    TournamentSettings,
     current_standings,
     default_tie_breaks,
     fold,
@@ -28,7 +28,7 @@ def _create(players: int, **settings: object) -> tuple[State, list[TournamentEve
     game = GAMES[str(settings.get("game", "manila"))]
     events = rules.create(
         "t1",
-        Settings(**{"game": "manila", **settings}),  # type: ignore[arg-type]
+        TournamentSettings(**{"game": "manila", **settings}),  # type: ignore[arg-type]
         [Entrant(name=f"p{i}", bot="random") for i in range(players)],
         min_seats=game.min_seats,
         max_seats=game.max_seats,

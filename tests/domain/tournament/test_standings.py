@@ -13,7 +13,8 @@ POINTS = PointsByPlace()
 def test_points_by_place_default_and_shared_first() -> None:
     assert table_points(POINTS, (4, 5, 6, 7), ()) == {4: 6, 5: 5, 6: 3, 7: 1}
     assert table_points(POINTS, (1, 2, 3), ()) == {1: 6, 2: 4, 3: 1}
-    assert table_points(POINTS, (1, 2, 3), (1, 2)) == {1: 6, 2: 6, 3: 1}
+    assert table_points(POINTS, (1, 2, 3), (0, 0, 2)) == {1: 6, 2: 6, 3: 1}
+    assert table_points(POINTS, (4, 5, 6, 7), (0, 1, 2, 2)) == {4: 6, 5: 5, 6: 3, 7: 3}  # last two tied
     custom = PointsByPlace(by_size={"3": (3, 1, 0)}, bye=2)
     assert table_points(custom, (9, 8, 7), ()) == {9: 3, 8: 1, 7: 0}
     with pytest.raises(ValueError, match="no points"):

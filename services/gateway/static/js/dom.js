@@ -31,7 +31,8 @@ export function tip(text) {
   return svg("title", {}, text);
 }
 
-export const COLOURS = ["#c0392b", "#2471a3", "#229954", "#d4ac0d", "#7d3c98", "#5d6d7e"];
+// Each colour but yellow takes white text at 4.5:1 or more (WCAG AA); on yellow the text is dark.
+export const COLOURS = ["#c0392b", "#2471a3", "#1e8449", "#d4ac0d", "#7d3c98", "#5d6d7e"];
 export const COLOUR_NAMES = ["red", "blue", "green", "yellow", "purple", "grey"];
 
 /** The names and colours of a game's players, and how a player is printed. */
@@ -50,9 +51,18 @@ export class People {
     if (seat === null || seat === undefined) return el("span", {}, "nobody");
     return el("span", { class: "who p" + seat }, el("i", { class: "chip p" + seat }), this.name(seat));
   }
+  /** The class for text drawn on this player's colour: dark on yellow, white on the rest. */
+  onColour(seat) {
+    return seat % COLOURS.length === 3 ? "on-light" : "";
+  }
   /** The first letter of a name, for small pieces on a board. */
   initial(seat) {
-    return this.name(seat).trim().charAt(0).toUpperCase() || String(seat + 1);
+    // A letter two players share (Anna and Alba, or "Player 1" and "Player 2") says nobody: the seat's
+    // number instead.
+    const first = (s) => this.name(s).trim().charAt(0).toUpperCase();
+    const letter = first(seat);
+    const shared = this.names.some((_, other) => other !== seat && first(other) === letter);
+    return letter && !shared ? letter : String(seat + 1);
   }
 }
 

@@ -2,8 +2,12 @@
 // a seat holder plays by clicking highlighted targets on the board; every game can be replayed by move.
 import { el, People } from "./dom.js";
 import { api, bearer, sendOverHttp, SocketCommands } from "./net.js";
+import { Chat } from "./chat.js";
+import { Announcer } from "./shell/announce.js";
+import { MoveClocks } from "./shell/clocks.js";
 import { Decision } from "./shell/decide.js";
 import { GameLog } from "./shell/log.js";
+import { changedPlaces, focusedKey, listenForKeys, markLastMove, nameThePlaces, offerToKeyboard, restoreFocus, signature, zoomForTouch } from "./shell/places.js";
 import { finalTable, playersPanel } from "./shell/players.js";
 
 const $ = (id) => document.getElementById(id);
@@ -14,9 +18,16 @@ let token = fragment.get("token") || localStorage.getItem(storageKey) || "";
 
 const S = { info: null, board: null, people: null, viewer: null, live: null, replayAt: null, decision: null, legalFor: -1 };
 let log = null;
+let announcer = null;
+let clocks = null; // a tournament game's move clocks (shell/clocks.js)
+const NARROW = "(max-width: 700px)";
+// The last move's places: the board's drawing after the previous move, what changed, and when.
+const marks = { seq: null, drawn: null, keys: new Set(), at: 0 };
+const zoom = { whole: false, decision: null };
 let socket = null;
 let retry = 500;
 const commands = new SocketCommands();
+let chat = null;
 
 /** The one function that sends a move: on the game's socket when it is open, else over HTTP. */
 function sendCommand(command) {
@@ -46,7 +57,7 @@ function render() {
   const replaying = S.replayAt !== null;
   const finished = S.live.status === "finished";
   const deciding = S.decision && !replaying;
-  const ctx = { ...context(), toAct: state.to_act, events: log.until(state.seq), chosen: deciding ? S.decision.chosenKeys() : [], offered: deciding ? S.decision.targets() : new Set() };
+  const ctx = { ...context(), replaying, toAct: state.to_act, events: log.until(state.seq), chosen: deciding ? S.decision.chosenKeys() : [], offered: deciding ? S.decision.targets() : new Set() };
   let board;
   try {
     board = S.board.draw(state.view, ctx);
@@ -54,18 +65,72 @@ function render() {
     board = el("p", { class: "notice error" }, "The board could not be drawn: " + e);
     console.error(e);
   }
+  const focused = focusedKey($("board"));
   $("board").replaceChildren(board);
+  if (board.tagName === "svg") {
+    nameThePlaces(board);
+    markMove(board, state, replaying);
+  }
   highlight(replaying);
+  fitForTouch(board, replaying);
+  restoreFocus(board, focused);
   const badge = replaying ? `replay · move ${S.replayAt} of ${log.moves.length - 1}` : finished ? "finished" : "live";
   $("status").textContent = badge;
   $("status").className = "badge " + (replaying ? "replay" : finished ? "finished" : "live");
   $("players").replaceChildren(playersPanel(state.view, { ...ctx, outcome: state.outcome }, S.board));
+  if (clocks) clocks.paint($("players"));
   $("final").replaceChildren(state.outcome ? finalTable(state.view, state.outcome, ctx, S.board) : "");
   $("turn").replaceChildren(turnLine(state, replaying));
   document.body.dataset.seq = state.seq;
   document.body.dataset.status = S.live.status;
   document.body.dataset.move = replaying ? S.replayAt : log.moves.length - 1;
   renderReplay();
+}
+
+/** The places the last live move changed: marked until the next one, pulsing for a moment after it. */
+function markMove(board, state, replaying) {
+  if (replaying) return;
+  const drawn = signature(board);
+  if (marks.seq !== state.seq) {
+    if (marks.drawn) (marks.keys = changedPlaces(board, marks.drawn, drawn)), (marks.at = performance.now());
+    marks.seq = state.seq;
+    marks.drawn = drawn;
+  }
+  const elapsed = performance.now() - marks.at;
+  markLastMove(board, marks.keys, elapsed < 1600);
+  // A redraw during the pulse continues it rather than starting it again.
+  for (const node of board.querySelectorAll(".just-moved")) node.style.animationDelay = `-${Math.round(elapsed)}ms`;
+}
+
+/** On a phone the board zooms so that each place to tap is 44 px at least (unless the player asked for
+ * the whole board); a new decision scrolls the board's panel to its first place. */
+function fitForTouch(board, replaying) {
+  const button = $("zoom-toggle");
+  const offering = !replaying && S.decision && board.tagName === "svg" && window.matchMedia(NARROW).matches;
+  const fresh = offering && zoom.decision !== S.decision;
+  if (offering) zoom.decision = S.decision;
+  const factor = offering ? zoomForTouch(board, $("board"), !zoom.whole, fresh) : zoomForTouch(board, $("board"), false, false);
+  button.hidden = !offering || (factor === 1 && !zoom.whole);
+  button.textContent = zoom.whole ? "Zoom in to play" : "Show the whole board";
+}
+
+/** What the log says of an event, for the live region (others' moves read out). */
+let spoken = [];
+function speak(item) {
+  if (item.seat === S.viewer) return;
+  try {
+    const text = S.board.describe(item.event, { ...context(), seat: item.seat });
+    if (text) spoken.push(el("span", {}, text).textContent); // a sentence may hold name chips
+  } catch (e) {
+    return;
+  }
+  if (spoken.length === 1) setTimeout(() => (announcer.say(spoken.join(" ")), (spoken = [])), 400);
+}
+
+function announceTurn() {
+  const live = S.live;
+  const mine = S.viewer !== null && live.status === "live" && live.to_act.includes(S.viewer);
+  announcer.turn(mine, S.board.prompt ? S.board.prompt(live.view, context()) : "");
 }
 
 function turnLine(state, replaying) {
@@ -91,6 +156,8 @@ function highlight(replaying) {
     node.classList.toggle("legal", targets.has(key));
     node.classList.toggle("chosen", decision.chosenKeys().includes(key));
   }
+  const labels = new Map(decision.options().next.filter((s) => s.num === undefined).map((s) => [s.key, s.label]));
+  offerToKeyboard($("board"), targets, labels);
   const onBoard = new Set([...$("board").querySelectorAll("[data-target]")].map((n) => n.getAttribute("data-target")));
   box.replaceChildren(decision.controls(S.board.prompt ? S.board.prompt(S.live.view, context()) : "Your move", onBoard));
 }
@@ -126,20 +193,35 @@ async function play(command) {
 }
 
 function onFrame(frame) {
+  if (frame.type === "chat") return chat && chat.take(frame);
   if (frame.type === "pong" || (frame.type === "result" && commands.settle(frame))) return;
   if (frame.type === "result") return;
   if (frame.type === "hello") S.viewer = frame.viewer;
+  if ((frame.type === "hello" || frame.type === "resync") && S.live && frame.seq < S.live.seq) rewound(frame.seq);
+  if (frame.type === "hello" && chat) chat.load(); // messages sent while the socket was closed
   if (frame.type === "event") {
     if (S.live && frame.seq <= S.live.seq) return;
-    log.add({ seq: frame.seq, seat: frame.seat, command_id: frame.command_id || `live-${frame.seq}`, event: frame.event });
+    const item = { seq: frame.seq, seat: frame.seat, command_id: frame.command_id || `live-${frame.seq}`, event: frame.event };
+    log.add(item);
+    speak(item);
+    if (clocks) clocks.event(item);
   }
+  if (clocks) clocks.refresh(); // each event moves the clocks: the last move's time, who is to act
   const wasLive = S.live && S.live.status === "live";
   S.live = { seq: frame.seq, view: frame.view, to_act: frame.to_act, outcome: frame.outcome, status: frame.status };
   viewCache.set(frame.seq, S.live);
   if (frame.status === "finished" && wasLive !== false) return finish();
   S.decision = S.decision && S.legalFor === frame.seq ? S.decision : null;
+  announceTurn();
   render();
   refreshLegal();
+}
+
+/** Redis lost its last seconds (docs/reliability.md): the events past ``seq`` no longer exist, so the log
+ * and replay forget them and are read again from the store. */
+function rewound(seq) {
+  for (const cached of [...viewCache.keys()]) if (cached > seq) viewCache.delete(cached);
+  loadEvents();
 }
 
 /** At the end everything hidden is shown: the log again, unredacted, and replay from the start. */
@@ -237,6 +319,8 @@ function setupReplay() {
     else return;
     event.preventDefault();
   });
+  listenForKeys($("board"), (key) => S.decision && S.replayAt === null && S.decision.chooseTarget(key));
+  $("zoom-toggle").addEventListener("click", () => ((zoom.whole = !zoom.whole), render()));
   $("board").addEventListener("click", (event) => {
     const target = event.target.closest("[data-target].legal");
     if (target && S.decision && S.replayAt === null) S.decision.chooseTarget(target.getAttribute("data-target"));
@@ -251,24 +335,43 @@ async function start() {
     localStorage.removeItem(storageKey);
     ({ status, body } = await api(`/api/games/${gameId}`));
   }
+  if (status === 404) return noSuchGame();
   if (status !== 200) return setConn(body ? body.message : "unavailable");
   if (token) localStorage.setItem(storageKey, token);
   S.info = body;
   S.viewer = body.viewer;
   S.people = new People(body.names);
   S.board = (await import(`./boards/${body.game}.js`)).default;
-  document.title = `${body.title} — Harbormaster`;
+  announcer = new Announcer(body.title, $("live"), S.viewer === null ? null : $("alerts"));
+  if (body.tournament) clocks = new MoveClocks({ gameId, token, people: S.people, viewer: S.viewer, announcer, after: $("turn") });
   $("title").textContent = body.title;
+  if (body.tournament_id) $("title").after(el("a", { href: `/tournaments/${encodeURIComponent(body.tournament_id)}`, id: "tournament-link" }, "tournament ", body.tournament_id));
   $("seat-info").replaceChildren(S.viewer === null ? "You are watching." : el("span", {}, "You play ", S.people.who(S.viewer), "."),
     token ? el("a", { href: "#", id: "leave", onclick: leave }, " Watch instead") : "");
   log = new GameLog($("log"), S.board, context);
+  chat = new Chat($("chat"), gameId, S.viewer, token);
+  chat.start();
   const last = await loadEvents();
   S.live = { seq: body.last_seq, view: body.view, to_act: body.to_act, outcome: body.outcome, status: body.status };
   viewCache.set(S.live.seq, S.live);
   setupReplay();
+  announceTurn();
   render();
+  if (clocks) clocks.refresh();
   refreshLegal();
   connect(Math.min(last, body.last_seq));
+}
+
+/** A link to a game that does not exist (mistyped, or from another server): say so, plainly. */
+function noSuchGame() {
+  document.title = "No such game — Harbormaster";
+  setConn("");
+  $("title").textContent = "No such game";
+  $("status").hidden = true;
+  document.querySelector("main").replaceChildren(el("div", { class: "panel missing", id: "no-such-game" },
+    el("h1", {}, "No such game"),
+    el("p", {}, "There is no game ", el("code", {}, gameId), " on this server. The link may be mistyped, or the game was made on another server."),
+    el("p", {}, el("a", { href: "/" }, "See the games being played, or start one ›"))));
 }
 
 function leave(event) {

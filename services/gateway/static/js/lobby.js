@@ -2,19 +2,9 @@
 // players' names and bots; after creation, a link per seat (the seat's token is in the link only).
 import { el, People } from "./dom.js";
 import { api } from "./net.js";
+import { drawOptionFields, readOptionFields } from "./options.js";
 
 const $ = (id) => document.getElementById(id);
-// Each game's options as its rules know them (domain/<game>/rules: check_known_options).
-const OPTIONS = {
-  manila: [
-    { kind: "check", name: "variant_boarding", label: "Boarding variant (a pirate may displace a crew member)" },
-    { kind: "select", name: "deal", label: "Shares dealt", choices: [["all_twenty", "from all 20 shares (2015 rules)"], ["three_of_each", "from three of each (2005 rules)"]] },
-  ],
-  elcapitan: [
-    { kind: "list", name: "expansions", label: "Expansion cities", choices: [["porto", "Porto"], ["lisboa", "Lisboa"], ["canarias", "Islas Canarias"]] },
-  ],
-  eic: [{ kind: "check", name: "pledging", label: "Pledging (shares may be pledged for money)" }],
-};
 let catalog = [];
 let finishedOffset = 0;
 
@@ -41,14 +31,7 @@ function selected() {
 }
 
 function drawOptions() {
-  const box = $("options");
-  const options = OPTIONS[$("game-kind").value] || [];
-  box.hidden = options.length === 0;
-  box.replaceChildren(el("legend", {}, "Options"), ...options.map((o) => {
-    if (o.kind === "check") return el("label", { class: "row" }, el("input", { type: "checkbox", "data-option": o.name }), " ", o.label);
-    if (o.kind === "select") return el("label", { class: "row" }, o.label, " ", el("select", { "data-option": o.name }, o.choices.map(([v, t]) => el("option", { value: v }, t))));
-    return el("div", { class: "row" }, o.label, ": ", o.choices.map(([v, t]) => el("label", { class: "inline" }, el("input", { type: "checkbox", "data-list": o.name, value: v }), " ", t)));
-  }));
+  drawOptionFields($("options"), $("game-kind").value);
 }
 
 function drawSeats() {
@@ -73,14 +56,7 @@ function drawSeatRows() {
 }
 
 function readOptions() {
-  const options = {};
-  for (const node of $("options").querySelectorAll("[data-option]")) {
-    if (node.type === "checkbox") { if (node.checked) options[node.dataset.option] = true; } else options[node.dataset.option] = node.value;
-  }
-  for (const node of $("options").querySelectorAll("[data-list]")) {
-    if (node.checked) (options[node.dataset.list] = options[node.dataset.list] || []).push(node.value);
-  }
-  return options;
+  return readOptionFields($("options"));
 }
 
 async function create(event) {

@@ -44,7 +44,19 @@ function yourTable(you) {
   else if (!you.game_id) what = `Round ${you.round}: you have a bye.`;
   else what = [`Round ${you.round}: `, el("a", { class: "primary-link", id: "your-table", href: you.link },
     you.finished ? "your table (finished) ›" : "play your table ›")];
-  return el("div", { class: "panel you-panel" }, el("b", {}, `You are ${you.name}. `), what);
+  return el("div", { class: "panel you-panel" }, el("b", {}, `You are ${you.name}. `), what, " ", tieToAccount());
+}
+
+/** Ties the person's entrant to the signed-in account (rated with it, listed in *my games*); issue 35. */
+function tieToAccount() {
+  const tid = decodeURIComponent(location.pathname.split("/").pop());
+  const said = el("span", { id: "tie-result" });
+  const tie = async () => {
+    const { status, body } = await api(`/api/tournaments/${encodeURIComponent(tid)}/account`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ key: personKey(tid) }) });
+    said.textContent = status === 200 ? "Tied to your account: its games count for your rating." : body ? body.message : `refused (${status})`;
+  };
+  return el("span", {}, el("button", { type: "button", id: "tie-account", onclick: tie }, "Tie to my account"), " ", said);
 }
 
 function badge(status) {

@@ -10,9 +10,28 @@ export const SPACES = [
   ["MER_TRADE_SPICES", "Merchant", "spices trade"], ["MER_TRADE_COFFEE", "Merchant", "coffee trade"], ["MER_TRADE_SILK", "Merchant", "silk trade"],
   ["CAP_EXPERTISE", "Captain", "expertise"], ["CAP_CARTOGRAPHY", "Captain", "cartography"],
 ];
-const SPACE = { ...Object.fromEntries(SPACES.map(([id, who, what]) => [id, `the ${who}'s ${what}`])), central: "the central zone" };
+// "the Governor's trading post", not "the Governor's a trading post"
+const SPACE = { ...Object.fromEntries(SPACES.map(([id, who, what]) => [id, `the ${who}'s ${what.replace(/^an? /, "")}`])), central: "the central zone" };
 const list = (items) => (items.length < 2 ? items.join("") : items.slice(0, -1).join(", ") + " and " + items[items.length - 1]);
 const gs = (n) => `${n} GS`;
+// The ships one may buy: epoch, cost, speed, tonnage (domain/eic/data.py SHIP_TYPES, PROPOSED values;
+// kept in step by hand, as tests/browser/test_card_names.py checks).
+export const SHIPS = { SH1: [1, 5, 2, 3], SH2: [1, 6, 1, 5], SH3: [2, 8, 3, 3], SH4: [2, 9, 2, 5], SH5: [3, 11, 4, 3], SH6: [3, 12, 2, 7], SH7: [4, 14, 4, 5], SH8: [4, 16, 3, 7] };
+const shipOffer = (kind) => {
+  const ship = SHIPS[kind];
+  return ship ? `ship ${kind.slice(2)}: ${gs(ship[1])}, speed ${ship[2]}, tonnage ${ship[3]}` : kind;
+};
+/** What an envoy on a space costs: 1 GS to each envoy already there, and the ability's own price. */
+export function envoyCost(view, space, ship) {
+  const index = SPACES.findIndex((s) => s[0] === space);
+  const fees = index < 0 ? 0 : (view.occupants[index] || []).length;
+  const ability = ship && SHIPS[ship] ? SHIPS[ship][1] : space === "GOV_TRADING_POST" ? 3 : space === "CAP_EXPERTISE" ? view.epoch : 0;
+  return { fees, ability };
+}
+const costText = ({ fees, ability }) => {
+  const parts = [fees ? `${gs(fees)} in fees` : "", ability ? `${gs(ability)} for the ability` : ""].filter(Boolean);
+  return parts.length ? ` (${parts.join(" + ")})` : "";
+};
 
 export function goods(amounts) {
   const parts = (amounts || []).map((n, i) => (n ? `${n} ${GOODS[i]}` : "")).filter(Boolean);
@@ -85,9 +104,12 @@ const companyOf = (c, ctx) => (c < ctx.people.names.length ? `${ctx.people.name(
 export function path(c, view, ctx) {
   switch (c.type) {
     case "PlaceEnvoy": {
-      const steps = [{ key: `space:${c.space}`, label: `Send an envoy to ${SPACE[c.space] || c.space}` }];
+      // The space's step names what it costs before paying; a new ship's step its cost, speed, tonnage.
+      const cost = envoyCost(view, c.space, null);
+      const shipPrice = c.ship ? " + the ship's price" : "";
+      const steps = [{ key: `space:${c.space}`, label: `Send an envoy to ${SPACE[c.space] || c.space}${c.space === "central" ? "" : costText(cost) + shipPrice}` }];
       if (c.site) steps.push({ key: `site:${c.site}`, label: `a trading post in ${c.site}` });
-      if (c.ship) steps.push({ key: `ship:${c.ship}`, label: `taking ${c.ship.startsWith("SH") ? "ship " + c.ship.slice(2) : c.ship}` });
+      if (c.ship) steps.push({ key: `ship:${c.ship}`, label: `taking ${shipOffer(c.ship)}` });
       if (c.discard) steps.push({ key: `discard:${c.discard}`, label: `giving up ${shipName(c.discard, ctx)}` });
       if (c.envoy) steps.push({ key: `envoy:${c.envoy}`, label: `envoy ${c.envoy + 1}` });
       return steps;

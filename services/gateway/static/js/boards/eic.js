@@ -5,10 +5,10 @@
 // drawn as cards on the board. Each part is drawn at its own origin and placed by the layout: side by
 // side on a wide screen, one column (500 wide, larger type) on a phone, so the board scales to the
 // panel and stays readable.
-import { svg, tip } from "../dom.js";
+import { el, svg, tip } from "../dom.js";
 import { MARKET_CARDS } from "./eic-cards.js";
 import { MARKETS, STOCK } from "./eic-markets.js";
-import { GOODS, SPACES, ZONES, describe, goods, loadingHead, marketCard, path, shipName } from "./eic-words.js";
+import { GOODS, SPACES, ZONES, describe, envoyCost, goods, loadingHead, marketCard, path, shipName } from "./eic-words.js";
 
 const SITES = [["Canton", "Macao", "Formosa"], ["Batavia", "Malacca"], ["Bombay", "Madras", "Calcutta"]];
 const CLOSED_SITES = ["Formosa", "Bombay"]; // domain/eic/data.py CLOSED_SITES_FEW_PLAYERS: shut with 2 and 3 players
@@ -84,6 +84,13 @@ function zones(view, ctx) {
   }));
 }
 
+/** What an envoy sent to a space pays, said before it is sent. */
+function spaceCost(view, id) {
+  const { fees, ability } = envoyCost(view, id, null);
+  const price = id === "SHP_SHIP" || id === "INV_SHIP" ? "the ship's price" : ability ? `${ability} GS` : "nothing";
+  return `. An envoy here pays ${fees} GS in fees (1 to each envoy already here) and ${price} for the ability`;
+}
+
 function spaces(view, ctx) {
   const g = svg("g", {}, svg("text", { x: 0, y: 16, class: "card-title dark" }, "Influence"));
   const h = 42; // two lines: the personality, then what the space gives
@@ -93,7 +100,7 @@ function spaces(view, ctx) {
       svg("rect", { x, y, width: 242, height: h - 4, rx: 6, class: "spot-bg" }),
       svg("text", { x: x + 8, y: y + 16, class: "space-text" }, svg("tspan", { "font-weight": 700 }, who), svg("tspan", { x: x + 8, dy: 17 }, what)),
       occupants.map((s, k) => svg("circle", { cx: x + 228 - k * 16, cy: y + 12, r: 7, fill: ownerColour(s, ctx), stroke: "#fff" })),
-      tip(hover + (occupants.length ? `; envoys: ${occupants.map((s) => ownerName(s, ctx)).join(", ")}` : "")));
+      tip(hover + (occupants.length ? `; envoys: ${occupants.map((s) => ownerName(s, ctx)).join(", ")}` : "") + (id === "central" ? "" : spaceCost(view, id))));
   };
   SPACES.forEach(([id, who, what], i) => g.append(cell((i % 2) * 250, 24 + Math.floor(i / 2) * h, id, who, what, `${who} — ${what}`)));
  g.append(cell(250, 24 + 5 * h, "central", "Central zone", "no ability, no cost", "The central zone: an envoy may stand here; it uses no ability and costs nothing"));
@@ -262,7 +269,7 @@ function layout(view, ctx) {
   const width = narrow ? 500 : 1000;
   const over = view.phase === "over";
   const phase = over ? "game over" : `phase ${LETTER[view.phase] || view.phase}`;
-  const doing = [over ? "" : PHASES[view.phase] || "", view.actor >= 0 && !over ? (view.actor === ctx.viewer ? "your turn" : `${ownerName(view.actor, ctx)} to act`) : ""].filter(Boolean).join(" · ");
+  const doing = [over ? "" : PHASES[view.phase] || "", view.actor >= 0 && !over ? (view.actor === ctx.viewer && !ctx.replaying ? "your turn" : `${ownerName(view.actor, ctx)} to act`) : ""].filter(Boolean).join(" · ");
   const head = svg("text", { x: 4, y: 22, class: "headline" }, `Epoch ${view.epoch} (${EPOCHS[view.epoch - 1] || ""}) · ${phase}`,
     doing ? svg("tspan", narrow ? { x: 4, dy: 22 } : {}, narrow ? doing : `, ${doing}`) : "");
   const parts = [head];
@@ -299,7 +306,8 @@ export default {
   scoreName: "Wealth (GS)",
   money(view, seat) {
     const p = view.players[seat];
-    return `${p.treasury} GS · income ${p.income} · ${p.ships.length} ships`;
+    // GS: the rulebook's Goldstücke; the first money a player sees says what it is.
+    return [`${p.treasury} `, el("abbr", { title: "GS: gold pieces (the game's money)" }, "GS"), ` · income ${p.income} · ${p.ships.length} ship${p.ships.length === 1 ? "" : "s"}`];
   },
   /** The rulebook's final wealth: start shares not pledged, every share held (each at its company's
    * value) and the treasury; the neutral company's shares count too. */

@@ -46,7 +46,7 @@ function site(c, number, x, y, s, view, ctx) {
     svg("rect", { x: x + 1, y: y + 1, width: s - 2, height: s - 2, rx: 3, class: dark ? "ec-site dark" : "ec-site" }),
     svg("g", {}, triangle ? svg("path", { d: `M${x + 2},${y + s - 2} L${x + s * 0.5},${y + s - 2} L${x + 2},${y + s * 0.5} Z`, class: shuts ? "ec-triangle" : "ec-triangle idle" }) : null,
     colour === EMPTY ? null : svg("path", { d: house(x, y, s), fill: ctx.people.colour(owner(colour, view.seats)), class: neutral ? "ec-house neutral" : "ec-house" })),
-    svg("text", { x: x + s / 2, y: y + s / 2 + (colour === EMPTY ? 4 : 7), "text-anchor": "middle", class: colour !== EMPTY || dark ? "ec-value light" : "ec-value" }, value),
+    svg("text", { x: x + s / 2, y: y + s / 2 + (colour === EMPTY ? 4 : 7), "text-anchor": "middle", class: colour !== EMPTY ? `ec-value light ${ctx.people.onColour(owner(colour, view.seats))}` : dark ? "ec-value light" : "ec-value" }, value),
     tip(`${title(c.name)}, site ${number}: pays ${value} to the majority when it is the next free space; ${who}${why}`));
 }
 
@@ -66,21 +66,22 @@ function harbourSpace(c, i, x, y, s, view, ctx) {
   return svg("g", { class: "target harbour-space", "data-target": `harbour:${c.name}:${i}` },
     svg("rect", { x: x + 1, y: y + 1, width: s - 2, height: s - 2, rx: s / 2 - 1, class: "ec-harbour" }),
     fill ? svg("g", {}, svg("path", { d: ship(x + s / 2, y + s / 2 + 2, s / 30), fill, class: "ec-ship" })) : svg("text", { x: x + s / 2, y: y + s / 2 + 4, "text-anchor": "middle", class: "ec-value sea" }, cost),
-    tip(`${title(c.name)}, harbour space ${i + 1}: a warehouse built from here costs ${cost} florins${whose}`));
+    tip(`${title(c.name)}, harbour space ${i + 1}: a warehouse built from here costs ${cost} florin${cost === 1 ? "" : "s"}${whose}`));
 }
 
 function fortresses(c, x, y, s, view, ctx) {
   const costs = CITIES[c.name].fortresses;
   const first = TILE_COLS - costs.length;
   const g = svg("g", { class: "target fortresses", "data-target": `fortress:${c.name}` },
-    svg("rect", { x: x + first * s + 1, y: y + 1, width: costs.length * s - 2, height: s - 2, rx: 3, class: "ec-fort-row" }));
+    svg("rect", { x: x + first * s + 1, y: y + 1, width: costs.length * s - 2, height: s - 2, rx: 3, class: "ec-fort-row" }),
+    tip(`${title(c.name)}'s fortresses: ${costs.length} site${costs.length === 1 ? "" : "s"} costing ${costs.join(" and ")} florins; a fortress counts as two warehouses in the majority`));
   costs.forEach((cost, i) => {
     const seat = c.fortresses[i];
     const fx = x + (first + i) * s;
     g.append(svg("g", {},
       svg("path", { d: tower(fx + 2, y + 2, s - 4), class: seat === EMPTY ? "ec-fort free" : "ec-fort", fill: seat === EMPTY ? null : ctx.people.colour(seat) }),
-      svg("text", { x: fx + s / 2, y: y + s * 0.78, "text-anchor": "middle", class: seat === EMPTY ? "ec-value small" : "ec-value small light" }, cost),
-      tip(`${title(c.name)}, fortress site ${i + 1}: a fortress here costs ${cost} florins and counts as two warehouses in the majority${seat === EMPTY ? "" : `; ${ctx.people.name(seat)}'s fortress`}`)));
+      svg("text", { x: fx + s / 2, y: y + s * 0.78, "text-anchor": "middle", class: seat === EMPTY ? "ec-value small" : `ec-value small light ${ctx.people.onColour(seat)}` }, cost),
+      tip(`${title(c.name)}, fortress site ${i + 1}: a fortress here costs ${cost} florin${cost === 1 ? "" : "s"} and counts as two warehouses in the majority${seat === EMPTY ? "" : `; ${ctx.people.name(seat)}'s fortress`}`)));
   });
   return g;
 }

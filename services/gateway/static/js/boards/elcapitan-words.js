@@ -31,8 +31,13 @@ export function path(c, view, ctx) {
     case "TakeLoan":
       return [{ key: "bank", label: "Sail to the bank for a loan" }, { key: `loan:${c.amount}`, label: `take ${fl(c.amount)}` }];
     case "MovePirate": {
-      const how = c.free ? "free" : c.cards.length ? `with ${list(c.cards.map(cardText))}` : "for 2 florins a step";
-      return [{ key: `harbour:${c.to}:${c.space}`, label: `Move the pirate to ${title(c.to)}, space ${c.space + 1}` }, { key: `pay:${c.free ? "free" : c.cards.join(",")}`, label: how }];
+      // The cards are played in the order named, each from where the one before took the pirate (issue 32).
+      const how = c.free ? "free" : c.cards.length ? `with ${c.cards.map(cardText).join(", then ")}` : "for 2 florins a step";
+      const target = { key: `harbour:${c.to}:${c.space}`, label: `Move the pirate to ${title(c.to)}, space ${c.space + 1}` };
+      // A paid move is open every turn: it starts with a button, so that the harbours light up as the
+      // pirate's targets only once the player chose to move it. The free move owed is the whole decision.
+      const start = c.free ? [] : [{ key: "pirate", label: "Move the pirate…" }];
+      return [...start, target, { key: `pay:${c.free ? "free" : c.cards.join(",")}`, label: how }];
     }
     case "EndTurn":
       return [{ key: "end", label: "End the turn" }];
@@ -62,7 +67,8 @@ export function describe(e, ctx) {
     case "ShipSailed":
       return [who(e.seat), ` sails to ${title(e.to)}`, e.card ? ` with ${cardText(e.card)}` : "", "."];
     case "WarehouseBuilt":
-      return [who(e.seat), ` builds a warehouse in ${title(e.city)} on site ${e.site} for ${fl(e.cost)}.`];
+      // With two players colours 2 and 3 are the players' neutral colours (owner = colour % 2).
+      return [who(e.seat), ` builds a warehouse${e.colour !== e.seat ? " in the neutral colour" : ""} in ${title(e.city)} on site ${e.site} for ${fl(e.cost)}.`];
     case "WarehouseReopened":
       return [who(e.seat), ` reopens a warehouse in ${title(e.city)} on site ${e.site}.`];
     case "WarehouseShutDown":

@@ -93,7 +93,7 @@ function card(id, x, y, w, key, ctx, note) {
     svg("text", { x: link ? x + 7 : x + 10 + 12 * (c.seals || 0), y: y + 38, class: "card-line" }, link ? title(c.cities[1]) : `${c.seals} seal${c.seals === 1 ? "" : "s"}`),
     svg("g", {}, seals),
     svg("text", { x: x + w - 7, y: y + 42, "text-anchor": "end", class: "card-cost" }, `${c.cost} fl`),
-    tip(`${cardText(id)}: ${link ? "sail once between these two cities" : `sail to ${title(c.city)} from anywhere, or up to ${c.seals} step${c.seals === 1 ? "" : "s"} by sea`}; costs ${c.cost} florins${note || ""}`));
+    tip(`${cardText(id)}: ${link ? "sail once between these two cities" : `sail to ${title(c.city)} from anywhere, or up to ${c.seals} step${c.seals === 1 ? "" : "s"} by sea`}; costs ${c.cost} florin${c.cost === 1 ? "" : "s"}${note || ""}`));
 }
 
 /** A labelled row of cards, wrapped to the board's width; returns [group, height]. */
@@ -150,7 +150,7 @@ function legend(view, geo, top) {
 /** What the table is at: the phase and round, then who is doing what (a second line on a phone). */
 function headline(view, ctx, narrow) {
   const current = view.to_act.length ? view.to_act[0] : view.current;
-  const doing = { turn: current === ctx.viewer ? "your turn" : `${ctx.people.name(current)} is sailing`, loans: "loans after the payday", choose_start: "the poorest names the start player" }[view.stage];
+  const doing = { turn: current === ctx.viewer && !ctx.replaying ? "your turn" : `${ctx.people.name(current)} is sailing`, loans: "loans after the payday", choose_start: "the poorest names the start player" }[view.stage];
   const more = [doing, view.pirate ? `pirate at ${title(view.pirate)}` : "", view.phase_ending ? "the phase ends this round" : ""].filter(Boolean).join(" · ");
   const phase = `Phase ${view.phase} of 3 · round ${view.round}`;
   if (!narrow) return svg("text", { x: 6, y: 24, class: "headline" }, more ? `${phase} · ${more}` : phase);

@@ -18,8 +18,13 @@ function boatOf(view, good) {
 export function path(command, view, ctx) {
   const c = command;
   switch (c.type) {
-    case "Bid":
-      return [{ key: "bid", num: c.amount, label: `Bid ${pesos(c.amount)}` }];
+    case "Bid": {
+      // A bid above one's cash is paid by pledging shares (12 pesos each): say so before it is made.
+      const me = ctx.viewer === null || ctx.viewer === undefined ? null : view.players[ctx.viewer];
+      const short = me ? c.amount - me.cash : 0;
+      const warn = short > 0 ? ` — ${pesos(short)} more than your cash: you pledge ${Math.ceil(short / 12)} share${Math.ceil(short / 12) === 1 ? "" : "s"} to pay` : "";
+      return [{ key: "bid", num: c.amount, label: `Bid ${pesos(c.amount)}${warn}` }];
+    }
     case "PassBid":
       return [{ key: "pass", label: "Pass" }];
     case "BuyShare": {

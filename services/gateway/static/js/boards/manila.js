@@ -4,7 +4,9 @@ import { svg, tip } from "../dom.js";
 import { describe, path } from "./manila-words.js";
 
 const GOODS = ["jade", "silk", "nutmeg", "ginseng"];
-const GOOD_COLOUR = { jade: "#2e8b57", silk: "#8e5ba8", nutmeg: "#a0682a", ginseng: "#c9a227" };
+// White text on jade, silk and nutmeg reaches 4.5:1; on ginseng the text is dark (`onGood`).
+const GOOD_COLOUR = { jade: "#2a8050", silk: "#8e5ba8", nutmeg: "#a0682a", ginseng: "#c9a227" };
+const onGood = (good) => (good === "ginseng" ? " on-light" : "");
 const SEAT_COSTS = { jade: [3, 4, 5, 5], silk: [3, 4, 5], nutmeg: [2, 3, 4], ginseng: [1, 2, 3] };
 const CARGO = { jade: 36, silk: 30, nutmeg: 24, ginseng: 18 };
 const TRACK = [0, 5, 10, 20, 30];
@@ -29,7 +31,7 @@ const letter = (i) => "ABC"[i];
 
 function chip(people, seat, x, y, r) {
   return svg("g", {}, svg("circle", { cx: x, cy: y, r, fill: people.colour(seat), stroke: "#fff", "stroke-width": 1.5 }),
-    svg("text", { x, y: y + 4, class: "chip-text", "text-anchor": "middle" }, people.initial(seat)), tip(people.name(seat)));
+    svg("text", { x, y: y + 4, class: `chip-text ${people.onColour(seat)}`, "text-anchor": "middle" }, people.initial(seat)), tip(people.name(seat)));
 }
 
 /** The goods of the boats in the order they were loaded, and their dice, from the events so far. */
@@ -56,8 +58,8 @@ function boatCard(boat, r, people) {
   const y = L.cardY(r) + 40;
   const g = svg("g", { class: "target boat-card", "data-target": `boat:${boat.good}` },
     svg("rect", { x: 6, y: y - 40, width: 182, height: 80, rx: 10, fill: GOOD_COLOUR[boat.good], class: "card-bg" }),
-    svg("text", { x: 16, y: y - 20, class: "card-title" }, cap(boat.good)),
-    svg("text", { x: 180, y: y - 20, class: "card-sub", "text-anchor": "end" }, `cargo ${CARGO[boat.good]}`),
+    svg("text", { x: 16, y: y - 20, class: "card-title" + onGood(boat.good) }, cap(boat.good)),
+    svg("text", { x: 180, y: y - 20, class: "card-sub" + onGood(boat.good), "text-anchor": "end" }, `cargo ${CARGO[boat.good]}`),
     tip(`The ${boat.good} boat: ${CARGO[boat.good]} pesos shared by its crew if it reaches the harbour; seats cost ${SEAT_COSTS[boat.good].join(", ")}`));
   boat.seats.forEach((occupant, i) => {
     const x = 16 + i * 42;
@@ -97,9 +99,9 @@ function river(view, ctx) {
     if (boat.position !== null && !boat.berth) {
       const x = L.trackX + Math.min(boat.position, 14) * fieldW + fieldW / 2 - 2;
       const w = fieldW / 2 - 3;
-      g.append(svg("g", { class: "hull", "data-good": boat.good },
+      g.append(svg("g", { class: "hull", "data-good": boat.good, "data-mark": `hull:${boat.good}` }, // marked when it moves
         svg("path", { d: `M${x - w},${y - 6} L${x + w},${y - 6} L${x + w - 6},${y + 12} L${x - w + 6},${y + 12} Z`, fill: GOOD_COLOUR[boat.good], stroke: "#222" }),
-        svg("text", { x, y: y + 7, class: "hull-text", "text-anchor": "middle" }, boat.position),
+        svg("text", { x, y: y + 7, class: "hull-text" + onGood(boat.good), "text-anchor": "middle" }, boat.position),
         tip(`The ${boat.good} boat on field ${boat.position}`)));
     }
   }
@@ -121,7 +123,7 @@ function docks(view, ctx) {
       const docked = view.boats.find((b) => b.berth === kind && b.berth_index === i);
       box.append(svg("g", { class: "target", "data-target": `${kind}_${"abc"[i]}` },
         svg("rect", { x: dx + 6, y, width: 112, height: 36, rx: 6, fill: docked ? GOOD_COLOUR[docked.good] : "#fffdf5", stroke: "#0005" }),
-        svg("text", { x: dx + 14, y: y + 23, class: "slot-text" }, `${letter(i)}  ${DOCK_COSTS[i]}→${DOCK_PAYS[i]}`),
+        svg("text", { x: dx + 14, y: y + 23, class: docked ? "slot-text light" + onGood(docked.good) : "slot-text" }, `${letter(i)}  ${DOCK_COSTS[i]}→${DOCK_PAYS[i]}`),
         owners[i] === null ? null : chip(people, owners[i], dx + 100, y + 18, 12),
         tip(`${cap(kind)} ${letter(i)}: costs ${DOCK_COSTS[i]}, pays ${DOCK_PAYS[i]} if a ${i + 1}${["st", "nd", "rd"][i]} boat ${kind === "harbour" ? "docks in the harbour" : "ends in the shipyard"}${docked ? ` (the ${docked.good} boat is here)` : ""}`)));
     }
@@ -157,7 +159,7 @@ function market(view) {
     const row = svg("g", { class: "target share-row", "data-target": `share:${good}` },
       svg("rect", { x: 616, y, width: 372, height: 32, rx: 6, fill: "#fffdf5", stroke: "#0002" }),
       svg("rect", { x: 620, y: y + 5, width: 70, height: 22, rx: 4, fill: GOOD_COLOUR[good] }),
-      svg("text", { x: 626, y: y + 21, class: "slot-text light" }, cap(good)),
+      svg("text", { x: 626, y: y + 21, class: "slot-text light" + onGood(good) }, cap(good)),
       tip(`${cap(good)}: a share is worth ${TRACK[view.market[i]]} at the end; ${view.supply[i]} left to buy`));
     TRACK.forEach((_, j) => row.append(svg("circle", { cx: 748 + j * 44, cy: y + 16, r: view.market[i] === j ? 11 : 4, class: view.market[i] === j ? "marker" : "dot", fill: view.market[i] === j ? GOOD_COLOUR[good] : null })));
     row.append(svg("text", { x: 970, y: y + 21, "text-anchor": "middle", class: "slot-text" }, view.supply[i]));
@@ -172,7 +174,7 @@ function cargoTiles(view, ctx) {
   return svg("g", { class: "cargo" }, svg("text", { x: 6, y: L.cargoTop, class: "card-title dark" }, "Cargo: leave one ashore"),
     GOODS.map((good, i) => svg("g", { class: "target", "data-target": `ashore:${good}` },
       svg("rect", { x: L.cargo(i)[0], y: L.cargo(i)[1], width: 140, height: 40, rx: 8, fill: GOOD_COLOUR[good] }),
-      svg("text", { x: L.cargo(i)[0] + 10, y: L.cargo(i)[1] + 25, class: "card-title" }, `${cap(good)} · ${CARGO[good]}`),
+      svg("text", { x: L.cargo(i)[0] + 10, y: L.cargo(i)[1] + 25, class: "card-title" + onGood(good) }, `${cap(good)} · ${CARGO[good]}`),
       tip(`Leave ${good} ashore this voyage`))));
 }
 
@@ -187,14 +189,15 @@ function dice(view, ctx) {
   g.append(svg("text", { x: dx - 10, y: dy + 20, class: "small", "text-anchor": "end" }, `roll ${last.roll}`));
   last.values.forEach((v, i) => g.append(svg("g", {},
     svg("rect", { x: dx + i * 34, y: dy, width: 28, height: 28, rx: 6, fill: GOOD_COLOUR[last.goods[i]] || "#555" }),
-    svg("text", { x: dx + 14 + i * 34, y: dy + 20, "text-anchor": "middle", class: "die" }, v), tip(`${last.goods[i] || "die"}: ${v}`))));
+    svg("text", { x: dx + 14 + i * 34, y: dy + 20, "text-anchor": "middle", class: "die" + onGood(last.goods[i]) }, v), tip(`${last.goods[i] || "die"}: ${v}`))));
   return g;
 }
 
 function draw(view, ctx) {
   const narrow = typeof window !== "undefined" && window.matchMedia && window.matchMedia(NARROW).matches;
   L = narrow ? NARROW_LAYOUT : WIDE;
-  const height = view.phase === "load" ? L.cargo(3)[1] + 48 : L.height;
+  // While loading, the cargo tiles lie below the rest; the black market must not be cut off either.
+  const height = view.phase === "load" ? Math.max(L.height, L.cargo(3)[1] + 48) : L.height;
   return svg("svg", { viewBox: `0 0 ${L.width} ${height}`, class: `board board-manila${narrow ? " narrow" : ""}`, role: "img", "aria-label": "Manila board" },
     dice(view, ctx), river(view, ctx), docks(view, ctx), crew(view, ctx), market(view), cargoTiles(view, ctx));
 }
@@ -204,7 +207,11 @@ export default {
   scoreName: "Wealth (pesos)",
   money(view, seat) {
     const p = view.players[seat];
-    return `${p.cash} pesos · ${p.share_count} share${p.share_count === 1 ? "" : "s"}${p.mortgaged_count ? ` (${p.mortgaged_count} pledged)` : ""}`;
+    const cash = `${p.cash} peso${Math.abs(p.cash) === 1 ? "" : "s"}`;
+    // One's own shares are named (the view holds them for their owner alone), the others' counted.
+    const held = p.shares ? (p.shares.length ? `shares: ${p.shares.join(", ")}` : "no shares") : `${p.share_count} share${p.share_count === 1 ? "" : "s"}`;
+    const pledged = p.mortgaged ? (p.mortgaged.length ? ` (pledged: ${p.mortgaged.join(", ")})` : "") : p.mortgaged_count ? ` (${p.mortgaged_count} pledged)` : "";
+    return `${cash} · ${held}${pledged}`;
   },
   breakdown(view, outcome, seat) {
     const p = view.players[seat];

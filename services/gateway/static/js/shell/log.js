@@ -1,6 +1,7 @@
 // The game's log in plain language, grouped by move (one command = one move), newest on top.
 // Replay uses the same moves: move k ends with the last event of the k-th command after the set-up.
 import { el } from "../dom.js";
+import { timeoutLine } from "./clocks.js";
 
 export class GameLog {
   constructor(root, board, context) {
@@ -30,6 +31,8 @@ export class GameLog {
     }
     const move = { last: item.seq, commandId: item.command_id, node: el("div", { class: "move", "data-move": this.moves.length }) };
     this.moves.push(move);
+    const late = timeoutLine(item, this.context().people); // a move the clock played says so first
+    if (late) move.node.append(late);
     this.line(move, item);
     this.root.prepend(move.node);
   }

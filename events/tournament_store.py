@@ -1,0 +1,181 @@
+"""Tournaments in the event store: each tournament is an event stream like a game's, with the same
+envelopes, the same hash chain (from a header of its own) and the same atomic append script.
+
+Keys share the hash tag ``{t:<id>}`` (one tournament on one Cluster shard). A decision is appended at
+the sequence number it was decided on, under a command id that names it (``table-r2-t5``), so two
+workers that decide the same thing append it once: the second gets ``dup`` (already done) or
+``conflict`` (decide again on the newer state).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+import redis
+
+from domain.engine import seed_commitment
+from domain.tournament import State, TournamentCreated, TournamentEvent, fold
+from events import codec, keys
+from events.chain import envelopes_for, genesis
+from events.envelope import CommandRecord, Envelope, GameHeader
+from events.errors import EventsError
+from events.store import (
+    APPEND_LUA,
+    AppendItem,
+    AppendResult,
+    append_args,
+    now_ms,
+    parse_append_reply,
+)
+
+INDEX = f"{keys.PREFIX}:tournaments"
+FAILED_FIELD = "failed"
+"""The meta hash's field with the reason a tournament was set aside (``TournamentStore.mark_failed``)."""
+MAX_FAILURE = 500
+_decoder = msgspec.msgpack.Decoder(TournamentEvent)
+
+
+class UnknownTournament(EventsError):
+    """No tournament has this id."""
+
+
+class TournamentExists(EventsError):
+    """A tournament with this id exists already."""
+
+
+def tournament_key(tournament_id: str, part: str) -> str:
+    return f"{keys.PREFIX}:{{t:{tournament_id}}}:{part}"
+
+
+def _keys(tournament_id: str) -> tuple[str, str, str, str]:
+    events, results, commands, meta = (
+        tournament_key(tournament_id, p) for p in ("events", "results", "commands", "meta")
+    )
+    return events, results, commands, meta
+
+
+class LoadedTournament(msgspec.Struct, kw_only=True):
+    """A tournament folded to ``seq``, with the chain hash there (what the next append is checked on)."""
+
+    header: GameHeader
+    state: State
+    seq: int
+    hash: str
+
+
+class TournamentStore:
+    """Create, append to and fold tournaments on the event store's Redis."""
+
+    def __init__(self, client: redis.Redis) -> None:
+        self.redis: Any = client
+        self._append = client.register_script(APPEND_LUA)
+
+    def _run(self, tournament_id: str, item: AppendItem, create: bool) -> AppendResult:
+        args = append_args([item], create)
+        if not hasattr(self.redis, "connection_pool"):
+            # A Cluster client (it has a pool per node): its pipeline refuses scripts; the call goes to the
+            # node of the tournament's slot, as ``EventStore`` does it.
+            return parse_append_reply(
+                self._append(keys=_keys(tournament_id), args=args, client=self.redis)[0]
+            )
+        pipe = self.redis.pipeline(transaction=False)
+        self._append(keys=_keys(tournament_id), args=args, client=pipe)
+        return parse_append_reply(pipe.execute()[0][0])
+
+    def create(self, created: TournamentCreated) -> GameHeader:
+        """The tournament's header (its genesis) and its first event, atomically; refuses a taken id."""
+        ts = now_ms()
+        tid = created.tournament_id
+        header = GameHeader(
+            game_id=tid,
+            game=f"tournament:{created.settings.game}",
+            seats=len(created.entrants),
+            options={},
+            seed_commitment=seed_commitment(created.pairing_seed),
+            created_ms=ts,
+        )
+        envelopes = envelopes_for(tid, [created], 0, genesis(header), "create", None, ts)
+        record = _record("create", 0, envelopes, ts)
+        meta: dict[str, bytes | str | int] = {"header": codec.encode_header(header), "status": "created"}
+        item = AppendItem(record=record, envelopes=envelopes, at_hash="", meta_fields=meta)
+        if self._run(tid, item, create=True).status == "exists":
+            raise TournamentExists(tid)
+        self.redis.zadd(INDEX, {tid: ts})
+        return header
+
+    def append(
+        self, loaded: LoadedTournament, command_id: str, events: Sequence[TournamentEvent]
+    ) -> AppendResult:
+        """Append a decision made on ``loaded``: ``ok``, ``dup`` (done before) or ``conflict`` (stale)."""
+        ts = now_ms()
+        tid = loaded.header.game_id
+        envelopes = envelopes_for(tid, events, loaded.seq, loaded.hash, command_id, None, ts)
+        status = _status_after(loaded.state, events)
+        item = AppendItem(
+            record=_record(command_id, loaded.seq, envelopes, ts),
+            envelopes=envelopes,
+            at_hash=loaded.hash,
+            meta_fields={"status": status} if status else None,
+        )
+        result = self._run(tid, item, create=False)
+        if result.status == "missing":
+            raise UnknownTournament(tid)
+        return result
+
+    def envelopes(self, tournament_id: str) -> list[Envelope]:
+        entries = self.redis.xrange(_keys(tournament_id)[0])
+        return [codec.decode_envelope(fields[b"e"]) for _, fields in entries]
+
+    def header(self, tournament_id: str) -> GameHeader:
+        raw = self.redis.hget(_keys(tournament_id)[3], "header")
+        if not raw:
+            raise UnknownTournament(tournament_id)
+        return codec.decode_header(raw)
+
+    def load(self, tournament_id: str) -> LoadedTournament:
+        """Fold every event (a tournament has a few events per table: no snapshots needed)."""
+        header = self.header(tournament_id)
+        envelopes = self.envelopes(tournament_id)
+        state = fold([decode(e) for e in envelopes])
+        return LoadedTournament(header=header, state=state, seq=envelopes[-1].seq, hash=envelopes[-1].hash)
+
+    def list(self, offset: int = 0, limit: int = 50) -> list[str]:
+        return [i.decode() for i in self.redis.zrevrange(INDEX, offset, offset + limit - 1)]
+
+    def mark_failed(self, tournament_id: str, reason: str) -> None:
+        """Set the tournament aside: something about it (a setting stored before settings were checked, a
+        game that cannot be set up) fails every time it is acted on. The reason is kept beside its
+        status, outside its event stream (a fact about this server, not a decision of the tournament);
+        nothing acts on it again (``reconcile_running``, round jobs) until an operator clears the field."""
+        self.redis.hset(_keys(tournament_id)[3], FAILED_FIELD, reason[:MAX_FAILURE])
+
+    def failure(self, tournament_id: str) -> str | None:
+        """Why the tournament was set aside, or ``None``."""
+        raw = self.redis.hget(_keys(tournament_id)[3], FAILED_FIELD)
+        return raw.decode("utf-8", "replace") if raw else None
+
+
+def decode(envelope: Envelope) -> TournamentEvent:
+    event: TournamentEvent = _decoder.decode(envelope.payload)
+    return event
+
+
+def _record(command_id: str, at_seq: int, envelopes: Sequence[Envelope], ts: int) -> CommandRecord:
+    return CommandRecord(
+        command_id=command_id,
+        seat=None,
+        command=command_id.encode(),
+        status="applied",
+        at_seq=at_seq,
+        first_seq=at_seq + 1,
+        last_seq=at_seq + len(envelopes),
+        ts_ms=ts,
+    )
+
+
+def _status_after(state: State, events: Sequence[TournamentEvent]) -> str:
+    """The status to write to the meta hash (a quick look-up for lists), or "" if unchanged."""
+    after = fold(events, state)
+    return after.status if after.status != state.status else ""

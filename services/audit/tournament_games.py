@@ -1,0 +1,216 @@
+"""A tournament export's games: each table's game line tied to its recorded result, and, with the games'
+archives, every result re-derived from its game (``tournament_verify`` step 4).
+
+A table's result is what ``domain/tournament/results.table_finished`` makes of its game's outcome, the
+rule the round job used: so from an archive that verifies on its own (chain, committed seed, every
+decision again) the ranking, places, in-game scores, winners and forfeits follow, and must be what the
+tournament recorded. The archive must be of this very game: its id, its game and options, the table's
+number of seats, and its last hash the result's final hash.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import zlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from domain.engine import Game
+from domain.tournament import TableFinished
+from domain.tournament.results import legacy_places, table_finished
+from domain.tournament.state import State
+from events import codec
+from events.archived import archive_lines, archived_envelopes
+from events.envelope import GameHeader
+from services.audit.verify import verify_file
+from workers.jobs.clock import seat_clocks
+
+if TYPE_CHECKING:
+    from services.audit.tournament_verify import TournamentReport
+
+UNREADABLE = (OSError, EOFError, gzip.BadGzipFile, zlib.error, ValueError, KeyError, TypeError)
+"""What a damaged archive file raises when read (a problem to report, never a crash)."""
+
+
+class GameLine(msgspec.Struct, kw_only=True):
+    kind: str
+    round: int
+    table: int
+    """From 1, as people count tables."""
+    game_id: str
+    final_hash: str | None = None
+    archive: str | None = None
+    archive_object: str | None = None
+    archive_last_hash: str | None = None
+
+
+class _Game(msgspec.Struct, kw_only=True):
+    header: GameHeader
+    state: Any
+    last_hash: str
+    timed_out: list[int]
+    moved: set[int]
+
+
+def check_games(
+    state: State,
+    finished: Mapping[tuple[int, int], TableFinished],
+    lines: list[GameLine],
+    archives: Path | None,
+    games: Mapping[str, Game[Any, Any, Any, Any]],
+    report: TournamentReport,
+) -> None:
+    """Every table's game line against the chain, and its archive (when at hand) against its result."""
+    by_id: dict[str, GameLine] = {}
+    for line in lines:
+        if line.game_id in by_id:
+            report.problems.append(f"game {line.game_id} is listed twice")
+        by_id[line.game_id] = line
+    named = {g for played in state.rounds for g in played.games}
+    for game_id in sorted(set(by_id) - named):
+        report.problems.append(f"game line {game_id} names no table of this tournament")
+    for played in state.rounds:
+        for index, game_id in enumerate(played.games):
+            where = f"round {played.number} table {index + 1} ({game_id})"
+            recorded = finished.get((played.number, index))
+            listed = by_id.get(game_id)
+            if listed is None:
+                report.problems.append(f"{where}: no game line")
+            else:
+                _check_line(listed, played.number, index, recorded, where, report)
+            if recorded is not None and recorded.adjudicated:  # decided by the organiser, not by a game
+                report.adjudicated.append(f"{game_id}: {recorded.adjudicated}")
+            elif recorded is not None:  # the archive is checked whatever the game line says
+                _prove(state, played.pairing.tables[index], recorded, archives, games, where, report)
+
+
+def _check_line(
+    line: GameLine,
+    number: int,
+    index: int,
+    recorded: TableFinished | None,
+    where: str,
+    report: TournamentReport,
+) -> None:
+    """The game line names its table and the recorded result's final hash (and so does its archive)."""
+    if (line.round, line.table) != (number, index + 1):
+        report.problems.append(f"{where}: its game line says round {line.round} table {line.table}")
+    recorded_hash = recorded.final_hash if recorded is not None else None
+    if line.final_hash != recorded_hash:
+        report.problems.append(
+            f"{where}: the game line's final hash {line.final_hash} is not the recorded result's {recorded_hash}"
+        )
+    if line.archive_last_hash is not None and line.archive_last_hash != recorded_hash:
+        report.problems.append(
+            f"{where}: the game line's archive ends at {line.archive_last_hash}, not at the result"
+        )
+
+
+def _prove(
+    state: State,
+    seats: tuple[int, ...],
+    recorded: TableFinished,
+    archives: Path | None,
+    games: Mapping[str, Game[Any, Any, Any, Any]],
+    where: str,
+    report: TournamentReport,
+) -> None:
+    game_id = state.rounds[recorded.round - 1].games[recorded.table]
+    path = archives / f"{game_id}.jsonl.gz" if archives is not None else None
+    if path is None or not path.is_file():
+        report.unproven.append(game_id)
+        return
+    game = games.get(state.settings.game)
+    if game is None:
+        report.problems.append(f"{where}: unknown game type {state.settings.game!r}")
+        return
+    try:
+        checked = verify_file(path, games)
+        read = _read(path, game) if checked.ok and checked.finished else None
+    except UNREADABLE as exc:
+        report.problems.append(f"{where}: its archive {path.name} cannot be read: {exc}")
+        return
+    if read is None:
+        first = checked.first_problem()
+        said = f"seq {first.seq}: {first.reason}" if first else "the game is not over"
+        report.problems.append(f"{where}: its archive {path.name} does not verify ({said})")
+        return
+    if _same_game(read, state, seats, recorded, where, report):
+        _same_result(read, game, state, seats, recorded, where, report)
+        report.proven += not any(p.startswith(where) for p in report.problems)
+
+
+def _read(path: Path, game: Game[Any, Any, Any, Any]) -> _Game:
+    """The archive's header, final state, last hash and the seats the clock timed out (its own log)."""
+    first = next(iter(archive_lines(str(path))))
+    header = msgspec.convert({k: v for k, v in json.loads(first).items() if k != "kind"}, type=GameHeader)
+    envelopes = list(archived_envelopes(header, str(path)))
+    state = None
+    for envelope in envelopes:
+        state = game.evolve(state, codec.decode_event(game, envelope))
+    clocks = seat_clocks(envelopes)
+    return _Game(header=header, state=state, last_hash=envelopes[-1].hash, timed_out=sorted(clocks.timeouts),
+                 moved=clocks.moved)  # fmt: skip
+
+
+def _same_game(
+    read: _Game,
+    state: State,
+    seats: tuple[int, ...],
+    recorded: TableFinished,
+    where: str,
+    report: TournamentReport,
+) -> bool:
+    """The archive is of this table's game, and ends where its result says."""
+    game_id = state.rounds[recorded.round - 1].games[recorded.table]
+    header, settings = read.header, state.settings
+    wrong = []
+    if header.game_id != game_id:
+        wrong.append(f"it is the archive of game {header.game_id}")
+    if (header.game, header.seats, header.options) != (settings.game, len(seats), settings.options):
+        wrong.append(f"it is a {header.seats}-seat {header.game} game with options {header.options}")
+    if read.last_hash != recorded.final_hash:
+        wrong.append(f"the game ends at hash {read.last_hash}, the result names {recorded.final_hash}")
+    for reason in wrong:
+        report.problems.append(f"{where}: {reason}")
+    return not wrong
+
+
+def _same_result(
+    read: _Game,
+    game: Game[Any, Any, Any, Any],
+    state: State,
+    seats: tuple[int, ...],
+    recorded: TableFinished,
+    where: str,
+    report: TournamentReport,
+) -> None:
+    """The result the rules make of the game's own outcome, field by field against the recorded one."""
+    outcome = game.outcome(read.state)
+    if outcome is None:
+        report.problems.append(f"{where}: its game has no outcome")
+        return
+    settings = state.settings
+    clocked = settings.clocked
+    forfeited = read.timed_out if clocked and settings.on_timeout == "forfeit" else []
+    absent = [seat for seat in range(len(seats)) if seat not in read.moved] if clocked else []
+    expected = table_finished(recorded.round, recorded.table, seats, outcome, read.last_hash,
+                              game=settings.game, forfeited_seats=forfeited, absent_seats=absent)  # fmt: skip
+    places = recorded.places or legacy_places(recorded.ranking, recorded.winners)
+    for name, got, wanted in (
+        ("ranking", recorded.ranking, expected.ranking),
+        ("in-game scores", recorded.scores, expected.scores),
+        ("winners", recorded.winners, expected.winners),
+        ("forfeits", recorded.forfeits, expected.forfeits),
+        ("no-shows", recorded.absent, expected.absent),
+        ("places", places, expected.places),
+    ):
+        if got != wanted:
+            old = "" if recorded.places or name != "places" else " (recorded before shared places were)"
+            report.problems.append(
+                f"{where}: the {name} recorded {list(got)} are not the game's {list(wanted)}{old}"
+            )

@@ -1,0 +1,112 @@
+"""Who a browser is: the session cookie, the account it belongs to, the seat that account holds in a game,
+and the check that keeps other sites from writing with that cookie.
+
+The cookie (``hm_session``) is HttpOnly (no script reads it), SameSite=Lax (a cross-site POST carries no
+cookie in browsers that honour it) and Secure over https. Writes made with it must also pass ``same_site``:
+an ``Origin`` the gateway serves (the same check as a game WebSocket's, ``origins.py``), or, from a client
+that sends no ``Origin``, no ``Sec-Fetch-Site`` saying it comes from another site.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import Response
+
+from services.gateway.access.limits import RateLimiter
+from services.gateway.context import Gateway, gateway_of
+from services.players import accounts
+from services.players.settings import PlayerSettings
+from workers.jobs.account_ratings import seat_accounts_key
+
+COOKIE = "hm_session"
+
+
+class PlayersState:
+    """What one gateway keeps for accounts and chat: settings, and the chat rate limiter."""
+
+    def __init__(self, settings: PlayerSettings) -> None:
+        self.settings = settings
+        self.chat = RateLimiter(settings.chat_per_second, settings.chat_burst_seconds)
+        self.hashing = accounts.Hashing()
+
+
+def players_of(connection: HTTPConnection) -> PlayersState:
+    """This app's players' state, made on first use with the gateway's settings (``Settings.players``)."""
+    state = connection.app.state
+    players: PlayersState | None = getattr(state, "players", None)
+    if players is None:
+        players = state.players = PlayersState(gateway_of(connection).settings.players)
+    return players
+
+
+def _cookie(connection: HTTPConnection) -> str | None:
+    """The session cookie, read from the raw header (a WebSocket's headers are read once, here too)."""
+    for key, value in connection.scope["headers"]:
+        if key == b"cookie":
+            for part in value.decode("latin-1").split(";"):
+                name, _, secret = part.strip().partition("=")
+                if name == COOKIE and secret:
+                    return str(secret)
+    return None
+
+
+async def account_of(connection: HTTPConnection) -> str | None:
+    """The signed-in account (its name in lower case), or None."""
+    return await accounts.session_account(gateway_of(connection).redis, _cookie(connection))
+
+
+async def session_seat(gateway: Gateway, connection: HTTPConnection, game_id: str) -> int | None:
+    """The seat the signed-in account holds in this game, or None (not signed in, or not seated there)."""
+    secret = _cookie(connection)
+    if secret is None:
+        return None
+    account = await accounts.session_account(gateway.redis, secret)
+    if account is None:
+        return None
+    return await seat_of_account(gateway.redis, game_id, account)
+
+
+async def seat_of_account(redis: Any, game_id: str, account: str) -> int | None:
+    raw = await redis.hget(seat_accounts_key(game_id), f"a:{account}")
+    return int(raw) if raw is not None else None
+
+
+def same_site(request: Request) -> bool:
+    """Whether a cookie-authenticated write may be taken: not sent by another site's page."""
+    gateway = gateway_of(request)
+    origin = request.headers.get("origin")
+    if origin is not None:
+        return origin != "null" and gateway.origins.allows(origin, request.scope.get("server"))
+    return request.headers.get("sec-fetch-site", "same-origin") in ("same-origin", "none")
+
+
+def secure(request: Request) -> bool:
+    """Whether the cookie gets ``Secure``: served over https, an https public address, or configured."""
+    public = gateway_of(request).settings.public_url or ""
+    return (
+        players_of(request).settings.secure_cookies
+        or request.url.scheme == "https"
+        or public.startswith("https:")
+    )
+
+
+def set_session_cookie(response: Response, request: Request, secret: str) -> None:
+    response.set_cookie(
+        COOKIE,
+        secret,
+        max_age=accounts.SESSION_TTL_S,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=secure(request),
+    )
+
+
+def clear_session_cookie(response: Response, request: Request) -> None:
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=secure(request))
+
+
+def session_secret(connection: HTTPConnection) -> str | None:
+    return _cookie(connection)

@@ -1,0 +1,128 @@
+"""``/api/accounts`` and ``/api/session``: sign up, sign in, sign out, and who is signed in.
+
+Sign-in (and sign-up) attempts are counted per account name and per address in Redis (so every gateway
+counts them together) and refused with 429 and ``Retry-After`` beyond their windows; a password reaches
+nothing but Argon2id (``services/players/accounts.py``): it is neither stored nor logged.
+"""
+
+from __future__ import annotations
+
+import time
+
+import structlog
+from starlette.requests import Request
+from starlette.responses import Response
+
+from domain.engine import RuleViolation
+from domain.players.throttle import Window
+from services.gateway.access.sessions import (
+    account_of,
+    clear_session_cookie,
+    players_of,
+    same_site,
+    session_secret,
+    set_session_cookie,
+)
+from services.gateway.api.players_protocol import Credentials, Me
+from services.gateway.api.requests import ApiError, decode_body, json_response, read_body
+from services.gateway.context import client_address, gateway_of
+from services.players import accounts
+
+log = structlog.get_logger("accounts")
+
+MINUTE = 60.0
+
+
+def require_same_site(request: Request) -> None:
+    """Refuse a write sent by another site's page (403), before anything is read or done."""
+    if not same_site(request):
+        raise ApiError(403, "cross_site", "this request came from another site's page")
+
+
+async def require_account(request: Request) -> str:
+    """The signed-in account, or 401."""
+    account = await account_of(request)
+    if account is None:
+        raise ApiError(401, "not_signed_in", "sign in first (POST /api/session)")
+    return account
+
+
+async def _throttle(request: Request, name: str | None) -> None:
+    """Count one attempt from this address (and on this name); 429 when over either window."""
+    settings = players_of(request).settings
+    redis = gateway_of(request).redis
+    now = time.time()
+    checks = []
+    if settings.signin_per_address > 0:
+        checks.append(
+            (accounts.address_throttle_key(client_address(request)), settings.signin_per_address, "address")
+        )
+    if name is not None and settings.signin_per_name > 0:
+        checks.append((accounts.name_throttle_key(name), settings.signin_per_name, "account name"))
+    for key, limit, who in checks:
+        wait_s = await accounts.throttle_wait(redis, key, Window(limit, MINUTE), now)
+        if wait_s > 0:
+            log.info("signin_throttled", who=who)
+            retry = str(max(1, int(wait_s + 0.999)))
+            raise ApiError(
+                429, "rate_limited", f"too many sign-in attempts for this {who}; retry in {retry} s",
+                {"Retry-After": retry},
+            )  # fmt: skip
+
+
+async def sign_up(request: Request) -> Response:
+    """``POST /api/accounts``: make an account and sign it in (201, with the session cookie)."""
+    require_same_site(request)
+    body = decode_body(await read_body(request), Credentials)
+    await _throttle(request, None)
+    try:
+        name = await accounts.sign_up(
+            gateway_of(request).redis, players_of(request).hashing, body.name, body.password
+        )
+    except RuleViolation as exc:
+        raise ApiError(422, exc.code, exc.message) from exc
+    except accounts.AccountError as exc:
+        raise ApiError(409, exc.code, exc.message) from exc
+    return await _signed_in(request, name, 201)
+
+
+async def sign_in(request: Request) -> Response:
+    """``POST /api/session``: check the password and open a session (200, with the session cookie)."""
+    require_same_site(request)
+    body = decode_body(await read_body(request), Credentials)
+    await _throttle(request, body.name)
+    try:
+        name = await accounts.verify(
+            gateway_of(request).redis, players_of(request).hashing, body.name, body.password
+        )
+    except accounts.AccountError as exc:
+        log.info("signin_refused", address=client_address(request))
+        raise ApiError(401, exc.code, exc.message) from exc
+    return await _signed_in(request, name, 200)
+
+
+async def _signed_in(request: Request, name: str, status: int) -> Response:
+    secret = await accounts.open_session(gateway_of(request).redis, name)
+    response = json_response(Me(name=name), status)
+    set_session_cookie(response, request, secret)
+    log.info("signed_in", account=name)
+    return response
+
+
+async def sign_out(request: Request) -> Response:
+    """``DELETE /api/session``: the session is deleted in Redis (the cookie is worth nothing after)."""
+    require_same_site(request)
+    secret = session_secret(request)
+    if secret is not None:
+        await accounts.close_session(gateway_of(request).redis, secret)
+    response = Response(status_code=204)
+    clear_session_cookie(response, request)
+    return response
+
+
+async def me(request: Request) -> Response:
+    """``GET /api/session``: the signed-in account; ``name`` is null when nobody is (200 either way: asking
+    is not an error, and a page asks before anyone signs in)."""
+    account = await account_of(request)
+    name = await accounts.exists(gateway_of(request).redis, account) if account is not None else None
+    return json_response(Me(name=name))

@@ -1,0 +1,183 @@
+"""Table chat over the gateway: ``POST /api/games/{id}/chat`` writes a message, ``GET`` lists what the caller
+may read, and each message is pushed as a ``chat`` frame on the game's WebSockets to the viewers it may
+reach (``domain.players.rules.chat_reaches``: in a tournament game still being played, spectators' chat
+never reaches a seat's socket).
+
+Authors: a seat (its token, or the session of the account that holds it) writes in the players' channel
+under its seat's name; a signed-in account without a seat in the spectators' channel under its own name.
+Every gateway delivers to its own sockets: the message is published on ``hm:chat:relay`` and each
+gateway's relay (``ChatRelay``) pushes it to the viewers it holds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import msgspec
+import redis.asyncio as aioredis
+import structlog
+from redis.exceptions import RedisError
+from starlette.requests import Request
+from starlette.responses import Response
+
+from domain.engine import RuleViolation
+from domain.players.rules import chat_reaches, checked_chat, may_post
+from events.transport import slots as cluster_slots
+from events.transport.multiplexed_cluster import ClusterMultiplexed
+from services import cluster
+from services.gateway.access import auth
+from services.gateway.access.sessions import account_of, players_of
+from services.gateway.api import names
+from services.gateway.api.accounts_http import require_same_site
+from services.gateway.api.players_protocol import ChatFrame, ChatLog, ChatPost
+from services.gateway.api.requests import (
+    ApiError,
+    decode_body,
+    feed_of,
+    json_response,
+    read_body,
+    viewer_seat,
+)
+from services.gateway.api.tables_http import display_names
+from services.gateway.context import Gateway, gateway_of
+from services.gateway.feeds.fanout import GameFeed, encode_text
+from services.players import chat
+
+log = structlog.get_logger("chat")
+
+RELAY = "hm:chat:relay"
+_relay_decoder = msgspec.json.Decoder(tuple[str, ChatFrame])
+
+
+async def post_chat(request: Request) -> Response:
+    """``POST /api/games/{id}/chat``: 201 with the message as recorded."""
+    gateway = gateway_of(request)
+    game_id = request.path_params["game_id"]
+    feed = await feed_of(gateway, game_id)
+    if auth.bearer(request.headers.get("authorization")) is None:
+        require_same_site(request)  # the cookie (if any) is what authenticates this write
+    seat = await viewer_seat(gateway, request, game_id, required=False)
+    body = decode_body(await read_body(request), ChatPost)
+    author = await _author(gateway, request, feed, seat)
+    if not may_post(body.channel, is_player=seat is not None):
+        raise ApiError(403, "wrong_channel", "players write in 'players', everyone else in 'spectators'")
+    try:
+        text = checked_chat(body.text, body.channel)
+    except RuleViolation as exc:
+        raise ApiError(422, exc.code, exc.message) from exc
+    if (wait_s := players_of(request).chat.take(f"{game_id}\n{author}")) > 0:
+        retry = str(max(1, int(wait_s + 0.999)))
+        raise ApiError(
+            429, "rate_limited", f"too many chat messages; retry in {retry} s", {"Retry-After": retry}
+        )
+    frame = await chat.append(gateway.redis, game_id, body.channel, author, seat, text)
+    await gateway.redis.publish(RELAY, msgspec.json.encode((game_id, frame)))
+    return json_response(frame, 201)
+
+
+async def _author(gateway: Gateway, request: Request, feed: GameFeed, seat: int | None) -> str:
+    """The name a message goes under: the seat's, else the signed-in account's (401 for neither)."""
+    if seat is not None:
+        seat_names = await names.load(gateway.redis, feed.game_id, feed.meta.header.seats, feed.meta.bots)
+        return seat_names[seat]
+    account = await account_of(request)
+    if account is None:
+        raise ApiError(401, "not_signed_in", "sign in to chat as a spectator")
+    return (await display_names(gateway.redis, [account]))[0]
+
+
+async def list_chat(request: Request) -> Response:
+    """``GET /api/games/{id}/chat``: the last messages the caller may read, oldest first."""
+    gateway = gateway_of(request)
+    game_id = request.path_params["game_id"]
+    feed = await feed_of(gateway, game_id)
+    seat = await viewer_seat(gateway, request, game_id, required=False)
+    messages = [m for m in await chat.recent(gateway.redis, game_id) if _reaches(feed, m.channel, seat)]
+    return json_response(ChatLog(messages=messages))
+
+
+def _reaches(feed: GameFeed, channel: str, seat: int | None) -> bool:
+    return chat_reaches(
+        channel, to_player=seat is not None, tournament=feed.meta.tournament, finished=feed.finished
+    )
+
+
+def deliver(gateway: Gateway, game_id: str, frame: ChatFrame) -> int:
+    """Push a message to this gateway's sockets on the game that it may reach; returns how many."""
+    feed = gateway.hub.feeds.get(game_id)
+    if feed is None:
+        return 0
+    text = encode_text(frame)
+    sent = 0
+    for viewer in list(feed.viewers):
+        if not viewer.closed and _reaches(feed, frame.channel, viewer.seat):
+            viewer.note(text)
+            sent += 1
+    return sent
+
+
+class ChatRelay:
+    """Reads ``hm:chat:relay`` and delivers each message to this gateway's sockets, for as long as the
+    gateway runs (reconnecting after a Redis outage; a message published meanwhile is in the chat's stream,
+    for ``GET …/chat``, but not pushed)."""
+
+    def __init__(self, gateway: Gateway) -> None:
+        self.gateway = gateway
+        self.task: asyncio.Task[None] | None = None
+        self._attempts = 0
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self._listen()
+            except (RedisError, OSError) as exc:
+                log.warning("chat_relay_lost", error=str(exc) or type(exc).__name__)
+                await asyncio.sleep(1.0)
+
+    async def _listen(self) -> None:
+        client = self._subscriber()
+        pubsub: Any = client.pubsub()
+        try:
+            await pubsub.subscribe(RELAY)
+            async for message in pubsub.listen():
+                if message.get("type") == "message":
+                    self._take(message["data"])
+        finally:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
+            if client is not self.gateway.redis:
+                with contextlib.suppress(Exception):
+                    await client.aclose()
+
+    def _subscriber(self) -> Any:
+        """The gateway's client on one Redis. On a Cluster a plain client of one node, the next one known
+        after each failure: a ``PUBLISH`` reaches the subscribers of every node of a Cluster, while
+        redis-py's Cluster client's own pub/sub pushed nothing (``tests/cluster/test_chat_on_cluster.py``)."""
+        gateway = self.gateway
+        if not cluster.is_cluster_client(gateway.services.redis):
+            return gateway.redis
+        link = gateway.link
+        known = link.slots.known if isinstance(link, ClusterMultiplexed) else []
+        nodes = known or [cluster_slots.seed_node(gateway.redis_url)]
+        node = nodes[self._attempts % len(nodes)]
+        self._attempts += 1
+        return aioredis.Redis.from_url(cluster_slots.node_url(gateway.redis_url, node))
+
+    def _take(self, data: bytes) -> None:
+        try:
+            game_id, frame = _relay_decoder.decode(data)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            log.warning("chat_relay_unreadable")
+            return
+        deliver(self.gateway, game_id, frame)

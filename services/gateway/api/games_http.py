@@ -1,0 +1,386 @@
+"""The HTTP API: games, commands, views, legal commands, event logs (see ``openapi.py`` for the contract).
+
+Status codes: 400 malformed body or parameter, 401 missing token, 403 wrong token, 404 unknown game or
+page, 409 a command the rules refused (``?wait=true``) or a game that is over, 413 body too large,
+422 a body that is JSON but not a valid command or game request, 429 over a rate limit (with
+``Retry-After``), 503 Redis unreachable (with ``Retry-After``; see ``app.py``). A rule refusal is found by the fold
+worker: without ``?wait=true`` the request gets 202 and the refusal is recorded at
+``/api/games/{id}/commands/{command_id}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import structlog
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+
+from domain.engine import RuleViolation
+from events import codec, keys
+from events.envelope import CommandRecord
+from events.errors import GameExists
+from events.store import meta_from_hash, queue_meta_read
+from services.bootstrap import ClusterNotSupported
+from services.games import checked_game_id
+from services.games import create_game as create_game_service
+from services.gateway.access import auth
+from services.gateway.access.sessions import same_site, session_seat
+from services.gateway.api import names
+from services.gateway.api.protocol import (
+    Accepted,
+    Catalog,
+    CatalogGame,
+    CommandOutcome,
+    CreateGame,
+    EventItem,
+    EventPage,
+    GameCreated,
+    GameList,
+    GameState,
+    GameSummary,
+    Health,
+    SeatGrant,
+    SubmitCommand,
+)
+from services.gateway.api.requests import (
+    COMMAND_ID,
+    ApiError,
+    decode_body,
+    feed_of,
+    int_param,
+    json_response,
+    outcome_of,
+    rate_limited,
+    read_body,
+    viewer_seat,
+)
+from services.gateway.commands import enqueue, parse_command
+from services.gateway.context import Gateway, client_address, gateway_of
+from services.gateway.feeds.fanout import spectating_key
+
+log = structlog.get_logger("gateway")
+
+
+# --- games ----------------------------------------------------------------------------------------------
+
+
+async def create_game(request: Request) -> Response:
+    """``POST /api/games``: create a game; every human seat gets a secret token, shown only here."""
+    gateway = gateway_of(request)
+    admin = auth.bearer(request.headers.get("authorization")) or request.headers.get("x-admin-token")
+    if not auth.admin_ok(gateway.settings.admin_token, admin):
+        code = 401 if admin is None else 403
+        raise ApiError(code, "admin_token_required", "creating games needs the admin token")
+    wait_s = gateway.limits.address(client_address(request))
+    if wait_s > 0:
+        raise rate_limited(wait_s, "address")
+    spec = decode_body(await read_body(request), CreateGame)
+    game = gateway.games.get(spec.game)
+    if game is None:
+        raise ApiError(422, "unknown_game_type", f"unknown game {spec.game!r}; see /api/catalog")
+    bots = _bot_seats(spec)
+    chosen = names.checked(spec.names, spec.seats)
+    if spec.game_id is not None:
+        try:
+            checked_game_id(spec.game_id, client_chosen=True)
+        except RuleViolation as exc:
+            raise ApiError(400, "bad_game_id", exc.message) from exc
+    try:
+        game_id, _ = await run_in_threadpool(
+            create_game_service,
+            gateway.services,
+            spec.game,
+            spec.seats,
+            spec.options,
+            game_id=spec.game_id,
+            bots=bots,
+            tournament=spec.tournament,
+            spectator_delay=max(0, spec.spectator_delay),
+            redis_url=gateway.redis_url,
+        )
+    except RuleViolation as exc:
+        raise ApiError(422, exc.code, exc.message) from exc
+    except GameExists as exc:
+        raise ApiError(409, "game_exists", f"a game {spec.game_id!r} exists already") from exc
+    except ClusterNotSupported as exc:  # bot seats on a Cluster without RQ_REDIS_URL: nothing was written
+        raise ApiError(422, "bots_unavailable", str(exc)) from exc
+    if spec.spectator_delay_seconds > 0:
+        await gateway.redis.hset(
+            spectating_key(game_id), "delay_s", min(spec.spectator_delay_seconds, 86_400)
+        )
+    await names.store(gateway.redis, game_id, chosen)
+    tokens = auth.new_tokens(s for s in range(spec.seats) if s not in bots)
+    await auth.store_tokens(gateway.redis, game_id, tokens)
+    grants = [SeatGrant(seat=s, token=tokens.get(s), bot=bots.get(s)) for s in range(spec.seats)]
+    log.info("game_created", game_id=game_id, game=spec.game, seats=spec.seats, bots=len(bots))
+    watch = f"{gateway.settings.public_url or ''}{request.app.url_path_for('game_page', game_id=game_id)}"
+    return json_response(GameCreated(game_id=game_id, game=spec.game, seats=grants, watch_url=watch), 201)
+
+
+def _bot_seats(spec: CreateGame) -> dict[int, str]:
+    bots: dict[int, str] = {}
+    for seat_text, name in spec.bots.items():
+        if not seat_text.isdigit() or not 0 <= int(seat_text) < spec.seats:
+            raise ApiError(422, "bad_bot_seat", f"bot seat {seat_text!r} is not a seat of this game")
+        bots[int(seat_text)] = name
+    return bots
+
+
+async def list_games(request: Request) -> Response:
+    """``GET /api/games?status=live|finished|all&offset=&limit=``: newest first."""
+    gateway = gateway_of(request)
+    status = request.query_params.get("status", "all")
+    if status not in ("live", "finished", "all"):
+        raise ApiError(400, "bad_parameter", "status is live, finished or all")
+    offset = int_param(request, "offset", 0)
+    limit = int_param(request, "limit", 50, 1, 500)
+    ids = await _game_ids(gateway, status, offset, limit + 1)
+    summaries = await _summaries(gateway, ids[:limit])
+    if status == "live":  # the index follows the worker a moment late; the meta hash is never late
+        summaries = [s for s in summaries if s.status != "finished"]
+    next_offset = offset + limit if len(ids) > limit else None
+    return json_response(GameList(games=summaries, offset=offset, limit=limit, next_offset=next_offset))
+
+
+async def _game_ids(gateway: Gateway, status: str, offset: int, count: int) -> list[str]:
+    redis = gateway.redis
+    if status != "finished":
+        index = keys.LIVE_GAMES if status == "live" else keys.GAMES_INDEX
+        return [i.decode() for i in await redis.zrevrange(index, offset, offset + count - 1)]
+    every = await redis.zrevrange(keys.GAMES_INDEX, 0, -1)
+    if not every:
+        return []
+    live = await redis.zmscore(keys.LIVE_GAMES, every)
+    # A game leaves the live index a moment after its last event; its meta status says finished at once.
+    pipe = redis.pipeline(transaction=False)
+    for game_id, score in zip(every, live, strict=True):
+        if score is not None:
+            pipe.hget(keys.meta(game_id.decode()), "status")
+    statuses = iter(await pipe.execute())
+    finished = [
+        i.decode()
+        for i, score in zip(every, live, strict=True)
+        if score is None or next(statuses) == b"finished"
+    ]
+    return finished[offset : offset + count]
+
+
+async def _summaries(gateway: Gateway, ids: list[str]) -> list[GameSummary]:
+    pipe = gateway.redis.pipeline(transaction=False)
+    for game_id in ids:
+        queue_meta_read(pipe, game_id)
+        pipe.hget(spectating_key(game_id), names.FIELD)
+    replies = await pipe.execute()
+    out = []
+    for game_id, raw, position, chosen in zip(ids, replies[::3], replies[1::3], replies[2::3], strict=True):
+        if not raw or b"header" not in raw:
+            continue
+        meta = meta_from_hash(raw, position)
+        game = gateway.games.get(meta.header.game)
+        out.append(
+            GameSummary(
+                game_id=game_id,
+                game=meta.header.game,
+                title=game.title if game else meta.header.game,
+                seats=meta.header.seats,
+                status=meta.status,
+                seq=meta.last_seq,
+                created_ms=meta.header.created_ms,
+                bots=meta.bots,
+                tournament=meta.tournament,
+                names=names.with_defaults(names.decoded(chosen), meta.header.seats, meta.bots),
+            )
+        )
+    return out
+
+
+async def get_game(request: Request) -> Response:
+    """``GET /api/games/{id}[?at=SEQ]``: the caller's view now (or after event ``at``)."""
+    gateway = gateway_of(request)
+    game_id = request.path_params["game_id"]
+    feed = await feed_of(gateway, game_id)
+    seat = await viewer_seat(gateway, request, game_id, required=False)
+    visible = feed.visible_seq(seat)
+    at = int_param(request, "at", visible, feed.setup_seq, visible)
+    state = feed.state_at(at)
+    outcome = feed.game.outcome(state)
+    return json_response(
+        GameState(
+            game_id=game_id,
+            game=feed.game.key,
+            title=feed.game.title,
+            seats=feed.meta.header.seats,
+            status="finished" if outcome is not None else "live",
+            seq=at,
+            last_seq=visible,
+            viewer=seat,
+            to_act=feed.to_act(state),
+            view=feed.game.view(state, seat),
+            outcome=outcome,
+            bots=feed.meta.bots,
+            tournament=feed.meta.tournament,
+            spectator_delay=feed.meta.spectator_delay,
+            names=await names.load(gateway.redis, game_id, feed.meta.header.seats, feed.meta.bots),
+            tournament_id=_tournament_of(game_id) if feed.meta.tournament else None,
+        )
+    )
+
+
+def _tournament_of(game_id: str) -> str | None:
+    """The tournament of a table's game, read off its id (``<tournament>-r<round>-t<table>``)."""
+    from workers.jobs.tournament import parse_game_id
+
+    parsed = parse_game_id(game_id)
+    return parsed[0] if parsed else None
+
+
+async def legal(request: Request) -> Response:
+    """``GET /api/games/{id}/legal``: the seat's legal commands, each exactly what may be posted."""
+    gateway = gateway_of(request)
+    game_id = request.path_params["game_id"]
+    feed = await feed_of(gateway, game_id)
+    seat = await viewer_seat(gateway, request, game_id, required=True)
+    assert seat is not None
+    return json_response(feed.game.legal_commands(feed.state, seat))
+
+
+async def events(request: Request) -> Response:
+    """``GET /api/games/{id}/events?from=N&limit=``: events after ``N`` as the caller may see them."""
+    gateway = gateway_of(request)
+    game_id = request.path_params["game_id"]
+    feed = await feed_of(gateway, game_id)
+    seat = await viewer_seat(gateway, request, game_id, required=False)
+    visible = feed.visible_seq(seat)
+    after = int_param(request, "from", 0)
+    limit = int_param(request, "limit", 1000, 1, 5000)
+    items = [
+        EventItem(
+            seq=entry.envelope.seq,
+            type=entry.envelope.type,
+            seat=entry.envelope.seat,
+            command_id=entry.envelope.command_id,
+            ts_ms=entry.envelope.ts_ms,
+            event=feed.redacted(entry, seat),
+        )
+        for entry in feed.entries[after : min(visible, after + limit)]
+    ]
+    page = EventPage(game_id=game_id, events=items, last_seq=visible, redacted=not feed.finished)
+    return json_response(page)
+
+
+# --- commands -------------------------------------------------------------------------------------------
+
+
+async def submit_command(request: Request) -> Response:
+    """``POST /api/games/{id}/commands[?wait=true]``: the seat comes from the token, never the body."""
+    gateway = gateway_of(request)
+    game_id = request.path_params["game_id"]
+    token = auth.bearer(request.headers.get("authorization"))
+    if (wait_s := gateway.limits.address(client_address(request))) > 0:
+        raise rate_limited(wait_s, "address")
+    feed = await feed_of(gateway, game_id)
+    seat, token_key = await _writer_seat(gateway, request, game_id, token)
+    if (wait_s := gateway.limits.token(token_key)) > 0:
+        raise rate_limited(wait_s, "seat token")
+    body = decode_body(await read_body(request), SubmitCommand)
+    command, command_id = parse_command(feed, bytes(body.command), body.command_id)
+    wait = request.query_params.get("wait", "").lower() in ("1", "true", "yes")
+    field = keys.result_field("seat", seat, command_id)  # the id is the seat's own: scoped to its sender
+    waiter = _ResultWaiter() if wait else None
+    if waiter is not None:  # listening before the submit: its result may be read before the submit returns
+        feed.listen(field, waiter)
+    try:
+        earlier = await enqueue(gateway, feed, seat, command, command_id)
+        if earlier is not None:  # the same command id again: its first result, never applied twice
+            outcome, status = outcome_of(earlier)
+            return json_response(outcome, status)
+        if waiter is None:
+            return json_response(Accepted(command_id=command_id), 202)
+        try:
+            record = await asyncio.wait_for(asyncio.shield(waiter.future), gateway.wait_timeout_s)
+        except TimeoutError:
+            return json_response(Accepted(command_id=command_id), 202)
+        outcome, status = outcome_of(record)
+        return json_response(outcome, status)
+    finally:
+        if waiter is not None:
+            feed.unlisten(field, waiter)
+
+
+class _ResultWaiter:
+    """An HTTP request's wait for its command's result: the feed's listener settles its future."""
+
+    __slots__ = ("future",)
+
+    def __init__(self) -> None:
+        self.future: asyncio.Future[CommandRecord] = asyncio.get_running_loop().create_future()
+
+    def __call__(self, record: CommandRecord) -> None:
+        if not self.future.done():
+            self.future.set_result(record)
+
+
+async def _writer_seat(
+    gateway: Gateway, request: Request, game_id: str, token: str | None
+) -> tuple[int, str]:
+    """The seat a command is sent as, and the key of its rate: the bearer token's, else the seat of the
+    signed-in account (``sessions.py``), from a page of this gateway's own site only."""
+    if token is not None:
+        seat = await gateway.seat_for(game_id, token)
+        if seat is None:
+            raise ApiError(403, "wrong_token", "this token is not a seat token of this game")
+        return seat, auth.digest(token)
+    seat = await session_seat(gateway, request, game_id)
+    if seat is None:
+        raise ApiError(401, "missing_token", "send the seat's token as 'Authorization: Bearer <token>'")
+    if not same_site(request):
+        raise ApiError(403, "cross_site", "this request came from another site's page")
+    return seat, f"session:{game_id}:{seat}"
+
+
+async def command_result(request: Request) -> Response:
+    """``GET /api/games/{id}/commands/{command_id}``: the token's seat's command, applied, rejected, or still
+    pending. Command ids are scoped to their seat, so the seat (the token) says whose id it is."""
+    gateway = gateway_of(request)
+    game_id, command_id = request.path_params["game_id"], request.path_params["command_id"]
+    if not COMMAND_ID.match(command_id):  # e.g. the results hash's own "@position": not a command id
+        raise ApiError(404, "unknown_command", "a command id is 1 to 64 letters, digits or _.:-")
+    if not await gateway.redis.exists(keys.meta(game_id)):
+        raise ApiError(404, "unknown_game", f"no game {game_id!r}")
+    seat = await viewer_seat(gateway, request, game_id, required=True)
+    raw = await gateway.redis.hget(keys.results(game_id), keys.result_field("seat", seat, command_id))
+    if raw is None:
+        return json_response(CommandOutcome(command_id=command_id, status="pending"))
+    outcome, _ = outcome_of(codec.decode_record(raw))
+    return json_response(outcome)
+
+
+# --- service --------------------------------------------------------------------------------------------
+
+
+async def catalog(request: Request) -> Response:
+    """``GET /api/catalog``: the games this gateway hosts and their seat ranges."""
+    games = [
+        CatalogGame(
+            key=g.key,
+            title=g.title,
+            min_seats=g.min_seats,
+            max_seats=g.max_seats,
+            option_examples=[dict(o) for o in g.option_examples],
+        )
+        for g in gateway_of(request).games.values()
+    ]
+    return json_response(Catalog(games=games))
+
+
+async def healthz(request: Request) -> Response:
+    """``GET /healthz``: 200 when Redis answers, 503 when it does not."""
+    gateway = gateway_of(request)
+    try:
+        ok = bool(await gateway.redis.ping())
+    except Exception:
+        ok = False
+    health = Health(status="ok" if ok else "unavailable", redis=ok, games=sorted(gateway.games))
+    return json_response(health, 200 if ok else 503)

@@ -1,0 +1,51 @@
+"""Player names: chosen at creation, kept in the gateway's settings hash of the game, shown by the web client.
+
+Names are presentation only: the rules never see them, so they live beside the event log, not in it.
+A seat without a chosen name is called "Player N" (N counted from 1), a bot seat after its bot.
+"""
+
+from __future__ import annotations
+
+import msgspec
+from redis.asyncio import Redis
+
+from services.gateway.api.requests import ApiError
+from services.gateway.feeds.fanout import spectating_key
+
+MAX_NAME = 24
+FIELD = "names"
+
+
+def checked(names: list[str], seats: int) -> list[str]:
+    """The names as stored: one per seat at most, stripped, printable, at most ``MAX_NAME`` characters."""
+    if len(names) > seats:
+        raise ApiError(422, "bad_names", f"{len(names)} names for {seats} seats")
+    out = []
+    for name in names:
+        clean = " ".join(name.split())
+        if len(clean) > MAX_NAME or not clean.isprintable():
+            raise ApiError(422, "bad_names", f"a name is at most {MAX_NAME} printable characters")
+        out.append(clean)
+    return out
+
+
+def with_defaults(names: list[str], seats: int, bots: dict[str, str]) -> list[str]:
+    """A name for every seat: the chosen one, else the bot's kind or "Player N"."""
+    chosen = names + [""] * (seats - len(names))
+    return [
+        name or (f"{bots[str(s)].capitalize()} bot {s + 1}" if str(s) in bots else f"Player {s + 1}")
+        for s, name in enumerate(chosen[:seats])
+    ]
+
+
+async def store(redis: Redis, game_id: str, names: list[str]) -> None:
+    if any(names):
+        await redis.hset(spectating_key(game_id), FIELD, msgspec.json.encode(names))
+
+
+def decoded(raw: bytes | str | None) -> list[str]:
+    return msgspec.json.decode(raw, type=list[str]) if raw else []
+
+
+async def load(redis: Redis, game_id: str, seats: int, bots: dict[str, str]) -> list[str]:
+    return with_defaults(decoded(await redis.hget(spectating_key(game_id), FIELD)), seats, bots)

@@ -1,0 +1,129 @@
+"""The wire Structs of accounts, tables, chat and ratings (HTTP bodies and the ``chat`` WebSocket frame);
+``openapi.py`` documents them, as it does ``protocol.py``'s."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from domain.tournament.ratings import Rating
+from workers.jobs.account_ratings import RatingChange
+
+
+class Credentials(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """``POST /api/accounts`` (sign up) and ``POST /api/session`` (sign in). Sent over https in production:
+    the password is hashed with Argon2id on arrival and never stored or logged."""
+
+    name: str
+    password: str
+
+
+class Me(msgspec.Struct, kw_only=True):
+    """The signed-in account (the session cookie ``hm_session`` says who); ``null`` when none."""
+
+    name: str | None
+
+
+class OpenTable(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """``POST /api/tables``: a table of ``game`` with ``seats`` seats; its creator sits in seat 0."""
+
+    game: str
+    seats: int
+    options: dict[str, Any] = {}
+    rated: bool = True
+    """Whether the game moves its players' ratings (its accounts are rated against each other)."""
+    bots: list[Literal["random", "greedy"]] = []
+    """Server bots in the last seats (``seats`` counts them); the other seats are for accounts."""
+
+
+class TableInfo(msgspec.Struct, kw_only=True):
+    table_id: str
+    game: str
+    title: str
+    seats: int
+    options: dict[str, Any]
+    rated: bool
+    creator: str
+    seated: list[str]
+    """Names of the accounts seated, by seat."""
+    bots: list[str]
+    """The bots of the last seats."""
+    free: int
+    status: str
+    """``open``, ``starting`` or ``started`` (then ``game_id`` is its game)."""
+    game_id: str | None = None
+
+
+class TableList(msgspec.Struct, kw_only=True):
+    tables: list[TableInfo]
+
+
+class MyGame(msgspec.Struct, kw_only=True):
+    """A game the account sits in: its seat, and whose turn it is (``to_act``, seats)."""
+
+    game_id: str
+    game: str
+    title: str
+    seat: int
+    names: list[str]
+    status: str
+    to_act: list[int]
+    your_turn: bool
+
+
+class MyGames(msgspec.Struct, kw_only=True):
+    games: list[MyGame]
+
+
+class ChatPost(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """``POST /api/games/{id}/chat``: a message to the players' channel (a seat's) or the spectators'."""
+
+    text: str
+    channel: Literal["players", "spectators"] = "players"
+
+
+class ChatFrame(msgspec.Struct, kw_only=True, tag="chat", tag_field="type"):
+    """A chat message, pushed on the game's WebSockets to those it may reach (and listed by ``GET …/chat``).
+    ``seat`` is the author's seat in the players' channel, else null."""
+
+    id: str
+    channel: str
+    author: str
+    seat: int | None
+    text: str
+    ts_ms: int
+
+
+class ChatLog(msgspec.Struct, kw_only=True):
+    messages: list[ChatFrame]
+
+
+class RatingRow(msgspec.Struct, kw_only=True):
+    rank: int
+    name: str
+    mu: float
+    sigma: float
+    ordinal: float
+    """mu - 3 sigma: what the leaderboard is ordered by."""
+
+
+class Leaderboard(msgspec.Struct, kw_only=True):
+    game: str
+    title: str
+    rows: list[RatingRow]
+
+
+class GameRating(msgspec.Struct, kw_only=True):
+    game: str
+    rating: Rating
+    ordinal: float
+    history: list[RatingChange]
+    """Newest first: each rated game with the place taken and the rating before and after."""
+
+
+class AccountPage(msgspec.Struct, kw_only=True):
+    name: str
+    created_ms: int
+    ratings: list[GameRating]
+    games: list[MyGame]

@@ -1,0 +1,157 @@
+"""Request plumbing of the HTTP API: errors as ``{"error", "message"}``, body and parameter decoding,
+viewer identification, and how a recorded command result is reported."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, TypeVar
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+
+from events.envelope import CommandRecord
+from events.errors import UnknownGame
+from services.gateway.access import auth
+from services.gateway.access.limits import retry_after
+from services.gateway.access.sessions import session_seat
+from services.gateway.api import strict
+from services.gateway.api.protocol import MAX_BODY, CommandOutcome, Error
+from services.gateway.context import Gateway
+from services.gateway.feeds.fanout import GameFeed
+
+T = TypeVar("T")
+
+COMMAND_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}\Z")
+_encoder = msgspec.json.Encoder()
+
+
+class ApiError(Exception):
+    """A refusal, turned into ``{"error": code, "message": text}`` with its status."""
+
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers
+
+
+def json_response(value: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """A JSON response encoded by msgspec (Structs, views and events included)."""
+    return Response(
+        _encoder.encode(value), status_code=status, media_type="application/json", headers=headers
+    )
+
+
+def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> Response:
+    return json_response(Error(error=code, message=message), status, headers)
+
+
+async def api_error_handler(request: Request, exc: Exception) -> Response:
+    """Starlette exception handler for ``ApiError``."""
+    assert isinstance(exc, ApiError)
+    return error_response(exc.status, exc.code, exc.message, exc.headers)
+
+
+def charge_command(gateway: Gateway, address: str, token_key: str | None) -> None:
+    """Count one command against the address's and the seat token's rates (``token_key``: the token's
+    ``auth.digest``, taken once per socket); ``ApiError`` 429 when over."""
+    if (wait_s := gateway.limits.address(address)) > 0:
+        raise rate_limited(wait_s, "address")
+    if token_key is not None and (wait_s := gateway.limits.token(token_key)) > 0:
+        raise rate_limited(wait_s, "seat token")
+
+
+def rate_limited(wait_s: float, who: str) -> ApiError:
+    """The 429 refusal of a client over its command rate."""
+    message = f"too many requests from this {who}; retry in {wait_s:.1f} s"
+    return ApiError(429, "rate_limited", message, {"Retry-After": retry_after(wait_s)})
+
+
+# --- helpers --------------------------------------------------------------------------------------------
+
+
+async def read_body(request: Request) -> bytes:
+    """The body, refusing more than ``MAX_BODY`` bytes without reading it all."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
+        raise ApiError(413, "too_large", f"a request body may be at most {MAX_BODY} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise ApiError(413, "too_large", f"a request body may be at most {MAX_BODY} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def decode_body(data: bytes, kind: type[T]) -> T:
+    """A JSON body as ``kind``: 400 if it is not JSON (or nested too deep), 422 if it is JSON of the
+    wrong shape."""
+    if strict.too_deep(data):
+        raise ApiError(400, "too_deep", f"JSON may be nested at most {strict.MAX_DEPTH} deep")
+    try:
+        return msgspec.json.decode(data, type=kind)
+    except msgspec.ValidationError as exc:
+        raise ApiError(422, "invalid_body", str(exc)) from exc
+    except (msgspec.DecodeError, RecursionError) as exc:
+        raise ApiError(400, "malformed_body", str(exc)) from exc
+
+
+INT_PARAM = re.compile(r"^-?[0-9]{1,19}\Z")
+MAX_INT_PARAM = 1 << 62
+"""The largest offset or sequence number a query parameter may name (``openapi.py`` documents it)."""
+
+
+def int_param(request: Request, name: str, default: int, low: int = 0, high: int = MAX_INT_PARAM) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    if not INT_PARAM.match(raw):  # int() takes "²", "1_000" and 4,300 digits; the API takes plain numbers
+        raise ApiError(400, "bad_parameter", f"{name} must be an integer, not {raw[:40]!r}")
+    value = int(raw)
+    if not low <= value <= high:
+        raise ApiError(400, "bad_parameter", f"{name} must be between {low} and {high}")
+    return value
+
+
+async def feed_of(gateway: Gateway, game_id: str) -> GameFeed:
+    try:
+        return await gateway.hub.feed(game_id)
+    except UnknownGame as exc:
+        raise ApiError(404, "unknown_game", f"no game {game_id!r}") from exc
+
+
+async def viewer_seat(gateway: Gateway, request: Request, game_id: str, required: bool) -> int | None:
+    """The seat of the bearer token (``?token=`` also works for links), else of the signed-in account
+    (``sessions.py``), None for a spectator."""
+    token = auth.bearer(request.headers.get("authorization")) or request.query_params.get("token")
+    if token is None:
+        seat = await session_seat(gateway, request, game_id)  # a signed-in account's own seat
+        if seat is not None:
+            return seat
+        if required:
+            raise ApiError(401, "missing_token", "send the seat's token as 'Authorization: Bearer <token>'")
+        return None
+    seat = await gateway.seat_for(game_id, token)
+    if seat is None:
+        raise ApiError(403, "wrong_token", "this token is not a seat token of this game")
+    return seat
+
+
+def outcome_of(record: CommandRecord) -> tuple[CommandOutcome, int]:
+    """A recorded result as the API reports it, with its status code (409 for a rule refusal)."""
+    if record.status == "applied":
+        outcome = CommandOutcome(
+            command_id=record.command_id, status="applied", seq=record.last_seq, first_seq=record.first_seq
+        )
+        return outcome, 200
+    outcome = CommandOutcome(
+        command_id=record.command_id,
+        status="rejected",
+        code=record.code,
+        error=record.code,
+        message=record.message,
+    )
+    return outcome, 409

@@ -1,0 +1,223 @@
+"""``/api/tables``: open tables, one-click seats, and a game made when the table is full (or when its
+creator starts it with enough seated); ``/api/me/games``: the games an account sits in, whose turn it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import structlog
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+
+from domain.engine import Game, RuleViolation
+from events.errors import UnknownGame
+from events.store import meta_from_hash, queue_meta_read
+from services.bootstrap import ClusterNotSupported
+from services.gateway.api import names
+from services.gateway.api.accounts_http import require_account, require_same_site
+from services.gateway.api.players_protocol import MyGame, MyGames, OpenTable, TableInfo, TableList
+from services.gateway.api.requests import ApiError, decode_body, json_response, rate_limited, read_body
+from services.gateway.context import Gateway, client_address, gateway_of
+from services.players import tables
+from services.players.tables import Table, TableError
+from workers.jobs.account_ratings import account_games_key, seat_accounts_key
+
+log = structlog.get_logger("tables")
+
+OPEN_PER_ACCOUNT = 5
+"""Open tables one account may have waiting at once."""
+MY_GAMES_LIMIT = 50
+
+
+async def display_names(redis: Any, accounts: list[str]) -> list[str]:
+    """The names as their owners chose them (accounts are keyed in lower case)."""
+    if not accounts:
+        return []
+    pipe = redis.pipeline(transaction=False)
+    for account in accounts:
+        pipe.hget(f"hm:account:{account}", "name")
+    return [
+        raw.decode() if raw else account for raw, account in zip(await pipe.execute(), accounts, strict=True)
+    ]
+
+
+async def _infos(gateway: Gateway, listed: list[Table]) -> list[TableInfo]:
+    """The tables as the lobby shows them, their accounts' names read in one round trip."""
+    shown = iter(await display_names(gateway.redis, [a for t in listed for a in (t.creator, *t.seated)]))
+    out = []
+    for table in listed:
+        game = gateway.games.get(table.game)
+        creator, seated = next(shown), [next(shown) for _ in table.seated]
+        out.append(
+            TableInfo(
+                table_id=table.table_id, game=table.game, title=game.title if game else table.game,
+                seats=table.seats, options=table.options, rated=table.rated, creator=creator, seated=seated,
+                bots=table.bots, free=table.seats - len(table.bots) - len(seated), status=table.status,
+                game_id=table.game_id,
+            )
+        )  # fmt: skip
+    return out
+
+
+async def _info(gateway: Gateway, table: Table) -> TableInfo:
+    return (await _infos(gateway, [table]))[0]
+
+
+async def list_tables(request: Request) -> Response:
+    """``GET /api/tables``: the open tables, newest first."""
+    gateway = gateway_of(request)
+    return json_response(TableList(tables=await _infos(gateway, await tables.open_tables(gateway.redis))))
+
+
+async def get_table(request: Request) -> Response:
+    """``GET /api/tables/{table_id}``: one table (a started one names its game)."""
+    gateway = gateway_of(request)
+    return json_response(await _info(gateway, await _table(gateway, request.path_params["table_id"])))
+
+
+async def _table(gateway: Gateway, table_id: str) -> Table:
+    table = await tables.load(gateway.redis, table_id)
+    if table is None:
+        raise ApiError(404, "unknown_table", f"no table {table_id!r}")
+    return table
+
+
+async def open_table(request: Request) -> Response:
+    """``POST /api/tables``: open a table (201); the signed-in creator takes seat 0."""
+    require_same_site(request)
+    account = await require_account(request)
+    gateway = gateway_of(request)
+    if (wait_s := gateway.limits.address(client_address(request))) > 0:
+        raise rate_limited(wait_s, "address")
+    spec = decode_body(await read_body(request), OpenTable)
+    game = gateway.games.get(spec.game)
+    if game is None:
+        raise ApiError(422, "unknown_game_type", f"unknown game {spec.game!r}; see /api/catalog")
+    await _check_setup(game, spec)
+    if len(spec.bots) >= spec.seats:
+        raise ApiError(422, "no_open_seat", "a table needs a seat for its creator besides the bots")
+    waiting = [t for t in await tables.open_tables(gateway.redis) if t.creator == account]
+    if len(waiting) >= OPEN_PER_ACCOUNT:
+        raise ApiError(
+            409, "too_many_tables", f"at most {OPEN_PER_ACCOUNT} open tables of yours wait at once"
+        )
+    table_id = await tables.open_table(
+        gateway.redis, spec.game, spec.seats, spec.options, spec.rated, account, list(spec.bots)
+    )
+    log.info("table_opened", table_id=table_id, game=spec.game, seats=spec.seats, account=account)
+    return json_response(await _info(gateway, await _table(gateway, table_id)), 201)
+
+
+async def _check_setup(game: Game[Any, Any, Any, Any], spec: OpenTable) -> None:
+    """Refuse (422) a seat count or options the game would refuse, now rather than when the table fills."""
+    try:
+        await run_in_threadpool(game.start, spec.seats, spec.options, bytes(32))
+    except RuleViolation as exc:
+        raise ApiError(422, exc.code, exc.message) from exc
+
+
+async def join_table(request: Request) -> Response:
+    """``POST /api/tables/{table_id}/join``: take the next seat; the last seat taken makes the game."""
+    require_same_site(request)
+    account = await require_account(request)
+    gateway = gateway_of(request)
+    table = await _table(gateway, request.path_params["table_id"])
+    try:
+        seated = await tables.join(gateway.redis, table.table_id, account)
+        if seated >= table.seats - len(table.bots):
+            await _start(request, gateway, table)
+    except TableError as exc:
+        raise ApiError(exc.status, exc.code, exc.message) from exc
+    return json_response(await _info(gateway, await _table(gateway, table.table_id)))
+
+
+async def leave_table(request: Request) -> Response:
+    """``POST /api/tables/{table_id}/leave``: give up one's seat at an open table; its creator leaving
+    closes the table (``cancelled``)."""
+    require_same_site(request)
+    account = await require_account(request)
+    gateway = gateway_of(request)
+    table = await _table(gateway, request.path_params["table_id"])
+    try:
+        if table.creator == account:
+            await tables.cancel(gateway.redis, table.table_id)
+        else:
+            await tables.leave(gateway.redis, table.table_id, account)
+    except TableError as exc:
+        raise ApiError(exc.status, exc.code, exc.message) from exc
+    return json_response(await _info(gateway, await _table(gateway, table.table_id)))
+
+
+async def start_table(request: Request) -> Response:
+    """``POST /api/tables/{table_id}/start``: the creator starts with the players seated so far."""
+    require_same_site(request)
+    account = await require_account(request)
+    gateway = gateway_of(request)
+    table = await _table(gateway, request.path_params["table_id"])
+    if table.creator != account:
+        raise ApiError(403, "not_creator", "only the table's creator starts it early")
+    game = gateway.games[table.game]
+    if len(table.seated) + len(table.bots) < game.min_seats:
+        raise ApiError(409, "too_few_players", f"{game.title} needs at least {game.min_seats} players")
+    try:
+        await _start(request, gateway, table)
+    except TableError as exc:
+        raise ApiError(exc.status, exc.code, exc.message) from exc
+    return json_response(await _info(gateway, await _table(gateway, table.table_id)))
+
+
+async def _start(request: Request, gateway: Gateway, table: Table) -> None:
+    try:
+        game_id = await tables.start(gateway.services, gateway.redis, table, gateway.redis_url)
+    except (RuleViolation, ClusterNotSupported) as exc:
+        raise ApiError(422, "cannot_start", str(exc)) from exc
+    started = await tables.load(gateway.redis, table.table_id)
+    seated = started.seated if started is not None else table.seated
+    bots = [f"{bot.capitalize()} bot {len(seated) + i + 1}" for i, bot in enumerate(table.bots)]
+    await names.store(gateway.redis, game_id, [*await display_names(gateway.redis, seated), *bots])
+    log.info("table_started", table_id=table.table_id, game_id=game_id, players=len(seated))
+
+
+async def my_games(request: Request) -> Response:
+    """``GET /api/me/games``: every game the signed-in account sits in, newest first, and whose turn."""
+    account = await require_account(request)
+    return json_response(MyGames(games=await games_of(gateway_of(request), account)))
+
+
+async def games_of(gateway: Gateway, account: str) -> list[MyGame]:
+    """The account's games, newest first. Whose turn it is comes from the game's feed, loaded for the live
+    games only: a finished game's meta says all there is, and an account may have played hundreds."""
+    redis = gateway.redis
+    ids = [i.decode() for i in await redis.zrevrange(account_games_key(account), 0, MY_GAMES_LIMIT - 1)]
+    pipe = redis.pipeline(transaction=False)
+    for game_id in ids:
+        queue_meta_read(pipe, game_id)
+        pipe.hget(seat_accounts_key(game_id), f"a:{account}")
+    replies = await pipe.execute()
+    out = []
+    for game_id, raw, position, seat in zip(ids, replies[::3], replies[1::3], replies[2::3], strict=True):
+        if not raw or b"header" not in raw or seat is None:
+            continue  # deleted by hand, or never seated
+        meta = meta_from_hash(raw, position)
+        to_act = await _to_act(gateway, game_id) if meta.status != "finished" else []
+        game = gateway.games.get(meta.header.game)
+        out.append(
+            MyGame(
+                game_id=game_id, game=meta.header.game, title=game.title if game else meta.header.game,
+                seat=int(seat), names=await names.load(redis, game_id, meta.header.seats, meta.bots),
+                status="finished" if to_act is None else meta.status, to_act=to_act or [],
+                your_turn=int(seat) in (to_act or []),
+            )
+        )  # fmt: skip
+    return out
+
+
+async def _to_act(gateway: Gateway, game_id: str) -> list[int] | None:
+    """The seats to act in a live game (None: it has just ended; its meta said live a moment ago)."""
+    try:
+        feed = await gateway.hub.feed(game_id)
+    except UnknownGame:
+        return []
+    return None if feed.finished else feed.to_act(feed.state)

@@ -1,0 +1,342 @@
+"""Writing a frame to many WebSockets at the cost of one ``write`` each.
+
+Through ASGI, every frame to every socket wakes the socket's sender task and passes through Starlette,
+uvicorn and websockets, each framing it anew: with a thousand spectators that was most of the time from
+an append to the last of them. A ``DirectWriter`` writes a frame that was framed once for every viewer
+of its kind straight to the socket's transport, while the socket is writable and nothing else is queued
+for it; otherwise the frame takes the ordinary path (``ws.py``), which waits for the socket to drain.
+
+It needs uvicorn's sans-I/O WebSocket protocol, which ``SocketProtocol`` extends only to make itself known
+to the application (``scope["extensions"]``). Under any other server, or with compression negotiated
+(the frames would need compressing per socket), every frame takes the ordinary path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import struct
+import weakref
+from collections import deque
+from typing import Any
+
+import structlog
+from starlette.websockets import WebSocket
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.protocol import State
+
+from services.gateway.access.limits import FrameBudget
+from services.gateway.api.protocol import CLOSE_FLOODED, MAX_WS_MESSAGE, close_reason
+from services.gateway.sockets.socket_reader import FrameCounter, TextHandler, TextReader, at_frame_boundary
+
+log = structlog.get_logger("socket_writer")
+
+EXTENSION = "harbormaster.socket"
+WRITE_BUFFER_LIMIT = 64 * 1024
+"""Bytes a socket's transport may hold unsent before its frames wait in its queue instead (a slow reader
+is then sent a fresh view rather than growing the gateway's memory)."""
+UNREAD = "the client does not read what it is sent"
+"""Why a socket whose answers pile up unread is closed (``CLOSE_FLOODED``)."""
+
+
+class SocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's sans-I/O WebSocket protocol, reachable from the application through its scope, and lighter
+    for the many sockets a gateway holds open: its inbox and its ``writable`` flag allocate only while some
+    task waits on them (``asyncio.Queue`` alone is four deques, ~3 kB), and the handshake's request and
+    response (headers, ~2 kB) are let go once the handshake is sent.
+
+    It also bounds what one client may cost: a frame longer than ``MAX_WS_MESSAGE`` is refused from its
+    header (whatever the server's ``ws_max_size``), every frame is charged to the socket's ``budget``
+    before it is parsed (by the text reader, or counted by its header on its way to websockets), and
+    a ping is answered only while the socket's write buffer is within ``WRITE_BUFFER_LIMIT``; a client over
+    either is closed with 1008 (``flooded``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        limit = self.conn.max_message_size
+        if limit is None or limit > MAX_WS_MESSAGE:
+            self.conn.max_message_size = MAX_WS_MESSAGE
+        self.queue: Any = Inbox()
+        self.writable: Any = Flag()
+        self.writable.set()
+        self.text_reader: TextReader | None = None
+        """Set while the application reads text frames itself (``socket_reader.py``)."""
+        self.budget: FrameBudget | None = None
+        """The client's allowance of frames, set by the application as it takes the socket (``ws.py``)."""
+        self.counter = FrameCounter()
+        """Counts the frames websockets' parser gets, to charge them before it parses them."""
+
+    def data_received(self, data: bytes) -> None:
+        reader = self.text_reader
+        if reader is None or not self.handshake_complete:
+            self.slow_data_received(data)
+        elif not reader.data_received(data):
+            self.text_reader = None
+
+    def slow_data_received(self, data: bytes) -> None:
+        """Data for websockets' parser (a whole frame, or everything once the fast path has ended), its
+        frames charged to the budget first (the handshake's request came alone, in the first call)."""
+        if self.handshake_initiated:
+            frames = self.counter.count(data)
+            if self.budget is not None and frames and not self.budget.take(frames):
+                self.flooded()
+                return
+        super().data_received(data)
+
+    def queue_text(self, text: str) -> None:
+        """A text message for the socket's task, queued as uvicorn queues one (reading paused meanwhile)."""
+        self.queue.put_nowait({"type": "websocket.receive", "text": text})
+        if not self.read_paused:
+            self.read_paused = True
+            self.transport.pause_reading()
+
+    def read_text_with(self, handler: TextHandler) -> bool:
+        """Hand text frames to ``handler`` as they arrive, from now on; False if this socket cannot (its
+        frames are compressed, or websockets' parser is inside a frame or message)."""
+        if self.conn.extensions or getattr(self, "frames", None) or not at_frame_boundary(self.conn):
+            return False
+        self.text_reader = TextReader(self, handler, self.budget)
+        return True
+
+    def stop_reading_text(self) -> None:
+        """Back to websockets' parser, with the start of a frame the reader holds."""
+        reader, self.text_reader = self.text_reader, None
+        if reader is not None and reader.unparsed:
+            self.slow_data_received(reader.unparsed)
+
+    def flooded(self, reason: str = "") -> None:
+        """End a client over its budget: a close frame (1008), nothing more read from it, and the connection
+        dropped at once if even that cannot be sent (a client that does not read)."""
+        self.text_reader = None
+        if self.close_sent or self.transport.is_closing():
+            return
+        if not reason:
+            rate = self.budget.rate if self.budget is not None else 0.0
+            reason = f"too many frames: at most {rate:g} a second"
+        reason = close_reason(reason)
+        if self.conn.state is State.OPEN:
+            self.conn.send_close(CLOSE_FLOODED, reason)
+            self.transport.write(b"".join(self.conn.data_to_send()))
+        self.close_sent = True
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": CLOSE_FLOODED, "reason": reason})
+        if self.transport.get_write_buffer_size():
+            self.transport.abort()
+        else:
+            self.transport.close()
+
+    def handle_ping(self) -> None:
+        """websockets has queued the pong: sent while the client reads, else the client is dropped."""
+        if self.transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
+            self.flooded(UNREAD)
+            return
+        super().handle_ping()
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        scope: Any = getattr(self, "scope", None)
+        if scope is not None:
+            scope["extensions"][EXTENSION] = self
+
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if self.handshake_complete and getattr(self, "response", None) is not None:
+            self.request = None  # type: ignore[assignment]
+            self.response = None  # type: ignore[assignment]
+
+
+class Flag:
+    """``asyncio.Event``'s ``set``/``clear``/``is_set``/``wait``, holding a future only while waited on."""
+
+    __slots__ = ("_set", "_waiters")
+
+    def __init__(self) -> None:
+        self._set = False
+        self._waiters: list[asyncio.Future[None]] | None = None
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def set(self) -> None:
+        self._set = True
+        waiters, self._waiters = self._waiters, None
+        for waiter in waiters or ():
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def clear(self) -> None:
+        self._set = False
+
+    async def wait(self) -> bool:
+        if self._set:
+            return True
+        waiter = asyncio.get_running_loop().create_future()
+        if self._waiters is None:
+            self._waiters = []
+        self._waiters.append(waiter)
+        try:
+            await waiter
+        finally:
+            if self._waiters is not None and waiter in self._waiters:
+                self._waiters.remove(waiter)
+        return True
+
+
+class Inbox:
+    """``asyncio.Queue``'s ``put_nowait``/``get``/``empty`` for the one task that reads a socket's messages.
+
+    Unbounded like uvicorn's queue (uvicorn pauses reading the socket while messages wait)."""
+
+    __slots__ = ("_getter", "_items")
+
+    def __init__(self) -> None:
+        self._items: deque[Any] | None = None
+        self._getter: asyncio.Future[None] | None = None
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def qsize(self) -> int:
+        return len(self._items) if self._items else 0
+
+    def put_nowait(self, item: Any) -> None:
+        if self._items is None:
+            self._items = deque()
+        self._items.append(item)
+        getter, self._getter = self._getter, None
+        if getter is not None and not getter.done():
+            getter.set_result(None)
+
+    async def get(self) -> Any:
+        while not self._items:
+            if self._getter is None or self._getter.done():
+                self._getter = asyncio.get_running_loop().create_future()
+            await self._getter
+        item = self._items.popleft()
+        if not self._items:
+            self._items = None
+        return item
+
+
+def shared_port(host: str, port: int) -> socket.socket:
+    """A listening socket bound with ``SO_REUSEPORT``: several gateway processes on one port, the kernel
+    spreading new connections between them (Linux)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    return sock
+
+
+def text_frame(payload: bytes) -> bytes:
+    """A final, unmasked text frame (RFC 6455 5.2): what a server sends, framed once for many sockets."""
+    size = len(payload)
+    if size < 126:
+        return struct.pack("!BB", 0x81, size) + payload
+    if size < 1 << 16:
+        return struct.pack("!BBH", 0x81, 126, size) + payload
+    return struct.pack("!BBQ", 0x81, 127, size) + payload
+
+
+class DirectWriter:
+    """Writes ready-framed frames to one socket's transport while it keeps up.
+
+    The frames written in one turn of the event loop go out in one ``write`` at its end (a mover's event
+    frame and its result, a burst of events): one system call per socket and turn, not per frame.
+    """
+
+    __slots__ = ("_batch", "_flusher", "protocol", "transport")
+
+    def __init__(self, protocol: WebSocketsSansIOProtocol, flusher: Flusher) -> None:
+        self.protocol = protocol
+        self.transport: asyncio.Transport = protocol.transport
+        self._flusher = flusher
+        self._batch: list[bytes] = []
+
+    def write(self, frame: bytes) -> bool:
+        """Send the frame this turn; False if the socket is closing or behind (then nothing was taken)."""
+        protocol = self.protocol
+        if protocol.close_sent or protocol.disconnected or not protocol.writable.is_set():
+            return False
+        if self.transport.is_closing() or self.transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
+            return False
+        if not self._batch:
+            self._flusher.due(self)
+        self._batch.append(frame)
+        return True
+
+    @property
+    def holding(self) -> bool:
+        """Frames taken this turn are not written yet: anything sent otherwise must wait for them."""
+        return bool(self._batch)
+
+    def flush(self) -> None:
+        batch = self._batch  # kept and cleared, not replaced: a new list per socket and event outlived
+        data = batch[0] if len(batch) == 1 else b"".join(batch)  # young collections (see ``Flusher``)
+        batch.clear()
+        if not self.transport.is_closing():
+            self.transport.write(data)
+
+
+class Flusher:
+    """The direct writes of one event loop, made by one callback at the end of the turn that took them, or
+    at once by ``flush_direct_writes`` (the hub, once it has published a read's events and settled its
+    results: each socket's event and result frames go out in one write, and a turn sooner).
+
+    One callback per socket and turn was, at 5,000 spectators, 5,000 handles per event: each young
+    collection they set off moved the handles still waiting into older generations, and full collections
+    of the gateway's ~400k objects (0.2–0.5 s each) followed every two seconds: the slow events of fan-out.
+    """
+
+    __slots__ = ("writers",)
+
+    def __init__(self) -> None:
+        self.writers: list[DirectWriter] = []
+
+    def due(self, writer: DirectWriter) -> None:
+        if not self.writers:
+            asyncio.get_running_loop().call_soon(self.flush)  # the loop is not kept: it keys ``_flushers``
+        self.writers.append(writer)
+
+    def flush(self) -> None:
+        writers = self.writers
+        try:
+            for writer in writers:
+                try:
+                    writer.flush()  # empties the writer's batch before writing: it never stays held
+                except Exception as exc:  # one broken socket must not hold back the others' frames
+                    log.warning("direct_write_failed", error=str(exc))
+        finally:
+            writers.clear()
+
+
+_flushers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Flusher] = weakref.WeakKeyDictionary()
+
+
+def _flusher() -> Flusher:
+    loop = asyncio.get_running_loop()
+    flusher = _flushers.get(loop)
+    if flusher is None:
+        flusher = _flushers[loop] = Flusher()
+    return flusher
+
+
+def flush_direct_writes() -> None:
+    """Write the direct writes taken so far in this turn now, not at its end."""
+    flusher = _flushers.get(asyncio.get_running_loop())
+    if flusher is not None and flusher.writers:
+        flusher.flush()
+
+
+def socket_protocol(websocket: WebSocket) -> SocketProtocol | None:
+    """The socket's ``SocketProtocol``, where the server runs it (``harbormaster gateway`` does)."""
+    protocol = websocket.scope.get("extensions", {}).get(EXTENSION)
+    return protocol if isinstance(protocol, SocketProtocol) else None
+
+
+def direct_writer(websocket: WebSocket) -> DirectWriter | None:
+    """The socket's direct writer, or None where frames must take the ordinary path."""
+    protocol = socket_protocol(websocket)
+    if protocol is None or protocol.conn.extensions:
+        return None
+    return DirectWriter(protocol, _flusher())

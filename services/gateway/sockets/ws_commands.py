@@ -1,0 +1,244 @@
+"""What a game socket's client sends: pings, answered with ``pong``, and a seat's commands, answered with
+``result`` frames (the same checks, codes and idempotency as over HTTP, ``commands.py``).
+
+Where the server allows, text frames are taken as they arrive (``socket_reader.py``); otherwise, and for
+every frame that way leaves, from the socket task's queue. A frame too large, too deep or unknown ends the
+socket with its close code.
+"""
+
+from __future__ import annotations
+
+import msgspec
+import structlog
+from starlette.websockets import WebSocket
+
+from events import keys
+from events.envelope import CommandRecord
+from services.gateway.api import strict
+from services.gateway.api.protocol import (
+    CLOSE_BAD_DATA,
+    CLOSE_BAD_REQUEST,
+    CLOSE_FLOODED,
+    CLOSE_TOO_BIG,
+    MAX_WS_MESSAGE,
+    ClientFrame,
+    CommandFrame,
+    LooseCommandFrame,
+    Pong,
+    Refusal,
+    ResultFrame,
+    close_reason,
+)
+from services.gateway.api.requests import ApiError, charge_command
+from services.gateway.commands import Submitted, parse_command, submit
+from services.gateway.context import Gateway
+from services.gateway.feeds.fanout import GameFeed, encode_text
+from services.gateway.sockets.socket_writer import socket_protocol
+from services.gateway.sockets.viewer import Viewer
+
+log = structlog.get_logger("ws")
+
+_client_decoder = msgspec.json.Decoder(ClientFrame)
+_loose_decoder = msgspec.json.Decoder(LooseCommandFrame)
+PONG = encode_text(Pong())
+
+
+async def receive_loop(
+    websocket: WebSocket, gateway: Gateway, feed: GameFeed, viewer: Viewer, client: tuple[str, str | None]
+) -> None:
+    """Answer pings, take commands; close on an oversized or unknown frame, or when the client goes.
+
+    Where the server allows, text frames are taken as they arrive, not from this task's queue
+    (``socket_reader.py``); those this way refuses come here, to close the socket. Every frame is charged
+    to the socket's ``FrameBudget``: by the socket's protocol where it is ours (from the handshake on,
+    ``ws.game_socket``), else here.
+    ``client``: the socket's address and seat token's digest, charged against their rate limits as over
+    HTTP."""
+    messages = gateway.stats.ws_messages
+    protocol = socket_protocol(websocket)
+    budget = gateway.limits.frame_budget() if protocol is None else None  # else charged as frames arrive
+    if protocol is not None:
+        protocol.read_text_with(lambda text: _take_fast(gateway, feed, viewer, client, text))
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                if message.get("code") == CLOSE_FLOODED:  # closed by its protocol, over its frame budget
+                    _count_flood(gateway)
+                return
+            messages["queued"] += 1
+            if budget is not None and not budget.take():
+                _count_flood(gateway)
+                await websocket.close(CLOSE_FLOODED, close_reason(flood_reason(gateway)))
+                return
+            refusal = _take_text(
+                gateway, feed, viewer, client, message.get("text") or message.get("bytes") or ""
+            )
+            if refusal is not None:
+                await websocket.close(refusal.code, refusal.reason)
+                return
+    finally:
+        if protocol is not None:
+            protocol.stop_reading_text()
+        _forget_pending(feed, viewer)
+
+
+def _count_flood(gateway: Gateway) -> None:
+    """A socket closed over its frame budget, for ``harbormaster_ws_refused_total{code="1008"}``."""
+    refused = gateway.stats.ws_refused
+    refused[CLOSE_FLOODED] = refused.get(CLOSE_FLOODED, 0) + 1
+
+
+def flood_reason(gateway: Gateway) -> str:
+    """Why a socket over its frame budget is closed."""
+    return f"too many frames: at most {gateway.limits.limits.frames_per_socket:g} a second"
+
+
+def _take_fast(
+    gateway: Gateway, feed: GameFeed, viewer: Viewer, client: tuple[str, str | None], text: str
+) -> bool:
+    """``_take_text`` as a frame arrives; a frame it would refuse is left to the socket's task."""
+    if _take_text(gateway, feed, viewer, client, text) is not None:
+        return False
+    gateway.stats.ws_messages["fast"] += 1
+    return True
+
+
+def _take_text(
+    gateway: Gateway, feed: GameFeed, viewer: Viewer, client: tuple[str, str | None], data: str | bytes
+) -> Refusal | None:
+    """Take one client frame: a command or a ping; the refusal that ends the socket if it is neither."""
+    if len(data) > MAX_WS_MESSAGE:
+        return Refusal(CLOSE_TOO_BIG, f"frames may be at most {MAX_WS_MESSAGE} bytes")
+    if strict.too_deep(data):
+        return Refusal(CLOSE_BAD_DATA, f"JSON may be nested at most {strict.MAX_DEPTH} deep")
+    try:
+        frame = _client_decoder.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        loose = _loose_command(data)
+        if loose is None:
+            return Refusal(CLOSE_BAD_REQUEST, close_reason(f"unknown frame: {exc}"))
+        _take_command(gateway, feed, viewer, loose, client, invalid=str(exc))
+        return None
+    if isinstance(frame, CommandFrame):
+        _take_command(gateway, feed, viewer, frame, client)
+    else:
+        viewer.note(PONG)  # one writer at a time: a queued frame is not overtaken
+    return None
+
+
+def _loose_command(data: str | bytes) -> LooseCommandFrame | None:
+    """A command frame that the strict decoder refused only for fields it does not know (then it is
+    answered ``rejected`` like an HTTP body with unknown fields, 422), else None."""
+    try:
+        return _loose_decoder.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+
+
+def _take_command(
+    gateway: Gateway,
+    feed: GameFeed,
+    viewer: Viewer,
+    frame: CommandFrame | LooseCommandFrame,
+    client: tuple[str, str | None],
+    invalid: str | None = None,
+) -> None:
+    """Check and enqueue a command in the order the socket sent it; its result frame follows its events.
+
+    ``client``: the socket's address and seat token's digest, charged against their rate limits as over
+    HTTP. ``invalid``: why the frame itself is refused (unknown fields), checked where HTTP checks its body."""
+    command_id = frame.command_id or ""
+    try:
+        if viewer.seat is None:
+            raise ApiError(
+                403, "spectator", "a spectator's socket cannot send commands; connect with a seat token"
+            )
+        charge_command(gateway, *client)
+        if invalid is not None:
+            raise ApiError(422, "invalid_body", invalid)
+        command, command_id = parse_command(feed, bytes(frame.command), frame.command_id)
+    except ApiError as refusal:
+        viewer.note(_rejection(command_id, refusal))
+        return
+    field = keys.result_field("seat", viewer.seat, command_id)  # the id is the seat's own
+    if viewer.pending is None:
+        viewer.pending = {}
+    known = viewer.pending.get(field)
+    listener = known if isinstance(known, _Settled) else None
+    if listener is None:  # else sent again while waiting (after a resync, say): one result frame, not two
+        listener = viewer.pending[field] = _Settled(viewer, field, command_id)
+        feed.listen(field, listener)
+    submit(gateway, feed, viewer.seat, command, command_id, _WhenSubmitted(feed, listener))
+
+
+class _WhenSubmitted(Submitted):
+    """A socket's submit: nothing more to do when the command is new (its result comes with its events);
+    else the earlier result of its id, or a refusal when Redis could not be reached."""
+
+    def __init__(self, feed: GameFeed, listener: _Settled) -> None:
+        super().__init__()
+        self.feed = feed
+        self.listener = listener
+
+    def earlier(self, record: CommandRecord) -> None:
+        self.feed.unlisten(self.listener.field, self.listener)
+        self.listener(record)
+
+    def failed(self, error: Exception) -> None:
+        self.feed.unlisten(self.listener.field, self.listener)
+        if isinstance(error, ApiError):
+            self.listener.refuse(error)
+            return
+        log.warning("submit_failed", game_id=self.feed.game_id, error=str(error))
+        self.listener.refuse(ApiError(503, "unavailable", "the game store is unavailable; retry shortly"))
+
+
+class _Settled:
+    """A socket's command waiting for its result, which it sends as soon as the result is read."""
+
+    __slots__ = ("command_id", "field", "viewer")
+
+    def __init__(self, viewer: Viewer, field: str, command_id: str) -> None:
+        self.viewer = viewer
+        self.field = field
+        self.command_id = command_id
+
+    def __call__(self, record: CommandRecord) -> None:
+        self._send(result_text(record))
+
+    def refuse(self, refusal: ApiError) -> None:
+        self._send(_rejection(self.command_id, refusal))
+
+    def _send(self, text: str) -> None:
+        viewer = self.viewer
+        if viewer.pending is not None:
+            viewer.pending.pop(self.field, None)
+        if not viewer.closed:
+            viewer.note(text)
+
+
+def _rejection(command_id: str, refusal: ApiError) -> str:
+    return encode_text(
+        ResultFrame(command_id=command_id, status="rejected", code=refusal.code, message=refusal.message)
+    )
+
+
+def _forget_pending(feed: GameFeed, viewer: Viewer) -> None:
+    """A closed socket waits for nothing: its unsettled commands stop holding the feed open."""
+    for field, listener in (viewer.pending or {}).items():
+        feed.unlisten(field, listener)
+    viewer.pending = None
+
+
+def result_text(record: CommandRecord) -> str:
+    """A recorded result as a ``result`` frame."""
+    if record.status == "applied":
+        frame = ResultFrame(
+            command_id=record.command_id, status="applied", seq=record.last_seq, first_seq=record.first_seq
+        )
+    else:
+        frame = ResultFrame(
+            command_id=record.command_id, status="rejected", code=record.code, message=record.message
+        )
+    return encode_text(frame)

@@ -1,0 +1,96 @@
+// Telling a player that it is their turn, and what the others did: the tab's title, an optional tone
+// (off unless the player turns it on; kept in localStorage), a browser notification while the tab is
+// hidden (permission asked once, by a button, never on page load) and a polite live region that a
+// screen reader reads out.
+import { el } from "../dom.js";
+
+const SOUND_KEY = "hm-sound";
+
+export class Announcer {
+  /** `title`: the game's name ("Manila"); `region`: the aria-live element; `controls`: where the
+   * sound toggle and the notification button go (null for a spectator, who has no turn). */
+  constructor(title, region, controls) {
+    this.title = title;
+    this.region = region;
+    this.yourTurn = false;
+    this.audio = null;
+    this.sound = localStorage.getItem(SOUND_KEY) === "on";
+    this.soundButton = el("button", { id: "sound", class: "small-button", onclick: () => this.toggleSound() });
+    this.notifyButton = el("button", { id: "notify", class: "small-button", onclick: () => this.askNotifications() }, "Notify me");
+    if (controls) controls.replaceChildren(this.soundButton, this.notifyButton);
+    this.showButtons();
+    this.setTitle();
+  }
+
+  showButtons() {
+    this.soundButton.textContent = this.sound ? "Sound: on" : "Sound: off";
+    this.soundButton.setAttribute("aria-pressed", String(this.sound));
+    this.soundButton.title = "a short tone when it becomes your turn";
+    this.notifyButton.title = "a browser notification when it becomes your turn while this tab is hidden";
+    // Only offered while the browser can still ask: once granted or refused, asking again does nothing.
+    this.notifyButton.hidden = !("Notification" in window) || Notification.permission !== "default";
+  }
+
+  toggleSound() {
+    this.sound = !this.sound;
+    localStorage.setItem(SOUND_KEY, this.sound ? "on" : "off");
+    this.showButtons();
+    if (this.sound) this.tone(); // a click is the user gesture that lets the audio context start
+  }
+
+  async askNotifications() {
+    await Notification.requestPermission();
+    this.showButtons();
+  }
+
+  setTitle() {
+    document.title = this.yourTurn ? `● Your turn — ${this.title}` : `${this.title} — Harbormaster`;
+  }
+
+  /** Called on every live state: announces the moment the turn becomes this player's, once. */
+  turn(mine, prompt) {
+    const began = mine && !this.yourTurn;
+    this.yourTurn = mine;
+    this.setTitle();
+    if (!began) return;
+    this.say(prompt ? `Your turn: ${prompt}.` : "Your turn.");
+    if (this.sound) this.tone();
+    if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+      const note = new Notification(`Your turn — ${this.title}`, { body: prompt || "", tag: "hm-turn" });
+      note.onclick = () => window.focus();
+    }
+  }
+
+  /** Said after whatever the region holds, not instead of it (a clock's warning as the turn begins). */
+  also(text) {
+    if (!text) return;
+    this.region.append(el("p", {}, text));
+    while (this.region.childElementCount > 3) this.region.firstElementChild.remove();
+  }
+
+  /** Another player's move in words, for the live region: added after the last few, so that an event
+   * arriving just after "Your turn" does not wipe it out before it is read. */
+  say(text) {
+    // A fresh text node each time: screen readers announce additions to a polite region.
+    this.also(text);
+  }
+
+  /** Two short rising sine notes made with WebAudio (no sound file to download). */
+  tone() {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    this.audio = this.audio || new Context();
+    const now = this.audio.currentTime;
+    [660, 880].forEach((frequency, i) => {
+      const osc = this.audio.createOscillator();
+      const gain = this.audio.createGain();
+      osc.frequency.value = frequency;
+      gain.gain.setValueAtTime(0.0001, now + i * 0.16);
+      gain.gain.exponentialRampToValueAtTime(0.2, now + i * 0.16 + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.16 + 0.15);
+      osc.connect(gain).connect(this.audio.destination);
+      osc.start(now + i * 0.16);
+      osc.stop(now + i * 0.16 + 0.16);
+    });
+  }
+}

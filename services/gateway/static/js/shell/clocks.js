@@ -1,0 +1,138 @@
+// Move clocks at the table (a tournament game with `move_limit_s` or `total_limit_s`): one clock per seat
+// in the players' panel and the viewer's own beside the action bar, counting down for the seat(s) to
+// act, turning into a warning (colour, a ⚠ and words, said once in the live region) when under 10 s or
+// 20 % of the limit. The numbers come from `GET /api/games/{id}/clock`, fetched after each event (the
+// frames carry no clock): the limits, when the last move was made, each seat's used time and the
+// server's now, by which a browser whose own clock is wrong corrects itself.
+import { el } from "../dom.js";
+import { api, bearer } from "../net.js";
+
+const WARN_MS = 10_000;
+const WARN_PART = 0.2;
+const TICK_MS = 250; // the shown second changes within a quarter second of the true one
+
+/** "1:05" */
+export function clockText(ms) {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/** Whether `left` ms of a `limit` is close enough to the end to warn. */
+export function warns(left, limit) {
+  return left < WARN_MS || left < WARN_PART * limit;
+}
+
+/** The log's line for the first event of a move the clock played (command ids `timeout-…`), or null. */
+export function timeoutLine(item, people) {
+  if (!String(item.command_id || "").startsWith("timeout-") || item.seat === null || item.seat === undefined) return null;
+  return el("div", { class: "line timeout" }, people.who(item.seat), " ran out of time: the clock played its default move");
+}
+
+export class MoveClocks {
+  /** `ctx`: {gameId, token, people, viewer, announcer, after} — `after`: the element the viewer's own
+   * clock is shown after (the action bar's turn line). */
+  constructor(ctx) {
+    Object.assign(this, ctx);
+    this.clock = null; // the last answer of /clock
+    this.offset = 0; // server time minus this browser's time, in ms
+    this.fetching = false;
+    this.again = false;
+    this.off = false; // the game has no clock: nothing more is fetched
+    this.nodes = new Map(); // seat -> its clock in the players' panel
+    this.warned = null; // the move (seq) whose warning was said
+    this.lastCommand = null;
+    this.mine = el("div", { id: "my-clock", class: "my-clock", hidden: true });
+    if (this.viewer !== null) this.after.after(this.mine);
+    setInterval(() => this.tick(), TICK_MS);
+  }
+
+  /** After each frame: fetch the clock again (one request at a time; a frame meanwhile asks once more). */
+  async refresh() {
+    if (this.off) return;
+    if (this.fetching) return void (this.again = true);
+    this.fetching = true;
+    try {
+      const sent = Date.now();
+      const { status, body } = await api(`/api/games/${encodeURIComponent(this.gameId)}/clock`, { headers: bearer(this.token) });
+      const received = Date.now();
+      if (status === 200 && (!this.clock || body.seq >= this.clock.seq)) this.take(body, (sent + received) / 2);
+    } catch (e) {
+      // offline for a moment: the clock keeps counting from what it had, and the next frame fetches again
+    } finally {
+      this.fetching = false;
+    }
+    if (this.again) (this.again = false), this.refresh();
+  }
+
+  take(clock, at) {
+    this.off = clock.move_limit_ms === null && clock.total_limit_ms === null;
+    this.clock = clock;
+    this.offset = clock.now_ms - at; // the server's now was read about halfway through the request
+    this.tick();
+  }
+
+  /** An event frame: a move the clock played is said in the live region. */
+  event(item) {
+    const first = item.command_id !== this.lastCommand;
+    this.lastCommand = item.command_id;
+    if (!first || !timeoutLine(item, this.people)) return;
+    const text = item.seat === this.viewer ? "You ran out of time: the clock played your default move." : `${this.people.name(item.seat)} ran out of time: the clock played its default move.`;
+    this.announcer.also(text);
+  }
+
+  /** What `seat`'s clock shows now: {left, limit, acting}, or null without a clock. */
+  state(seat) {
+    const c = this.clock;
+    if (!c || this.off || !c.running) return null; // over, or seen late by a spectator: no clock to show
+    const acting = c.running && c.to_act.includes(seat);
+    const elapsed = acting ? Math.max(0, Date.now() + this.offset - c.last_move_ms) : 0;
+    const used = c.seats[seat] ? c.seats[seat].used_ms : 0;
+    const limits = [];
+    if (c.move_limit_ms !== null) limits.push({ left: c.move_limit_ms - elapsed, limit: c.move_limit_ms });
+    if (c.total_limit_ms !== null) limits.push({ left: c.total_limit_ms - used - elapsed, limit: c.total_limit_ms });
+    const nearest = limits.reduce((a, b) => (b.left < a.left ? b : a));
+    const forfeited = c.on_timeout === "forfeit" && c.seats[seat] && c.seats[seat].timeouts > 0;
+    return { ...nearest, acting, forfeited, warning: acting && warns(nearest.left, nearest.limit) };
+  }
+
+  /** After the players' panel is drawn again: a clock in each seat's row. */
+  paint(panel) {
+    this.nodes.clear();
+    for (const row of panel.querySelectorAll("li.player[data-seat]")) {
+      const node = el("span", { class: "clock", "data-clock-seat": row.dataset.seat, hidden: true });
+      row.querySelector(".money") ? row.querySelector(".money").before(node) : row.append(node);
+      this.nodes.set(Number(row.dataset.seat), node);
+    }
+    this.tick();
+  }
+
+  tick() {
+    for (const [seat, node] of this.nodes) this.show(node, this.state(seat), false);
+    if (this.viewer !== null) this.show(this.mine, this.state(this.viewer), true);
+  }
+
+  show(node, s, mine) {
+    node.hidden = !s;
+    if (!s) return;
+    const text = clockText(s.left);
+    node.className = (mine ? "my-clock" : "clock") + (s.acting ? " running" : "") + (s.warning ? " warning" : "");
+    node.dataset.leftMs = String(Math.round(s.left));
+    node.title = s.limit === (this.clock.move_limit_ms ?? -1) ? "time left for this move" : "time left in this game";
+    node.textContent = mine ? this.ownWords(s, text) : s.forfeited ? `${text} · forfeited` : s.warning ? `⚠ ${text} left` : text;
+    if (mine && s.warning) this.warn(s);
+  }
+
+  ownWords(s, text) {
+    if (!s.acting) return `Your clock: ${text}${s.forfeited ? " (forfeited)" : ""}`;
+    if (s.left <= 0) return "⚠ Your time is up: the clock plays your default move.";
+    if (s.warning) return `⚠ Hurry: ${text} left, then the clock plays your default move.`;
+    return `Your clock: ${text} left for this move`;
+  }
+
+  /** The warning is said once per move. */
+  warn(s) {
+    if (this.warned === this.clock.seq || s.left <= 0) return;
+    this.warned = this.clock.seq;
+    this.announcer.also(`Hurry: ${Math.ceil(s.left / 1000)} seconds left on your clock, then it plays your default move.`);
+  }
+}

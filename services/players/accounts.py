@@ -1,0 +1,188 @@
+"""Accounts and sessions in Redis.
+
+- ``hm:account:<name in lower case>``: a hash with the name as chosen, the Argon2id hash of the password
+  (never the password) and when it was made.
+- ``hm:session:<sha256 of the cookie>``: the account a session belongs to, with a lifetime. Only the digest
+  is stored, so a copy of the database signs nobody in; deleting the key revokes the session at once.
+- ``hm:account:<name>:sessions``: the account's session digests, so that every one can be revoked.
+- ``hm:signin:name:<name>`` / ``hm:signin:addr:<address>``: sorted sets of recent sign-in attempts' times,
+  read with ``domain.players.throttle``.
+
+Hashing runs in a thread: Argon2id is made to be slow (~25 ms, 19 MiB), and the event loop must not wait
+for it. At most ``HASHING_AT_ONCE`` hashes run at a time per gateway (``Hashing``): a crowd of sign-ins
+waits its turn instead of taking a thread and 19 MiB each.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import secrets
+import time
+from typing import Any
+
+import anyio.to_thread
+import structlog
+from anyio import CapacityLimiter
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from domain.players.rules import checked_name, checked_password, name_key
+from domain.players.throttle import Window
+
+log = structlog.get_logger("accounts")
+
+SESSION_TTL_S = 30 * 86_400
+HASHING_AT_ONCE = max(1, min(4, os.cpu_count() or 1))
+_hasher = PasswordHasher(time_cost=2, memory_cost=19_456, parallelism=1)
+"""OWASP's Argon2id parameters (19 MiB, 2 passes, 1 lane): ~25 ms of one core a hash, where argon2-cffi's
+default (RFC 9106's second choice: 64 MiB, 3 passes, 4 lanes) took ~180 ms of CPU, so a 2-core gateway
+checked 5 sign-ins a second. A stored hash names its own parameters, so changing these later still
+verifies every password kept."""
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """Verified against when the name is unknown, so that an unknown name takes as long as a wrong password
+    (made on first need: importing this module must not cost a hash)."""
+    return _hasher.hash("not a password of anyone's")
+
+
+class AccountError(Exception):
+    """A refusal with a stable code: ``name_taken``, ``bad_credentials``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Hashing:
+    """Runs Argon2id in threads, at most ``HASHING_AT_ONCE`` at a time (one per gateway: its limiter belongs
+    to the gateway's event loop, so it is made on first use there)."""
+
+    def __init__(self) -> None:
+        self._limiter: CapacityLimiter | None = None
+
+    async def run(self, work: Any, *args: str) -> Any:
+        if self._limiter is None:
+            self._limiter = CapacityLimiter(HASHING_AT_ONCE)
+        return await anyio.to_thread.run_sync(work, *args, limiter=self._limiter)
+
+
+def account_key(name: str) -> str:
+    return f"hm:account:{name_key(name)}"
+
+
+def sessions_key(name: str) -> str:
+    return f"{account_key(name)}:sessions"
+
+
+def session_key(digest: str) -> str:
+    return f"hm:session:{digest}"
+
+
+def session_digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+async def sign_up(redis: Any, hashing: Hashing, name: str, password: str) -> str:
+    """Make an account; returns its name as chosen. ``RuleViolation`` for a bad name or password,
+    ``AccountError('name_taken')`` when the name (in any case) is someone's."""
+    name = checked_name(name)
+    checked_password(password, name)
+    hashed = await hashing.run(_hasher.hash, password)
+    created = await redis.hsetnx(account_key(name), "hash", hashed)
+    if not created:
+        raise AccountError("name_taken", f"the name {name!r} is taken")
+    await redis.hset(account_key(name), mapping={"name": name, "created_ms": int(time.time() * 1000)})
+    log.info("account_created", account=name)
+    return name
+
+
+async def verify(redis: Any, hashing: Hashing, name: str, password: str) -> str:
+    """The account's name as chosen if ``password`` is its password, else ``AccountError``. An unknown name
+    costs the same hashing as a wrong password (no telling which names exist by timing)."""
+    fields = await redis.hmget(account_key(name), "hash", "name") if isinstance(name, str) else [None, None]
+    stored, chosen = fields
+    hashed = stored.decode() if stored else _dummy_hash()
+    ok = bool(await hashing.run(_matches, hashed, password if isinstance(password, str) else ""))
+    if not ok or stored is None or chosen is None:
+        raise AccountError("bad_credentials", "wrong name or password")
+    return str(chosen.decode())
+
+
+def _matches(hashed: str, password: str) -> bool:
+    try:
+        return _hasher.verify(hashed, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+async def exists(redis: Any, name: str) -> str | None:
+    """The account's name as chosen, or None."""
+    raw = await redis.hget(account_key(name), "name")
+    return str(raw.decode()) if raw else None
+
+
+# --- sessions -------------------------------------------------------------------------------------------
+
+
+async def open_session(redis: Any, name: str) -> str:
+    """A new session of ``name``: the cookie's secret (returned once; Redis keeps its digest)."""
+    secret = secrets.token_urlsafe(32)
+    digest = session_digest(secret)
+    pipe = redis.pipeline(transaction=False)
+    pipe.set(session_key(digest), name_key(name), ex=SESSION_TTL_S)
+    pipe.sadd(sessions_key(name), digest)
+    pipe.expire(sessions_key(name), SESSION_TTL_S)
+    await pipe.execute()
+    return secret
+
+
+async def session_account(redis: Any, secret: str | None) -> str | None:
+    """The account (name in lower case) a session cookie belongs to, or None (none, expired, revoked)."""
+    if not secret or len(secret) > 100:
+        return None
+    raw = await redis.get(session_key(session_digest(secret)))
+    return str(raw.decode()) if raw else None
+
+
+async def close_session(redis: Any, secret: str) -> None:
+    """Sign out: the session is gone from Redis, whatever the browser keeps."""
+    digest = session_digest(secret)
+    account = await redis.get(session_key(digest))
+    pipe = redis.pipeline(transaction=False)
+    pipe.delete(session_key(digest))
+    if account:
+        pipe.srem(sessions_key(account.decode()), digest)
+    await pipe.execute()
+
+
+# --- throttling -----------------------------------------------------------------------------------------
+
+
+async def throttle_wait(redis: Any, key: str, window: Window, now: float) -> float:
+    """Record one attempt under ``key`` unless it is over ``window``; the seconds to wait (0: recorded)."""
+    floor = now - window.period
+    pipe = redis.pipeline(transaction=False)
+    pipe.zremrangebyscore(key, "-inf", floor)
+    pipe.zrangebyscore(key, floor, "+inf", withscores=True)
+    _, recent = await pipe.execute()
+    wait = window.wait([score for _, score in recent], now)
+    if wait > 0:
+        return wait
+    pipe = redis.pipeline(transaction=False)
+    pipe.zadd(key, {f"{now:.6f}-{secrets.token_hex(4)}": now})
+    pipe.expire(key, int(window.period) + 1)
+    await pipe.execute()
+    return 0.0
+
+
+def name_throttle_key(name: str) -> str:
+    return f"hm:signin:name:{name_key(name)[:64]}"
+
+
+def address_throttle_key(address: str) -> str:
+    return f"hm:signin:addr:{address[:64]}"

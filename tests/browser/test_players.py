@@ -1,0 +1,162 @@
+"""Two people find each other and play: both sign up in their own browser, one opens a Manila table with an
+open seat (and a greedy bot), the other finds it in the lobby and joins with one click, they chat, the
+second signs in on a third browser (another device) and is back in his seat there, they play to the end by
+clicking, and both ratings moved and show on the leaderboard."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+
+from tests.browser.play import Clicks, finished, take_one_step
+from tests.gateway.harness import ServerThread
+from tests.players.stack import rated_stack
+
+pytestmark = [pytest.mark.browser, pytest.mark.redis]
+
+PASSWORD = "a long enough password"
+
+
+@pytest.fixture
+def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
+    with rated_stack(redis_url, bot_delay_s=0.0) as server:
+        yield server
+
+
+def person(browser: Any, base: str, name: str, sign: str = "signup") -> Any:
+    """A browser of its own (cookies apart), in the lobby, signed up (or in) as ``name``."""
+    page = browser.new_context(viewport={"width": 1360, "height": 1000}).new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.errors = errors
+    page.goto(f"{base}/")
+    form = page.locator("#account-form")
+    form.locator("input[name=name]").fill(name)
+    form.locator("input[name=password]").fill(PASSWORD)
+    form.locator(f"button[name={sign}]").click()
+    page.locator("#signed-in").wait_for()
+    assert name.lower() in page.locator("#signed-in").inner_text().lower()  # names are one in any case
+    return page
+
+
+def play_until(pages: list[Any], done: Any, seed: int, max_clicks: int = 4000) -> Clicks:
+    """Each page clicks its person's decisions as they come, until ``done()``."""
+    rng, clicks = random.Random(seed), Clicks()
+    deadline = time.monotonic() + 300  # a stuck table fails the test with the pages' state, never hangs it
+    while not done():
+        if not any([take_one_step(page, rng, clicks) for page in pages]):
+            pages[0].wait_for_timeout(30)
+        assert clicks.board + clicks.controls < max_clicks, "no end in sight"
+        assert time.monotonic() < deadline, [p.locator("#conn").inner_text() for p in pages]
+    return clicks
+
+
+def test_two_players_find_each_other_chat_play_manila_and_are_rated(
+    browser: Any, stack: ServerThread
+) -> None:
+    ann, bob = person(browser, stack.base, "Ann"), person(browser, stack.base, "Bob")
+
+    ann.locator("#table-game").select_option("manila")
+    ann.locator("#table-seats").select_option("3")
+    ann.locator("#table-bots").select_option("1")
+    ann.locator("#open-table button[type=submit]").click()
+    ann.locator(".table-row").wait_for()
+    assert "Seated: Ann + greedy bot" in ann.locator(".table-row").inner_text()
+
+    row = bob.locator(".table-row", has_text="Manila")
+    row.wait_for(timeout=10_000)  # the lobby refreshes every 3 s
+    assert "1 of 3 seats free" in row.inner_text()
+    row.locator("button.join").click()
+    bob.wait_for_url(re.compile(r"/games/\w+$"))
+    game_id = bob.url.rsplit("/", 1)[1]
+    bob.locator("#board svg.board-manila").wait_for()
+    assert (
+        "You play" in bob.locator("#seat-info").inner_text()
+        and "Bob" in bob.locator("#seat-info").inner_text()
+    )
+
+    # Ann's lobby sees her table leave the open list and opens its game (it refreshes every 3 s)
+    ann.wait_for_url(re.compile(rf"/games/{game_id}$"), timeout=10_000)
+    ann.locator("#board svg.board-manila").wait_for()
+    assert "Ann" in ann.locator("#seat-info").inner_text()
+
+    ann.locator("#chat-text").fill("good luck, Bob")
+    ann.locator("#chat-form button").click()
+    bob.locator(".chat-line", has_text="good luck, Bob").wait_for()
+    bob.locator("#chat-text").fill("thanks, you too")
+    bob.locator("#chat-form button").click()
+    ann.locator(".chat-line", has_text="thanks, you too").wait_for()
+    ann.locator(".chat-line[data-author='Bob'] button.mute").first.click()  # Ann mutes Bob, for herself
+    assert ann.locator(".chat-line", has_text="thanks, you too").is_hidden()
+    assert bob.locator(".chat-line", has_text="thanks, you too").is_visible()
+
+    play_until([ann, bob], lambda: _moves(ann) >= 6, seed=3)
+    phone = person(browser, stack.base, "bob", sign="signin")  # another device: the same account
+    phone.locator(f"#my-games a[data-game='{game_id}']").click(timeout=10_000)
+    phone.locator("#board svg.board-manila").wait_for()
+    assert (
+        "You play" in phone.locator("#seat-info").inner_text()
+        and "Bob" in phone.locator("#seat-info").inner_text()
+    )
+    assert phone.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('hm-token')).length") == 0
+    phone.locator(".chat-line", has_text="good luck, Bob").wait_for()  # the table's chat, kept
+    bob.context.close()  # Bob goes on with his phone
+
+    play_until([ann, phone], lambda: finished(ann) and finished(phone), seed=5)
+    ann.locator("#final-table").wait_for()
+
+    board = ann.context.new_page()
+    deadline = time.monotonic() + 15
+    while True:
+        board.goto(f"{stack.base}/leaderboards/manila")
+        board.locator("#page h1").wait_for()
+        if board.locator("#leaderboard tr[data-name]").count() == 2:
+            break
+        assert time.monotonic() < deadline, "the game was not rated"
+        board.wait_for_timeout(200)
+    names = board.locator("#leaderboard tr[data-name]").evaluate_all(
+        "(rows) => rows.map((r) => r.dataset.name)"
+    )
+    assert sorted(names) == ["Ann", "Bob"]
+    ratings = board.locator("#leaderboard td:nth-child(4)").all_inner_texts()  # mu, moved from 25.00
+    assert all(mu != "25.00" for mu in ratings), ratings
+    board.goto(f"{stack.base}/players/Bob")
+    board.locator("section.rating[data-game=manila]").wait_for()
+    assert game_id in board.locator("section.rating").inner_text()
+    for page in (ann, phone):
+        assert not page.errors, page.errors
+
+
+def _moves(page: Any) -> int:
+    return int(page.evaluate("document.querySelectorAll('#log .line').length"))
+
+
+def test_start_now_opens_the_started_game_for_everyone_seated(browser: Any, stack: ServerThread) -> None:
+    """The creator of a table with a seat still free starts it early ("Start now") and is taken to the
+    game, seated; so is the player who joined, whose lobby sees the table leave the open list (before, he
+    stayed in the lobby: only the click that started the game heard its id)."""
+    ann, bob = person(browser, stack.base, "Ann"), person(browser, stack.base, "Bob")
+    ann.locator("#table-game").select_option("manila")
+    ann.locator("#table-seats").select_option("4")
+    ann.locator("#table-bots").select_option("1")
+    ann.locator("#open-table button[type=submit]").click()
+    row = bob.locator(".table-row", has_text="Manila")
+    row.wait_for(timeout=10_000)
+    row.locator("button.join").click()
+    row.locator("button.join", has_text="seated").wait_for()  # one seat still free: no game yet
+    ann.locator(".table-row", has_text="Bob").wait_for(timeout=10_000)
+    ann.locator(".table-row button.start").click()
+    ann.wait_for_url(re.compile(r"/games/\w+$"), timeout=10_000)
+    game_id = ann.url.rsplit("/", 1)[1]
+    ann.locator("#board svg.board-manila").wait_for()
+    assert "You play" in ann.locator("#seat-info").inner_text()
+    bob.wait_for_url(re.compile(rf"/games/{game_id}$"), timeout=10_000)  # the lobby refreshes every 3 s
+    bob.locator("#board svg.board-manila").wait_for()
+    assert "You play" in bob.locator("#seat-info").inner_text()
+    assert ann.errors == [] and bob.errors == []

@@ -1,0 +1,105 @@
+"""Issue 31, findings 2 and 9: what a WebSocket client sends is refused as over HTTP (unknown fields of a
+command frame are ``invalid_body``, the socket stays open), and every socket's frames have a budget."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+import redis
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from websockets.sync.client import connect
+
+from events import keys
+from services.gateway.access.limits import FrameBudget
+from services.gateway.sockets.socket_reader import FrameCounter
+from tests.gateway.client import create
+from tests.gateway.harness import ServerThread
+from tests.gateway.test_socket_reader import client_frame
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_frame_budget_allows_its_burst_then_its_rate() -> None:
+    clock = Clock()
+    budget = FrameBudget(10, 5, clock)
+    assert all(budget.take() for _ in range(50))  # a burst of rate x burst seconds
+    assert not budget.take()
+    clock.now += 0.5
+    assert [budget.take() for _ in range(6)] == [True] * 5 + [False]  # then 10 a second
+    clock.now += 3600
+    assert sum(budget.take() for _ in range(100)) == 50  # a quiet hour saves no more than the burst
+    clock.now += 1
+    assert not budget.take(11) and budget.take(10)  # a read's frames at once: all within it, or refused
+
+
+@st.composite
+def split_frames(draw: st.DrawFn) -> tuple[int, list[bytes]]:
+    """Client frames of every header shape (7-, 16- and 64-bit lengths, masked or not, any opcode), one
+    after another, cut into reads at arbitrary places."""
+    sizes = draw(st.lists(st.sampled_from([0, 1, 125, 126, 300, 65535, 65536, 70000]), max_size=8))
+    stream = b"".join(
+        client_frame(b"x" * size, opcode=draw(st.sampled_from([0x0, 0x1, 0x2, 0x8, 0x9, 0xA])),
+                     fin=draw(st.booleans()), masked=draw(st.booleans()))
+        for size in sizes
+    )  # fmt: skip
+    cuts = sorted(draw(st.lists(st.integers(0, len(stream)), max_size=12)))
+    return len(sizes), [stream[a:b] for a, b in zip([0, *cuts], [*cuts, len(stream)], strict=True)]
+
+
+@given(split_frames())
+@settings(max_examples=300, deadline=None)
+def test_the_frame_counter_counts_frames_by_their_headers_across_any_reads(
+    case: tuple[int, list[bytes]],
+) -> None:
+    frames, reads = case
+    counter = FrameCounter()
+    assert sum(counter.count(read) for read in reads) == frames
+    assert counter.skip == 0 and counter.head == b""  # at a frame boundary again, as the parser is
+
+
+def result_of(ws: Any) -> dict[str, Any]:
+    while (frame := json.loads(ws.recv(timeout=10)))["type"] != "result":
+        pass
+    result: dict[str, Any] = frame
+    return result
+
+
+@pytest.mark.redis
+def test_unknown_fields_of_a_command_frame_are_refused_like_an_http_body(
+    stack: ServerThread, api: httpx.Client, redis_client: redis.Redis
+) -> None:
+    game = create(api, "race", 2)
+    gid, token = game["game_id"], game["seats"][0]["token"]
+    over_http = api.post(
+        f"/api/games/{gid}/commands",
+        json={"command": {"type": "Note", "text": "x"}, "command_id": "h1", "seat": 1},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert over_http.status_code == 422 and over_http.json()["error"] == "invalid_body"
+    events = redis_client.xlen(keys.events(gid))
+    note = {"type": "Note", "text": "x"}
+    with connect(f"{stack.ws_base}/ws/games/{gid}?token={token}", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "command", "command_id": "w1", "command": note, "seat": 1}))
+        refused = result_of(ws)
+        assert (refused["command_id"], refused["status"], refused["code"]) == (
+            "w1",
+            "rejected",
+            "invalid_body",
+        )
+        assert "seat" in refused["message"]
+        assert redis_client.xlen(keys.events(gid)) == events  # nothing changed
+        ws.send(json.dumps({"type": "command", "command_id": "w2", "command": note}))
+        assert result_of(ws)["status"] == "applied"  # and the socket goes on
+    with connect(f"{stack.ws_base}/ws/games/{gid}", open_timeout=10) as spectator:
+        spectator.send(json.dumps({"type": "command", "command_id": "s1", "command": note, "x": 1}))
+        assert result_of(spectator)["code"] == "spectator"  # who may send comes first, as over HTTP

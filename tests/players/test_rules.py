@@ -1,0 +1,66 @@
+"""The pure rules of players: names, passwords, chat text and reach, sign-in windows, rating order."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.engine import Outcome, RuleViolation
+from domain.players.rules import chat_reaches, checked_chat, checked_name, checked_password, may_post
+from domain.players.throttle import Window
+from workers.jobs.account_ratings import ranked_accounts
+
+
+@pytest.mark.parametrize("name", ["ab", "Ann_1", "x.y-z", "a" * 24])
+def test_names_that_are_taken(name: str) -> None:
+    assert checked_name(name) == name
+
+
+@pytest.mark.parametrize("name", ["a", "_ann", "a" * 25, "ann smith", "ann/..", "änn", ""])
+def test_names_that_are_refused(name: str) -> None:
+    with pytest.raises(RuleViolation, match="a name is 2 to 24"):
+        checked_name(name)
+
+
+def test_passwords_are_refused_short_huge_or_the_name() -> None:
+    assert checked_password("eight ch", "ann") == "eight ch"
+    for bad in ("short", "x" * 257, "AnnAnnAnn"):
+        with pytest.raises(RuleViolation):
+            checked_password(bad, "annannann")
+
+
+def test_chat_text_is_cleaned_and_bounded() -> None:
+    assert checked_chat("  hi\x07 there\n ", "players") == "hi there"
+    for text, code in (("\x00 \x1b", "empty_chat"), ("x" * 301, "chat_too_long")):
+        with pytest.raises(RuleViolation) as refused:
+            checked_chat(text, "players")
+        assert refused.value.code == code
+    with pytest.raises(RuleViolation):
+        checked_chat("hi", "everyone")
+
+
+def test_spectators_chat_reaches_players_only_outside_a_live_tournament_game() -> None:
+    assert not chat_reaches("spectators", to_player=True, tournament=True, finished=False)
+    assert chat_reaches("spectators", to_player=True, tournament=True, finished=True)
+    assert chat_reaches("spectators", to_player=True, tournament=False, finished=False)
+    assert chat_reaches("spectators", to_player=False, tournament=True, finished=False)
+    assert chat_reaches("players", to_player=False, tournament=True, finished=False)
+    assert may_post("players", is_player=True) and not may_post("players", is_player=False)
+    assert may_post("spectators", is_player=False) and not may_post("spectators", is_player=True)
+
+
+def test_a_window_says_how_long_to_wait() -> None:
+    window = Window(3, 60.0)
+    assert window.wait([], 100.0) == 0.0
+    assert window.wait([10.0, 50.0, 60.0], 100.0) == 0.0  # 10.0 left the window at 70.0
+    assert window.wait([50.0, 60.0, 90.0], 100.0) == pytest.approx(10.0)
+    assert window.wait([50.0, 60.0, 90.0, 95.0], 100.0) == pytest.approx(20.0)
+    with pytest.raises(ValueError):
+        Window(0, 1.0)
+
+
+def test_accounts_are_ranked_among_themselves_without_the_bots() -> None:
+    outcome = Outcome(ranking=(2, 0, 1), scores=(5, 3, 9), winners=(2,))
+    seats = {"s:0": "ann", "s:1": "bob", "rated": "1"}  # seat 2 is a bot
+    assert ranked_accounts(outcome, seats) == (["ann", "bob"], [0, 1])
+    tied = Outcome(ranking=(0, 1, 2), scores=(9, 9, 1), winners=(0, 1))
+    assert ranked_accounts(tied, seats) == (["ann", "bob"], [0, 0])
