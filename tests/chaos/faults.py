@@ -57,6 +57,11 @@ class FaultInjector:
         # once each even when stopped early, so that a short run still tries every fault).
         pending = list(self.kinds)
         self.rng.shuffle(pending)
+        if "horse" in pending:
+            # A work-horse lives only while a bot's job runs: look for one first, while every game still
+            # plays, not after a short run's games may all have ended.
+            pending.remove("horse")
+            pending.append("horse")
         while True:
             stopped = self.stop.wait(self.rng.uniform(*self.gap_s))
             if stopped and not pending:
@@ -65,7 +70,7 @@ class FaultInjector:
             kind = pending.pop() if pending else self.rng.choices(kinds, weights=weights)[0]
             retry = not stopped and kind not in self.injected and self.not_found < MISSES
             if not self.inject(kind) and retry:
-                pending.insert(0, kind)  # none running just then (a work-horse between jobs): later
+                pending.append(kind)  # none running just then (a work-horse between jobs): again next
 
     def inject(self, kind: str) -> bool:
         """Kill one process of ``kind`` (work-horses live only while a job runs: look for a second)."""

@@ -66,6 +66,8 @@ class ChaosConfig(msgspec.Struct, kw_only=True):
 
 class ChaosResult(msgspec.Struct, kw_only=True):
     faults_injected: dict[str, int] = {}
+    faults_not_found: int = 0
+    """How often a fault found no process of its kind to kill (a work-horse between jobs) and was tried again."""
     faults_survived: dict[str, int] = {}
     games: int = 0
     finished: int = 0
@@ -123,7 +125,8 @@ class ChaosResult(msgspec.Struct, kw_only=True):
         injected, survived = sum(self.faults_injected.values()), sum(self.faults_survived.values())
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(self.faults_injected.items()))
         return [
-            f"faults injected: {injected} ({kinds}); survived: {survived}",
+            f"faults injected: {injected} ({kinds}); survived: {survived}; "
+            f"no process to kill found: {self.faults_not_found} times",
             f"games: {self.games}; finished: {self.finished}; stuck (no event for {STALL_S:.0f} s): "
             f"{len(self.stuck)} {self.stuck or ''}; still moving when the time ran out: {len(self.unfinished)}",
             f"games verified: {self.verified} of {self.games} {self.verify_failures or ''}",
@@ -186,6 +189,7 @@ def _play(serve: Serve, config: ChaosConfig, result: ChaosResult) -> None:
         client.thread.join(timeout=30)
     api.close()
     result.faults_injected, result.faults_survived = faults.injected, faults.survived
+    result.faults_not_found = faults.not_found
     result.games, result.stuck, result.unfinished = len(games), stuck, moving
     result.finished = len(games) - len(stuck) - len(moving)
     result.client_errors += [f"{p.game_id}: {p.error}" for p in [*players, *sockets] if p.error]
