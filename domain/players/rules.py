@@ -1,4 +1,4 @@
-"""What an account name, a password and a chat message may be: checked here, refused with a message.
+"""What an account name, a password, a chat message and a muted author may be: checked here, refused with a message.
 
 Pure: the gateway turns a ``RuleViolation`` into a 4xx with its message.
 """
@@ -18,6 +18,10 @@ MAX_PASSWORD = 256
 MAX_CHAT = 300
 """Characters in one chat message."""
 CHANNELS = ("players", "spectators")
+MAX_AUTHOR = 64
+"""Characters in a chat author's name as a mute names it (a seat's name, a bot's or an account's)."""
+MAX_MUTED = 200
+"""Authors one account may have muted."""
 
 
 def checked_name(name: str) -> str:
@@ -53,6 +57,13 @@ def checked_chat(text: str, channel: str) -> str:
     if len(cleaned) > MAX_CHAT:
         raise RuleViolation("chat_too_long", f"a chat message is at most {MAX_CHAT} characters")
     return cleaned
+
+
+def checked_author(author: str) -> str:
+    """A chat author's name as shown beside a message, for a mute: 1 to 64 characters, none a control."""
+    if not 1 <= len(author) <= MAX_AUTHOR or any(unicodedata.category(c)[0] == "C" for c in author):
+        raise RuleViolation("bad_author", f"an author's name is 1 to {MAX_AUTHOR} printable characters")
+    return author
 
 
 def chat_reaches(channel: str, *, to_player: bool, tournament: bool, finished: bool) -> bool:

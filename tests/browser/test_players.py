@@ -95,6 +95,20 @@ def test_two_players_find_each_other_chat_play_manila_and_are_rated(
     ann.locator(".chat-line[data-author='Bob'] button.mute").first.click()  # Ann mutes Bob, for herself
     assert ann.locator(".chat-line", has_text="thanks, you too").is_hidden()
     assert bob.locator(".chat-line", has_text="thanks, you too").is_visible()
+    muted = "async () => (await (await fetch('/api/me/muted')).json()).muted"
+    deadline = time.monotonic() + 10
+    while "Bob" not in ann.evaluate(muted):  # kept with her account (the page tells the server on its own)
+        assert time.monotonic() < deadline, "the mute did not reach the account"
+        ann.wait_for_timeout(50)
+    tablet = person(browser, stack.base, "ann", sign="signin")  # Ann's other device: Bob is muted there too
+    tablet.locator(f"#my-games a[data-game='{game_id}']").click(timeout=10_000)
+    tablet.locator(".chat-line", has_text="good luck, Bob").wait_for()
+    assert tablet.locator(".chat-line", has_text="thanks, you too").is_hidden()
+    tablet.locator("#chat-muted summary").click()
+    tablet.locator("#chat-muted .muted-author[data-author='Bob'] button.unmute").click()
+    tablet.locator(".chat-line", has_text="thanks, you too").wait_for()  # shown again
+    assert tablet.evaluate(muted) == [] and not tablet.errors
+    tablet.context.close()
 
     play_until([ann, bob], lambda: _moves(ann) >= 6, seed=3)
     phone = person(browser, stack.base, "bob", sign="signin")  # another device: the same account

@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from domain.engine import Outcome, RuleViolation
-from domain.players.rules import chat_reaches, checked_chat, checked_name, checked_password, may_post
+from domain.players.rules import (
+    chat_reaches,
+    checked_author,
+    checked_chat,
+    checked_name,
+    checked_password,
+    may_post,
+)
 from domain.players.throttle import Window
 from workers.jobs.account_ratings import ranked_accounts
 
@@ -36,6 +43,15 @@ def test_chat_text_is_cleaned_and_bounded() -> None:
         assert refused.value.code == code
     with pytest.raises(RuleViolation):
         checked_chat("hi", "everyone")
+
+
+def test_a_muted_author_is_named_as_shown_printable_and_bounded() -> None:
+    for shown in ("Ann", "greedy bot", "Zoë 2", "x" * 64):
+        assert checked_author(shown) == shown
+    for bad in ("", "x" * 65, "tab\there", "\u200bzero width"):
+        with pytest.raises(RuleViolation) as refused:
+            checked_author(bad)
+        assert refused.value.code == "bad_author"
 
 
 def test_spectators_chat_reaches_players_only_outside_a_live_tournament_game() -> None:

@@ -105,6 +105,7 @@ def test_a_cross_site_post_with_the_cookie_is_refused(stack: ServerThread) -> No
         ("post", f"/api/games/{game_id}/commands", {"command": {"type": "Roll"}}),
         ("post", f"/api/games/{game_id}/chat", {"text": "click here"}),
         ("post", "/api/tables", {"game": "race", "seats": 2}),
+        ("put", "/api/me/muted/bob", None),
         ("delete", "/api/session", None),
     ]
     for method, path, body in writes:
@@ -114,6 +115,7 @@ def test_a_cross_site_post_with_the_cookie_is_refused(stack: ServerThread) -> No
         assert no_origin.status_code == 403, path
     assert ann.get(f"/api/games/{game_id}").json()["seq"] == bob.get(f"/api/games/{game_id}").json()["seq"]
     assert ann.get("/api/session").json() == {"name": "ann"}  # the refused sign-out signed nobody out
+    assert ann.get("/api/me/muted").json() == {"muted": []}
     same = ann.post(f"/api/games/{game_id}/chat", json={"text": "hello"}, headers={"Origin": stack.base})
     assert same.status_code == 201
 

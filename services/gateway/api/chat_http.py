@@ -23,15 +23,15 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from domain.engine import RuleViolation
-from domain.players.rules import chat_reaches, checked_chat, may_post
+from domain.players.rules import chat_reaches, checked_author, checked_chat, may_post
 from events.transport import slots as cluster_slots
 from events.transport.multiplexed_cluster import ClusterMultiplexed
 from services import cluster
 from services.gateway.access import auth
 from services.gateway.access.sessions import account_of, players_of
 from services.gateway.api import names
-from services.gateway.api.accounts_http import require_same_site
-from services.gateway.api.players_protocol import ChatFrame, ChatLog, ChatPost
+from services.gateway.api.accounts_http import require_account, require_same_site
+from services.gateway.api.players_protocol import ChatFrame, ChatLog, ChatPost, Muted
 from services.gateway.api.requests import (
     ApiError,
     decode_body,
@@ -43,7 +43,7 @@ from services.gateway.api.requests import (
 from services.gateway.api.tables_http import display_names
 from services.gateway.context import Gateway, gateway_of
 from services.gateway.feeds.fanout import GameFeed, encode_text
-from services.players import chat
+from services.players import chat, mutes
 
 log = structlog.get_logger("chat")
 
@@ -102,6 +102,38 @@ def _reaches(feed: GameFeed, channel: str, seat: int | None) -> bool:
     return chat_reaches(
         channel, to_player=seat is not None, tournament=feed.meta.tournament, finished=feed.finished
     )
+
+
+async def list_muted(request: Request) -> Response:
+    """``GET /api/me/muted``: the chat authors the signed-in account has muted."""
+    account = await require_account(request)
+    return json_response(Muted(muted=await mutes.muted(gateway_of(request).redis, account)))
+
+
+async def mute_author(request: Request) -> Response:
+    """``PUT /api/me/muted/{author}``: hide an author's chat from this account on every device (204)."""
+    require_same_site(request)
+    account = await require_account(request)
+    try:
+        await mutes.mute(gateway_of(request).redis, account, _muted_author(request))
+    except mutes.MuteError as exc:
+        raise ApiError(409, exc.code, exc.message) from exc
+    return Response(status_code=204)
+
+
+async def unmute_author(request: Request) -> Response:
+    """``DELETE /api/me/muted/{author}``: show an author's chat again (204, muted or not)."""
+    require_same_site(request)
+    account = await require_account(request)
+    await mutes.unmute(gateway_of(request).redis, account, _muted_author(request))
+    return Response(status_code=204)
+
+
+def _muted_author(request: Request) -> str:
+    try:
+        return checked_author(request.path_params["author"])
+    except RuleViolation as exc:
+        raise ApiError(422, exc.code, exc.message) from exc
 
 
 def deliver(gateway: Gateway, game_id: str, frame: ChatFrame) -> int:

@@ -22,9 +22,9 @@ _ERRORS = {
     "401": "Not signed in, or a wrong name or password",
     "403": "Sent from another site's page, or not allowed to the caller",
     "404": "No such account, table, game or game kind",
-    "409": "Taken name, full or closed table, or too many open tables",
+    "409": "Taken name, full or closed table, too many open tables, or too many authors muted",
     "413": "Body too large",
-    "422": "A name, password, game, seat count, option or chat message refused (message says why)",
+    "422": "A name, password, game, seat count, option, chat message or author refused (message says why)",
     "429": "Over a rate limit; Retry-After says when to try again",
     "503": "Redis is unreachable; Retry-After says when to try again",
 }
@@ -34,6 +34,8 @@ GAME_ID = {"name": "game_id", "in": "path", "required": True,
            "schema": {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{1,64}$"}}  # fmt: skip
 GAME_KIND = {"name": "game", "in": "path", "required": True, "schema": {"type": "string"}}
 NAME = {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
+AUTHOR = {"name": "author", "in": "path", "required": True,
+          "schema": {"type": "string", "minLength": 1, "maxLength": 64}}  # fmt: skip
 
 
 def _ref(struct: type) -> dict[str, Any]:
@@ -81,6 +83,16 @@ OPERATIONS: dict[str, dict[str, Any]] = {
         "get": op("Every game the signed-in account sits in, newest first, with whose turn it is.", "200",
                   pp.MyGames, "401", security=SESSION),
     },
+    "/api/me/muted": {
+        "get": op("The chat authors the signed-in account has muted, by name: the web client hides their lines "
+                  "on every device the account signs in on.", "200", pp.Muted, "401", security=SESSION),
+    },
+    "/api/me/muted/{author}": {
+        "put": op("Mute a chat author (as named beside a message) for this account only; 204. At most 200.",
+                  "204", None, "401 403 409 422", parameters=[AUTHOR], security=SESSION),
+        "delete": op("Unmute a chat author; 204.", "204", None, "401 403 422", parameters=[AUTHOR],
+                     security=SESSION),
+    },
     "/api/tables": {
         "get": op("Open tables, newest first: game, options, seats free and who is seated.", "200", pp.TableList),
         "post": op("Open a table (201); its creator takes seat 0. The game is made when every seat is taken.",
@@ -127,6 +139,6 @@ OPERATIONS: dict[str, dict[str, Any]] = {
 
 STRUCTS: tuple[Any, ...] = (
     pp.Credentials, pp.Me, pp.OpenTable, pp.TableInfo, pp.TableList, pp.MyGame, pp.MyGames, pp.ChatPost,
-    pp.ChatFrame, pp.ChatLog, pp.RatingRow, pp.Leaderboard, pp.GameRating, pp.AccountPage, ta.ClaimEntrant,
+    pp.ChatFrame, pp.ChatLog, pp.Muted, pp.RatingRow, pp.Leaderboard, pp.GameRating, pp.AccountPage, ta.ClaimEntrant,
     ta.EntrantClaimed,
 )  # fmt: skip

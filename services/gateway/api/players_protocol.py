@@ -99,6 +99,12 @@ class ChatLog(msgspec.Struct, kw_only=True):
     messages: list[ChatFrame]
 
 
+class Muted(msgspec.Struct, kw_only=True):
+    """``GET /api/me/muted``: the chat authors the signed-in account has muted (its page hides their lines)."""
+
+    muted: list[str]
+
+
 class RatingRow(msgspec.Struct, kw_only=True):
     rank: int
     name: str

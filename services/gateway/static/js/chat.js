@@ -1,18 +1,25 @@
 // A game's table chat: the players' channel and the spectators' (marked), written over HTTP, pushed as
-// `chat` frames on the game's socket. A mute hides an author for this viewer (kept in this browser).
+// `chat` frames on the game's socket. A mute hides an author for this viewer only: kept with the account
+// when one is signed in (every device), else in this browser.
 import { el } from "./dom.js";
 import { api, bearer } from "./net.js";
 import { whoAmI } from "./account.js";
 
 const MUTED = "hm-muted";
 
-function muted() {
+function mutedHere() {
   try {
     return new Set(JSON.parse(localStorage.getItem(MUTED) || "[]"));
   } catch (e) {
     return new Set();
   }
 }
+
+function keepHere(set) {
+  localStorage.setItem(MUTED, JSON.stringify([...set]));
+}
+
+const mutedPath = (author) => `/api/me/muted/${encodeURIComponent(author)}`;
 
 export class Chat {
   /** `box`: the panel; `viewer`: the page's seat (null when watching); `token`: a seat link's token. */
@@ -24,18 +31,24 @@ export class Chat {
     this.seen = new Set();
     this.list = el("div", { class: "chat-list", id: "chat-list", role: "log", "aria-label": "table chat" });
     this.message = el("div", { id: "chat-message" });
+    this.mutedBox = el("details", { id: "chat-muted", hidden: true });
+    this.muted = mutedHere();
+    this.account = null;
   }
 
   async start() {
     const player = this.viewer !== null;
-    const signedIn = player || (await whoAmI()) !== null;
+    this.account = await whoAmI();
+    const signedIn = player || this.account !== null;
+    if (this.account !== null) await this.loadMuted();
     const input = el("input", { id: "chat-text", maxlength: 300, placeholder: player ? "to the table" : "to the other spectators", "aria-label": "chat message", autocomplete: "off" });
     const form = el("form", { id: "chat-form" }, input, el("button", { type: "submit" }, "Send"));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       this.send(input.value, player ? "players" : "spectators").then((ok) => { if (ok) input.value = ""; });
     });
-    this.box.replaceChildren(el("h2", {}, "Chat"), this.list, signedIn ? form : el("p", { class: "waiting" }, el("a", { href: "/" }, "Sign in"), " to chat."), this.message);
+    this.box.replaceChildren(el("h2", {}, "Chat"), this.list, signedIn ? form : el("p", { class: "waiting" }, el("a", { href: "/" }, "Sign in"), " to chat."), this.message, this.mutedBox);
+    this.drawMuted();
     await this.load();
   }
 
@@ -61,18 +74,55 @@ export class Chat {
     if (this.seen.has(message.id)) return;
     this.seen.add(message.id);
     const author = message.author;
-    const line = el("div", { class: "chat-line " + message.channel, "data-author": author, hidden: muted().has(author) },
+    const line = el("div", { class: "chat-line " + message.channel, "data-author": author, hidden: this.muted.has(author) },
       el("b", { class: message.seat === null ? "" : "who p" + message.seat }, author), message.channel === "spectators" ? el("span", { class: "tag" }, "spectator") : "", ": ",
       el("span", { class: "chat-text" }, message.text), " ",
-      el("button", { type: "button", class: "mute small-button", title: `hide ${author}'s messages`, onclick: () => this.mute(author) }, "mute"));
+      this.ownLine(message) ? null : el("button", { type: "button", class: "mute small-button", title: `hide ${author}'s messages`, onclick: () => this.mute(author) }, "mute"));
     this.list.append(line);
     this.list.scrollTop = this.list.scrollHeight;
   }
 
+  /** One's own message has nothing to mute. */
+  ownLine(message) {
+    return this.viewer !== null ? message.seat === this.viewer : message.seat === null && message.author === this.account;
+  }
+
+  /** The account's mutes, with this browser's (those made before signing in go with the account too). */
+  async loadMuted() {
+    const { status, body } = await api("/api/me/muted");
+    if (status !== 200) return;
+    const here = [...this.muted].filter((author) => !body.muted.includes(author));
+    body.muted.forEach((author) => this.muted.add(author));
+    for (const author of here) await api(mutedPath(author), { method: "PUT" });
+  }
+
   mute(author) {
-    const set = muted();
-    set.add(author);
-    localStorage.setItem(MUTED, JSON.stringify([...set]));
-    for (const line of this.list.querySelectorAll(".chat-line")) if (line.dataset.author === author) line.hidden = true;
+    this.muted.add(author);
+    this.remember(author, "PUT");
+  }
+
+  unmute(author) {
+    this.muted.delete(author);
+    this.remember(author, "DELETE");
+  }
+
+  remember(author, method) {
+    keepHere(this.muted);
+    if (this.account !== null) {
+      api(mutedPath(author), { method }).then(({ status, body }) => {
+        if (status !== 204) this.message.replaceChildren(el("div", { class: "notice error" }, body ? body.message : `refused (${status})`));
+      });
+    }
+    for (const line of this.list.querySelectorAll(".chat-line")) if (line.dataset.author === author) line.hidden = this.muted.has(author);
+    this.drawMuted();
+  }
+
+  /** Who is muted, each with a way back. */
+  drawMuted() {
+    const names = [...this.muted].sort();
+    this.mutedBox.hidden = names.length === 0;
+    this.mutedBox.replaceChildren(el("summary", {}, `Muted: ${names.length}`),
+      ...names.map((author) => el("div", { class: "muted-author", "data-author": author }, author, " ",
+        el("button", { type: "button", class: "unmute small-button", title: `show ${author}'s messages again`, onclick: () => this.unmute(author) }, "unmute"))));
   }
 }
