@@ -191,6 +191,9 @@ def verify_file(path: str, archives: Path | None) -> int:
                      f"{report.events} events, chain intact, {report.decisions_checked} decisions re-decided "
                      f"({report.rounds_checked} pairings), {report.games} games, {report.proven} results proven "
                      f"against their archives in {archives}\n")  # fmt: skip
+    if not report.ended:
+        sys.stdout.write("exported before tournament exports had an end line: whole, as its events end the "
+                         "tournament\n")  # fmt: skip
     if report.adjudicated:
         sys.stdout.write(f"{len(report.adjudicated)} tables adjudicated by the organiser (no game to prove them "
                          f"against): {'; '.join(report.adjudicated[:10])}\n")  # fmt: skip

@@ -17,6 +17,9 @@ class TournamentCreated(Event, frozen=True, kw_only=True):
     max_seats: int
     pairing_seed: bytes
     """Public: it only orders equal scores and seats, so anyone can re-pair every round from the log."""
+    rules: int = 1
+    """The pairing rules the tournament is decided by (``rules.RULES``; ``pairing_v1`` for version 1, the
+    tournaments created before versions existed, whose events lack the field and keep their bytes)."""
 
 
 class TournamentStarted(Event, frozen=True, kw_only=True, omit_defaults=True):

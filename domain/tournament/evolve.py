@@ -32,6 +32,7 @@ def _created(event: TournamentCreated) -> State:
         min_seats=event.min_seats,
         max_seats=event.max_seats,
         pairing_seed=event.pairing_seed,
+        rules=event.rules,
         ratings=tuple(Rating() for _ in event.entrants),
     )
 

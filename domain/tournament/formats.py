@@ -19,7 +19,7 @@ def round_robin_rounds(players: int, size: int) -> int:
     return max(1, -(-(players - 1) // max(1, size - 1)))
 
 
-def _circle_round(players: Sequence[Player], number: int) -> RoundPairing:
+def circle_round(players: Sequence[Player], number: int) -> RoundPairing:
     """Two-seat tables by the circle method (Berger): an exact round-robin, a bye when odd."""
     ring: list[Player | None] = list(players)
     if len(ring) % 2:
@@ -56,7 +56,7 @@ def pair_round_robin(
     rng = round_rng(seed, number, b"round-robin")
     ids = sorted(players)
     if size == 2 and min_seats <= 2:
-        circle = _circle_round(ids, number)
+        circle = circle_round(ids, number)
         return RoundPairing(tables=seat_tables(circle.tables, history, rng), byes=circle.byes)
     row = schedule(len(ids), size, min_seats, max_seats, max(total, number), seed)[number - 1]
     tables = [[ids[p] for p in table] for table in row]

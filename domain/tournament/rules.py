@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 
 from domain.engine import RuleViolation
+from domain.tournament import pairing_v1
 from domain.tournament.data import FORMATS, ON_TIMEOUT, Entrant, TournamentSettings
 from domain.tournament.events import (
     PlayerReplaced,
@@ -42,6 +43,9 @@ from domain.tournament.standings import StandingRow, check_tie_breaks, standings
 from domain.tournament.state import State
 from domain.tournament.tables import check_size
 
+RULES = 2
+"""The pairing rules new tournaments are created under; version 1 (``pairing_v1``) is kept for those
+recorded before versions existed."""
 REASON_CHARS = 200
 NAME_CHARS = 100
 """An organiser's reason, as recorded (longer ones are cut)."""
@@ -64,7 +68,12 @@ def create(
     min_seats: int,
     max_seats: int,
     pairing_seed: bytes,
+    rules: int = RULES,
 ) -> list[TournamentEvent]:
+    """Create a tournament under the pairing ``rules`` of today (an older version only where ``verify``
+    re-decides the creation of a tournament recorded under it)."""
+    if rules not in (1, RULES):
+        raise _refuse("rules", f"pairing rules version {rules} is unknown; this server has 1 to {RULES}")
     if settings.format not in FORMATS:
         raise _refuse("format", f"unknown format {settings.format!r}; choose from {', '.join(FORMATS)}")
     try:
@@ -91,6 +100,7 @@ def create(
             min_seats=min_seats,
             max_seats=max_seats,
             pairing_seed=pairing_seed,
+            rules=rules,
         )
     ]
 
@@ -113,6 +123,8 @@ def _past(state: State) -> list[RoundPairing]:
 
 def still_in(state: State) -> list[Player]:
     """Elimination: the players going on, best seeds first (place at their table, then table order)."""
+    if state.rules == 1:
+        return pairing_v1.still_in(state)
     last = state.current()
     if last is None:
         return by_seed(state.active(), state.seeds)
@@ -133,6 +145,8 @@ def _was_final(pairing: RoundPairing, min_seats: int, going_on: int) -> bool:
 
 def _next_pairing(state: State) -> RoundPairing | None:
     """The next round's pairing, or ``None`` when the tournament is over."""
+    if state.rules == 1:
+        return pairing_v1.next_pairing(state, total_rounds(state), _points(state))
     settings, past = state.settings, _past(state)
     size, low, high, seed = settings.table_size, state.min_seats, state.max_seats, state.pairing_seed
     if settings.format == "elimination":
@@ -147,10 +161,13 @@ def _next_pairing(state: State) -> RoundPairing | None:
         return pair_round_robin(
             active, past, size=size, min_seats=low, max_seats=high, seed=seed, total=total_rounds(state),
         )  # fmt: skip
-    scores = {row.player: row.values[0] for row in current_standings(state, ("points",))}
     return pair_swiss(
-        active, scores, past, size=size, min_seats=low, max_seats=high, seed=seed, seeds=state.seeds
+        active, _points(state), past, size=size, min_seats=low, max_seats=high, seed=seed, seeds=state.seeds
     )
+
+
+def _points(state: State) -> dict[Player, float]:
+    return {row.player: row.values[0] for row in current_standings(state, ("points",))}
 
 
 def advance(state: State) -> list[TournamentEvent]:
@@ -277,6 +294,8 @@ def record_table(state: State, finished: TableFinished) -> list[TournamentEvent]
 
 def progress(state: State) -> dict[Player, int]:
     """Elimination: 100 per round survived (a bye counts) minus the place at the player's last table."""
+    if state.rules == 1:
+        return pairing_v1.progress(state)
     out: dict[Player, int] = {}
     for played in state.rounds:
         for p in played.pairing.byes:

@@ -34,6 +34,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     min_seats: int
     max_seats: int
     pairing_seed: bytes
+    rules: int = 1
+    """The pairing rules version, from ``TournamentCreated``."""
     status: Status = "created"
     rounds: tuple[PlayedRound, ...] = ()
     ratings: tuple[Rating, ...] = ()

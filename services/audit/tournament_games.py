@@ -200,17 +200,19 @@ def _same_result(
     absent = [seat for seat in range(len(seats)) if seat not in read.moved] if clocked else []
     expected = table_finished(recorded.round, recorded.table, seats, outcome, read.last_hash,
                               game=settings.game, forfeited_seats=forfeited, absent_seats=absent)  # fmt: skip
+    # A result recorded before places were is held to the rule it was recorded under: the winners share
+    # first place and everyone else is placed in order (the tournament's points were counted so).
     places = recorded.places or legacy_places(recorded.ranking, recorded.winners)
+    wanted_places = expected.places if recorded.places else legacy_places(expected.ranking, expected.winners)
     for name, got, wanted in (
         ("ranking", recorded.ranking, expected.ranking),
         ("in-game scores", recorded.scores, expected.scores),
         ("winners", recorded.winners, expected.winners),
         ("forfeits", recorded.forfeits, expected.forfeits),
         ("no-shows", recorded.absent, expected.absent),
-        ("places", places, expected.places),
+        ("places", places, wanted_places),
     ):
         if got != wanted:
-            old = "" if recorded.places or name != "places" else " (recorded before shared places were)"
             report.problems.append(
-                f"{where}: the {name} recorded {list(got)} are not the game's {list(wanted)}{old}"
+                f"{where}: the {name} recorded {list(got)} are not the game's {list(wanted)}"
             )

@@ -139,6 +139,14 @@ def result_and_game_line_hash(lines: Lines, archives: Path) -> tuple[Lines, Path
     return forged, archives
 
 
+def readable_changed(lines: Lines, archives: Path) -> tuple[Lines, Path]:
+    """Only the readable copy of a result, which a person reads first: the hashed payload is untouched."""
+    index, _ = _table(lines, 2)
+    out = [dict(line) for line in lines]
+    out[index]["event"] = {**out[index]["event"], "ranking": out[index]["event"]["ranking"][::-1]}
+    return out, archives
+
+
 def cut_after_round_1(lines: Lines, archives: Path) -> tuple[Lines, Path]:
     second = next(i for i, line in enumerate(lines) if line["kind"] == "event" and line["type"] == "RoundPaired"
                   and line["event"]["round"] == 2)  # fmt: skip
@@ -194,6 +202,7 @@ TAMPERS: list[tuple[Callable[[Lines, Path], tuple[Lines, Path]], str]] = [
     (game_line_hash, "the game line's final hash"),
     (result_hash, "the game ends at hash"),
     (result_and_game_line_hash, "the game ends at hash"),
+    (readable_changed, "the readable event differs from its hashed payload"),
     (cut_after_round_1, "no end line"),
     (winner_changed, "TournamentFinished is not what the rules decide"),
     (game_line_dropped, "no game line"),
