@@ -178,9 +178,20 @@ def _reads_as(readable: Any, event: TournamentEvent) -> bool:
     added since (with its default) is the same on both sides: an export made before it still verifies."""
     try:
         converted: TournamentEvent = msgspec.convert(readable, type=TournamentEvent)
-        return converted == event
     except (msgspec.ValidationError, TypeError):
         return False
+    return converted == event and _says_nothing_more(readable, msgspec.to_builtins(event))
+
+
+def _says_nothing_more(readable: Any, event: Any) -> bool:
+    """No key in the readable form that the event lacks (reading it as the event would pass over one)."""
+    if isinstance(readable, dict):
+        return isinstance(event, dict) and all(
+            key in event and _says_nothing_more(value, event[key]) for key, value in readable.items()
+        )
+    if isinstance(readable, list):
+        return isinstance(event, (list, tuple)) and all(map(_says_nothing_more, readable, event))
+    return True
 
 
 def _groups(

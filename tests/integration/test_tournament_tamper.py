@@ -147,6 +147,14 @@ def readable_changed(lines: Lines, archives: Path) -> tuple[Lines, Path]:
     return out, archives
 
 
+def readable_says_more(lines: Lines, archives: Path) -> tuple[Lines, Path]:
+    """A field the event has not, added to a result's readable copy (reading it as the event drops it)."""
+    index, _ = _table(lines, 2)
+    out = [dict(line) for line in lines]
+    out[index]["event"] = {**out[index]["event"], "disqualified": [0]}
+    return out, archives
+
+
 def cut_after_round_1(lines: Lines, archives: Path) -> tuple[Lines, Path]:
     second = next(i for i, line in enumerate(lines) if line["kind"] == "event" and line["type"] == "RoundPaired"
                   and line["event"]["round"] == 2)  # fmt: skip
@@ -203,6 +211,7 @@ TAMPERS: list[tuple[Callable[[Lines, Path], tuple[Lines, Path]], str]] = [
     (result_hash, "the game ends at hash"),
     (result_and_game_line_hash, "the game ends at hash"),
     (readable_changed, "the readable event differs from its hashed payload"),
+    (readable_says_more, "the readable event differs from its hashed payload"),
     (cut_after_round_1, "no end line"),
     (winner_changed, "TournamentFinished is not what the rules decide"),
     (game_line_dropped, "no game line"),
