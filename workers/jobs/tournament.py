@@ -43,14 +43,8 @@ log = structlog.get_logger("tournament")
 
 TOURNAMENT_QUEUE = "hm-tournaments"
 ATTEMPTS = 8
-NAME_CHARS = 24
 """Decide-and-append attempts on a conflict (another decision landed first) before giving up."""
-
-
-def parse_game_id(game_id: str) -> tuple[str, int, int] | None:
-    """``(tournament id, round, table index)`` of a tournament game's id, or ``None`` (the tournament id
-    may hold hyphens: the suffix ``-r<round>-t<table>`` is the last one, ``events/ids.py``)."""
-    return ids.parse_tournament_game_id(game_id)
+NAME_CHARS = 24
 
 
 def round_job_id(tournament_id: str, number: int) -> str:
@@ -251,7 +245,7 @@ class TournamentTrigger:
     def __call__(self, game_id: str, loaded: LoadedGame) -> None:
         if not loaded.meta.tournament or loaded.game.outcome(loaded.state) is None:
             return
-        parsed = parse_game_id(game_id)
+        parsed = ids.parse_tournament_game_id(game_id)
         if parsed is None:
             return
         tid, number, _ = parsed

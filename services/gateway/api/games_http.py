@@ -21,6 +21,7 @@ from domain.engine import RuleViolation
 from events import codec, keys
 from events.envelope import CommandRecord
 from events.errors import GameExists
+from events.ids import parse_tournament_game_id
 from events.store import meta_from_hash, queue_meta_read
 from services.bootstrap import ClusterNotSupported
 from services.games import checked_game_id
@@ -230,9 +231,7 @@ async def get_game(request: Request) -> Response:
 
 def _tournament_of(game_id: str) -> str | None:
     """The tournament of a table's game, read off its id (``<tournament>-r<round>-t<table>``)."""
-    from workers.jobs.tournament import parse_game_id
-
-    parsed = parse_game_id(game_id)
+    parsed = parse_tournament_game_id(game_id)
     return parsed[0] if parsed else None
 
 
