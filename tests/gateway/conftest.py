@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 import redis
 
+from services.redis_launcher import EmbeddedRedis
 from tests.gateway.harness import ServerThread, running_stack
 
 
@@ -22,3 +24,11 @@ def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
 def api(stack: ServerThread) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=stack.base, timeout=30) as client:
         yield client
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[EmbeddedRedis]:
+    """A Redis this test may stop, refuse writes on, or start again (the session's is shared by every test
+    of the process)."""
+    with EmbeddedRedis(tmp_path / "redis") as server:
+        yield server

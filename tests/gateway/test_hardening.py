@@ -7,12 +7,9 @@ import json
 import logging
 import socket
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
-import msgspec
 import pytest
 import redis
 from websockets.exceptions import ConnectionClosed
@@ -60,17 +57,6 @@ def race(api: httpx.Client) -> tuple[str, str]:
 
 
 # --- finding 4: Redis down ------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def own_redis(tmp_path: Path) -> Iterator[EmbeddedRedis]:
-    """A Redis this test may stop and start (the session's is shared by every test of the process)."""
-    server = EmbeddedRedis(tmp_path / "redis")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def test_redis_down_answers_503_json_with_retry_after_then_recovers(own_redis: EmbeddedRedis) -> None:
@@ -304,18 +290,10 @@ def test_watch_url_never_echoes_the_host_header(api: httpx.Client) -> None:
 
 
 def test_watch_url_uses_the_configured_public_url(redis_url: str, redis_client: redis.Redis) -> None:
-    services = services_for(redis_url)
-    services.settings = msgspec.structs.replace(services.settings, public_url="https://play.example")
-    server = ServerThread(services, redis_url)
-    server.start()
-    try:
-        with httpx.Client(base_url=server.base) as api:
-            body = api.post(
-                "/api/games", json={"game": "race", "seats": 2}, headers={"Host": "x.example"}
-            ).json()
-            assert body["watch_url"] == f"https://play.example/games/{body['game_id']}"
-    finally:
-        server.stop()
+    public = {"public_url": "https://play.example"}
+    with running_stack(redis_url, settings=public) as server, httpx.Client(base_url=server.base) as api:
+        body = api.post("/api/games", json={"game": "race", "seats": 2}, headers={"Host": "x.example"}).json()
+        assert body["watch_url"] == f"https://play.example/games/{body['game_id']}"
 
 
 class Records(logging.Handler):

@@ -8,7 +8,6 @@ import os
 import socket
 
 import httpx
-import msgspec
 import pytest
 import redis
 
@@ -16,7 +15,6 @@ from services.gateway.access.origins import Origins, bound_hosts, origin_key
 from tests.gateway.attacks import close_code, read_rest
 from tests.gateway.client import Recorder, create, wait_until
 from tests.gateway.harness import ServerThread, running_stack
-from tests.support.pipeline import services_for
 
 LOCAL = ("127.0.0.1", 8000)
 
@@ -73,11 +71,7 @@ def test_a_dns_rebinding_page_is_closed_4403(stack: ServerThread, api: httpx.Cli
 
 @pytest.mark.redis
 def test_the_public_url_is_an_allowed_origin(redis_url: str, redis_client: redis.Redis) -> None:
-    services = services_for(redis_url)
-    services.settings = msgspec.structs.replace(services.settings, public_url="https://play.example")
-    server = ServerThread(services, redis_url)
-    server.start()
-    try:
+    with running_stack(redis_url, settings={"public_url": "https://play.example"}) as server:
         with httpx.Client(base_url=server.base) as api:
             gid = create(api, "race", 2)["game_id"]
         allowed = Recorder(f"{server.ws_base}/ws/games/{gid}", origin="https://play.example")
@@ -85,8 +79,6 @@ def test_the_public_url_is_an_allowed_origin(redis_url: str, redis_client: redis
         allowed.close()
         refused = Recorder(f"{server.ws_base}/ws/games/{gid}", origin="https://other.example")
         assert refused.done.wait(5) and refused.close_code == 4403
-    finally:
-        server.stop()
 
 
 @pytest.mark.redis

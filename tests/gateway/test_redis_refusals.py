@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -65,16 +65,6 @@ def read_only(client: redis.Redis) -> Callable[[], None]:
         client.execute_command("REPLICAOF", "NO", "ONE")
 
     return lift
-
-
-@pytest.fixture
-def own_redis(tmp_path: Path) -> Iterator[EmbeddedRedis]:
-    server = EmbeddedRedis(tmp_path / "redis")
-    server.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def raw_exchange(port: int, requests: list[bytes]) -> list[bytes]:

@@ -24,12 +24,7 @@ def copy_aof(data_dir: Path, into: Path) -> None:
     """Copy the append-only file(s) of ``data_dir`` into the folder ``into`` (emptied first)."""
     shutil.rmtree(into, ignore_errors=True)
     into.mkdir(parents=True)
-    for name in AOF_NAMES:
-        source = data_dir / name
-        if source.is_dir():
-            shutil.copytree(source, into / name)
-        elif source.exists():
-            shutil.copy2(source, into / name)
+    _copy_aof_parts(data_dir, into)
 
 
 def restore_aof(data_dir: Path, copy: Path) -> None:
@@ -40,12 +35,16 @@ def restore_aof(data_dir: Path, copy: Path) -> None:
             shutil.rmtree(current)
         elif current.exists():
             current.unlink()
+    _copy_aof_parts(copy, data_dir)
+
+
+def _copy_aof_parts(source_dir: Path, target_dir: Path) -> None:
     for name in AOF_NAMES:
-        saved = copy / name
-        if saved.is_dir():
-            shutil.copytree(saved, data_dir / name)
-        elif saved.exists():
-            shutil.copy2(saved, data_dir / name)
+        source = source_dir / name
+        if source.is_dir():
+            shutil.copytree(source, target_dir / name)
+        elif source.exists():
+            shutil.copy2(source, target_dir / name)
 
 
 class RollbackRedis:
