@@ -19,10 +19,6 @@ HISTORY = 200
 """Messages a client is given when it opens the game."""
 
 
-def chat_key(game_id: str) -> str:
-    return keys.chat(game_id)
-
-
 async def append(
     redis: Any, game_id: str, channel: str, author: str, seat: int | None, text: str
 ) -> ChatFrame:
@@ -35,13 +31,13 @@ async def append(
         "text": text,
         "ts_ms": ts_ms,
     }
-    entry_id = await redis.xadd(chat_key(game_id), fields, maxlen=KEEP, approximate=True)
+    entry_id = await redis.xadd(keys.chat(game_id), fields, maxlen=KEEP, approximate=True)
     return ChatFrame(id=entry_id.decode(), channel=channel, author=author, seat=seat, text=text, ts_ms=ts_ms)
 
 
 async def recent(redis: Any, game_id: str, count: int = HISTORY) -> list[ChatFrame]:
     """The last ``count`` messages, oldest first."""
-    entries = await redis.xrevrange(chat_key(game_id), count=count)
+    entries = await redis.xrevrange(keys.chat(game_id), count=count)
     return [_frame(entry_id, fields) for entry_id, fields in reversed(entries)]
 
 
