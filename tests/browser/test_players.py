@@ -100,6 +100,9 @@ def test_two_players_find_each_other_chat_play_manila_and_are_rated(
     while "Bob" not in ann.evaluate(muted):  # kept with her account (the page tells the server on its own)
         assert time.monotonic() < deadline, "the mute did not reach the account"
         ann.wait_for_timeout(50)
+    assert "Bob" not in (
+        ann.evaluate("localStorage.getItem('hm-muted')") or ""
+    )  # not left for the next person
     tablet = person(browser, stack.base, "ann", sign="signin")  # Ann's other device: Bob is muted there too
     tablet.locator(f"#my-games a[data-game='{game_id}']").click(timeout=10_000)
     tablet.locator(".chat-line", has_text="good luck, Bob").wait_for()

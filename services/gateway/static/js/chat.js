@@ -87,13 +87,15 @@ export class Chat {
     return this.viewer !== null ? message.seat === this.viewer : message.seat === null && message.author === this.account;
   }
 
-  /** The account's mutes, with this browser's (those made before signing in go with the account too). */
+  /** The account's mutes, with this browser's: those made before signing in move to the account (and
+   * leave the browser, so that the next person to sign in here does not inherit them). */
   async loadMuted() {
     const { status, body } = await api("/api/me/muted");
     if (status !== 200) return;
     const here = [...this.muted].filter((author) => !body.muted.includes(author));
     body.muted.forEach((author) => this.muted.add(author));
-    for (const author of here) await api(mutedPath(author), { method: "PUT" });
+    const moved = await Promise.all(here.map((author) => api(mutedPath(author), { method: "PUT" })));
+    if (here.length && moved.every(({ status: put }) => put === 204)) keepHere(new Set());
   }
 
   mute(author) {
@@ -107,8 +109,9 @@ export class Chat {
   }
 
   remember(author, method) {
-    keepHere(this.muted);
-    if (this.account !== null) {
+    if (this.account === null) {
+      keepHere(this.muted);
+    } else {
       api(mutedPath(author), { method }).then(({ status, body }) => {
         if (status !== 204) this.message.replaceChildren(el("div", { class: "notice error" }, body ? body.message : `refused (${status})`));
       });
