@@ -11,7 +11,6 @@ number of seats, and its last hash the result's final hash.
 from __future__ import annotations
 
 import gzip
-import json
 import zlib
 from collections.abc import Mapping
 from pathlib import Path
@@ -23,10 +22,8 @@ from domain.engine import Game
 from domain.tournament import TableFinished
 from domain.tournament.results import legacy_places, table_finished
 from domain.tournament.state import State
-from events import codec
-from events.archived import archive_lines, archived_envelopes
 from events.envelope import GameHeader
-from services.audit.verify import verify_file
+from services.audit.verify import Verified, read_verified
 from workers.jobs.clock import seat_clocks
 
 if TYPE_CHECKING:
@@ -129,32 +126,26 @@ def _prove(
         report.problems.append(f"{where}: unknown game type {state.settings.game!r}")
         return
     try:
-        checked = verify_file(path, games)
-        read = _read(path, game) if checked.ok and checked.finished else None
+        checked, verified = read_verified(path, games)
     except UNREADABLE as exc:
         report.problems.append(f"{where}: its archive {path.name} cannot be read: {exc}")
         return
-    if read is None:
+    if verified is None or not checked.finished:
         first = checked.first_problem()
         said = f"seq {first.seq}: {first.reason}" if first else "the game is not over"
         report.problems.append(f"{where}: its archive {path.name} does not verify ({said})")
         return
+    read = _played(verified)
     if _same_game(read, state, seats, recorded, where, report):
         _same_result(read, game, state, seats, recorded, where, report)
         report.proven += not any(p.startswith(where) for p in report.problems)
 
 
-def _read(path: Path, game: Game[Any, Any, Any, Any]) -> _Game:
-    """The archive's header, final state, last hash and the seats the clock timed out (its own log)."""
-    first = next(iter(archive_lines(str(path))))
-    header = msgspec.convert({k: v for k, v in json.loads(first).items() if k != "kind"}, type=GameHeader)
-    envelopes = list(archived_envelopes(header, str(path)))
-    state = None
-    for envelope in envelopes:
-        state = game.evolve(state, codec.decode_event(game, envelope))
-    clocks = seat_clocks(envelopes)
-    return _Game(header=header, state=state, last_hash=envelopes[-1].hash, timed_out=sorted(clocks.timeouts),
-                 moved=clocks.moved)  # fmt: skip
+def _played(verified: Verified) -> _Game:
+    """The verified archive's header, final state, last hash and the seats the clock timed out (its own log)."""
+    clocks = seat_clocks(verified.envelopes)
+    return _Game(header=verified.header, state=verified.state, last_hash=verified.envelopes[-1].hash,
+                 timed_out=sorted(clocks.timeouts), moved=clocks.moved)  # fmt: skip
 
 
 def _same_game(

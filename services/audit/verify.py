@@ -69,20 +69,41 @@ class _Parsed(msgspec.Struct, kw_only=True):
     end: EndLine | None = None
 
 
+class Verified(msgspec.Struct, kw_only=True):
+    """A game whose export verified: its header, its events and its state after the last of them."""
+
+    header: GameHeader
+    envelopes: list[Envelope]
+    state: Any
+
+
 def verify_file(path: Path, games: Mapping[str, Game[Any, Any, Any, Any]]) -> VerifyReport:
     """Verify an export file; one ending in ``.gz`` (an archive) is read through gzip."""
+    return read_verified(path, games)[0]
+
+
+def read_verified(
+    path: Path, games: Mapping[str, Game[Any, Any, Any, Any]]
+) -> tuple[VerifyReport, Verified | None]:
+    """Verify an export file and, when it verifies, keep what it proved (read once, replayed once)."""
     opener: Any = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rb") as handle:
-        return verify_lines(handle, games)
+        return _verify(handle, games)
 
 
 def verify_lines(lines: Iterable[bytes], games: Mapping[str, Game[Any, Any, Any, Any]]) -> VerifyReport:
     """Verify an export; every problem found carries the sequence number where it is."""
+    return _verify(lines, games)[0]
+
+
+def _verify(
+    lines: Iterable[bytes], games: Mapping[str, Game[Any, Any, Any, Any]]
+) -> tuple[VerifyReport, Verified | None]:
     report = VerifyReport()
     parsed = _parse(lines, report)
     if parsed.header is None:
         report.problems.append(Problem(0, "no header line"))
-        return report
+        return report, None
     header = GameHeader(
         game_id=parsed.header.game_id,
         game=parsed.header.game,
@@ -96,18 +117,19 @@ def verify_lines(lines: Iterable[bytes], games: Mapping[str, Game[Any, Any, Any,
     game = games.get(header.game)
     if game is None:
         report.problems.append(Problem(0, f"unknown game type {header.game!r}"))
-        return report
+        return report, None
     envelopes = _check_chain(header, parsed.events, report)
     seed = _check_seed(header, envelopes, report)
     if not report.problems:  # a broken chain is the problem to report, not the end it no longer reaches
         _check_end(parsed, envelopes, seed, report)
     if report.problems:
-        return report
+        return report, None
     states = _replay(game, envelopes, parsed.events, report)
     if seed is not None and not report.problems:
         _redecide(game, header, seed, envelopes, states, parsed.commands, report)
         report.decisions_checked = True
-    return report
+    verified = Verified(header=header, envelopes=envelopes, state=states[-1]) if report.ok else None
+    return report, verified
 
 
 def _parse(lines: Iterable[bytes], report: VerifyReport) -> _Parsed:
