@@ -103,6 +103,7 @@ def test_two_players_find_each_other_chat_play_manila_and_are_rated(
     assert "Bob" not in (
         ann.evaluate("localStorage.getItem('hm-muted')") or ""
     )  # not left for the next person
+    _a_guest_mutes_then_signs_up_and_keeps_the_mute(browser, stack.base, game_id, muted)
     tablet = person(browser, stack.base, "ann", sign="signin")  # Ann's other device: Bob is muted there too
     tablet.locator(f"#my-games a[data-game='{game_id}']").click(timeout=10_000)
     tablet.locator(".chat-line", has_text="good luck, Bob").wait_for()
@@ -148,6 +149,36 @@ def test_two_players_find_each_other_chat_play_manila_and_are_rated(
     assert game_id in board.locator("section.rating").inner_text()
     for page in (ann, phone):
         assert not page.errors, page.errors
+
+
+def _a_guest_mutes_then_signs_up_and_keeps_the_mute(
+    browser: Any, base: str, game_id: str, muted: str
+) -> None:
+    """A spectator's mute is kept in the browser until they sign up; then it moves to the account and
+    leaves the browser, so the next person to use it is not muting Bob for them."""
+    guest = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    guest.goto(f"{base}/games/{game_id}")
+    guest.locator(".chat-line[data-author='Bob'] button.mute").first.click()
+    assert guest.locator(".chat-line", has_text="thanks, you too").is_hidden()
+    assert "Bob" in (guest.evaluate("localStorage.getItem('hm-muted')") or "")
+    guest.goto(f"{base}/")
+    form = guest.locator("#account-form")
+    form.locator("input[name=name]").fill("Cat")
+    form.locator("input[name=password]").fill(PASSWORD)
+    form.locator("button[name=signup]").click()
+    guest.locator("#signed-in").wait_for()
+    guest.goto(f"{base}/games/{game_id}")
+    guest.locator(".chat-line", has_text="good luck, Bob").wait_for()
+    deadline = time.monotonic() + 10
+    while guest.evaluate(muted) != ["Bob"]:  # the page moves the browser's mutes to the account
+        assert time.monotonic() < deadline, "the guest's mute did not reach the account"
+        guest.wait_for_timeout(50)
+    assert guest.locator(".chat-line", has_text="thanks, you too").is_hidden()
+    deadline = time.monotonic() + 10
+    while "Bob" in (guest.evaluate("localStorage.getItem('hm-muted')") or ""):
+        assert time.monotonic() < deadline, "the moved mute stayed in the browser"
+        guest.wait_for_timeout(50)
+    guest.context.close()
 
 
 def _moves(page: Any) -> int:
