@@ -15,7 +15,7 @@ import structlog
 from redis.exceptions import RedisError
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -24,9 +24,8 @@ from starlette.websockets import WebSocket
 from services import cluster
 from services.bootstrap import Services
 from services.config import Limits
-from services.gateway.api import clocks_http, games_http, metrics_http, openapi, requests, tournaments_http
+from services.gateway.api import openapi, requests
 from services.gateway.api.chat_http import ChatRelay
-from services.gateway.api.players_routes import player_routes
 from services.gateway.context import Gateway, async_client, gateway_of
 from services.gateway.sockets import ws
 
@@ -48,71 +47,10 @@ def redis_url_of(client: Any) -> str | None:
     return f"redis://{auth}{kwargs['host']}:{kwargs.get('port', 6379)}/{kwargs.get('db', 0)}"
 
 
-async def index_page(request: Request) -> Response:
-    """The lobby."""
-    return FileResponse(STATIC / "index.html")
-
-
-async def game_page(request: Request) -> Response:
-    """One game's page (the board is drawn by the game's renderer in ``static/js/boards``)."""
-    return FileResponse(STATIC / "game.html")
-
-
-async def tournaments_page(request: Request) -> Response:
-    """The tournament list and one tournament's page (``static/js/tournaments.js`` tells them apart)."""
-    return FileResponse(STATIC / "tournaments.html")
-
-
-async def openapi_json(request: Request) -> Response:
-    """``GET /openapi.json``."""
-    return JSONResponse(openapi.spec(gateway_of(request).games))
-
-
-async def metrics_endpoint(request: Request) -> Response:
-    return await metrics_http.metrics(request)
-
-
 def routes() -> list[BaseRoute]:
-    """Every route of the gateway; ``openapi.OPERATIONS`` documents each of them (a test checks)."""
-    return [
-        Route("/api/games", games_http.list_games, methods=["GET"]),
-        Route("/api/games", games_http.create_game, methods=["POST"]),
-        Route("/api/catalog", games_http.catalog, methods=["GET"]),
-        Route("/api/games/{game_id}", games_http.get_game, methods=["GET"]),
-        Route("/api/games/{game_id}/legal", games_http.legal, methods=["GET"]),
-        Route("/api/games/{game_id}/events", games_http.events, methods=["GET"]),
-        Route("/api/games/{game_id}/clock", clocks_http.game_clock, methods=["GET"]),
-        Route("/api/games/{game_id}/commands", games_http.submit_command, methods=["POST"]),
-        Route("/api/games/{game_id}/commands/{command_id}", games_http.command_result, methods=["GET"]),
-        WebSocketRoute("/ws/games/{game_id}", ws.game_socket),
-        Route("/api/tournaments", tournaments_http.list_tournaments, methods=["GET"]),
-        Route("/api/tournaments", tournaments_http.create_tournament, methods=["POST"]),
-        Route("/api/tournaments/{tournament_id}", tournaments_http.get_tournament, methods=["GET"]),
-        Route("/api/tournaments/{tournament_id}/start", tournaments_http.start_tournament, methods=["POST"]),
-        Route("/api/tournaments/{tournament_id}/pause", tournaments_http.pause_tournament, methods=["POST"]),
-        Route(
-            "/api/tournaments/{tournament_id}/resume", tournaments_http.resume_tournament, methods=["POST"]
-        ),
-        Route(
-            "/api/tournaments/{tournament_id}/withdraw", tournaments_http.withdraw_player, methods=["POST"]
-        ),
-        Route(
-            "/api/tournaments/{tournament_id}/cancel", tournaments_http.cancel_tournament, methods=["POST"]
-        ),
-        Route(
-            "/api/tournaments/{tournament_id}/adjudicate", tournaments_http.adjudicate_table, methods=["POST"]
-        ),
-        Route("/api/tournaments/{tournament_id}/replace", tournaments_http.replace_person, methods=["POST"]),
-        *player_routes(),  # accounts, tables, chat, ratings (issue 35)
-        Route("/healthz", games_http.healthz, methods=["GET"]),
-        Route("/metrics", metrics_endpoint, methods=["GET"]),
-        Route("/openapi.json", openapi_json, methods=["GET"]),
-        Route("/", index_page, methods=["GET"]),
-        Route("/games/{game_id}", game_page, methods=["GET"], name="game_page"),
-        Route("/tournaments", tournaments_page, methods=["GET"]),
-        Route("/tournaments/{tournament_id}", tournaments_page, methods=["GET"]),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
+    """Every route of the gateway: its endpoints (``openapi.ENDPOINTS``, each described where it is
+    declared) and the web client's static files."""
+    return [*openapi.routes(), Mount("/static", StaticFiles(directory=STATIC), name="static")]
 
 
 class CountRequests:

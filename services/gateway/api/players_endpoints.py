@@ -1,0 +1,112 @@
+"""The endpoints of accounts, tables, chat and ratings, and their web pages (part of ``openapi.ENDPOINTS``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.gateway.api import accounts_http as a
+from services.gateway.api import chat_http, ratings_http, tables_http
+from services.gateway.api import players_protocol as pp
+from services.gateway.api import tournament_accounts as ta
+from services.gateway.api.operation import GAME_ID, SESSION, Endpoint, body, op, page, path_param
+
+SESSION_SCHEME = {
+    "type": "apiKey",
+    "in": "cookie",
+    "name": "hm_session",
+    "description": "Set by POST /api/accounts or /api/session (HttpOnly, SameSite=Lax, Secure over https). "
+    "Writes made with it must come from the gateway's own site: an Origin it serves, else no "
+    "Sec-Fetch-Site naming another site (403 cross_site).",
+}
+TABLE_ID = path_param("table_id")
+GAME_KIND = path_param("game")
+NAME = path_param("name")
+AUTHOR = path_param("author", {"type": "string", "minLength": 1, "maxLength": 64})
+TABLE_VERBS = (
+    (tables_http.join_table, "join", "Take the next free seat; taking the last one makes the game."),
+    (tables_http.leave_table, "leave", "Give up one's seat at an open table; its creator leaving cancels the table."),
+    (tables_http.start_table, "start", "The creator makes the game with the players seated so far (at least the "
+                                       "game's fewest)."),
+)  # fmt: skip
+
+ENDPOINTS: dict[str, dict[str, Endpoint]] = {
+    "/api/accounts": {
+        "post": op(a.sign_up, "Sign up (and sign in): 201 with the session cookie. Names are 2-24 letters, "
+                   "digits, _.- (unique in any case); passwords 8-256 characters, hashed with Argon2id.", "201",
+                   pp.Me, "400 403 409 413 422 429", requestBody=body(pp.Credentials)),
+    },
+    "/api/accounts/{name}": {
+        "get": op(ratings_http.account_page, "An account's page: its rating per game with history (newest first) "
+                  "and its games.", "200", pp.AccountPage, "404", parameters=[NAME]),
+    },
+    "/api/session": {
+        "get": op(a.me, "The signed-in account; `name` is null when nobody is signed in.", "200", pp.Me,
+                  security=SESSION),
+        "post": op(a.sign_in, "Sign in: 200 with the session cookie. Attempts are limited per name and per "
+                   "address (429).", "200", pp.Me, "400 401 403 413 429", requestBody=body(pp.Credentials)),
+        "delete": op(a.sign_out, "Sign out: the session is deleted in Redis; 204.", "204", None, "403",
+                     security=SESSION),
+    },
+    "/api/me/games": {
+        "get": op(tables_http.my_games, "Every game the signed-in account sits in, newest first, with whose turn "
+                  "it is.", "200", pp.MyGames, "401", security=SESSION),
+    },
+    "/api/me/muted": {
+        "get": op(chat_http.list_muted, "The chat authors the signed-in account has muted, by name: the web client "
+                  "hides their lines on every device the account signs in on.", "200", pp.Muted, "401",
+                  security=SESSION),
+    },
+    "/api/me/muted/{author}": {
+        "put": op(chat_http.mute_author, "Mute a chat author (as named beside a message) for this account only; "
+                  "204. At most 200.", "204", None, "401 403 409 422", parameters=[AUTHOR], security=SESSION),
+        "delete": op(chat_http.unmute_author, "Unmute a chat author; 204.", "204", None, "401 403 422",
+                     parameters=[AUTHOR], security=SESSION),
+    },
+    "/api/tables": {
+        "get": op(tables_http.list_tables, "Open tables, newest first: game, options, seats free and who is seated.",
+                  "200", pp.TableList),
+        "post": op(tables_http.open_table, "Open a table (201); its creator takes seat 0. The game is made when "
+                   "every seat is taken.", "201", pp.TableInfo, "400 401 403 409 413 422 429",
+                   requestBody=body(pp.OpenTable), security=SESSION),
+    },
+    "/api/tables/{table_id}": {
+        "get": op(tables_http.get_table, "One table; once started, `game_id` is its game.", "200", pp.TableInfo,
+                  "404", parameters=[TABLE_ID]),
+    },
+    **{
+        f"/api/tables/{{table_id}}/{verb}": {
+            "post": op(handler, text, "200", pp.TableInfo, "401 403 404 409" + (" 422" if verb != "leave" else ""),
+                       parameters=[TABLE_ID], security=SESSION),
+        }
+        for handler, verb, text in TABLE_VERBS
+    },
+    "/api/games/{game_id}/chat": {
+        "get": op(chat_http.list_chat, "The last 200 chat messages the caller may read (a seat in a tournament "
+                  "game still being played reads no spectators' message), oldest first.", "200", pp.ChatLog,
+                  "403 404", parameters=[GAME_ID]),
+        "post": op(chat_http.post_chat, "Chat: a seat (token or session) in `players`, a signed-in spectator in "
+                   "`spectators`. At most 300 characters; pushed as a `chat` frame on the game's sockets it may "
+                   "reach.", "201", pp.ChatFrame, "400 401 403 404 413 422 429", requestBody=body(pp.ChatPost),
+                   parameters=[GAME_ID], security=[{"seatToken": []}, *SESSION]),
+    },
+    "/api/leaderboards/{game}": {
+        "get": op(ratings_http.leaderboard, "A game's best 100 accounts by ordinal (mu - 3 sigma).", "200",
+                  pp.Leaderboard, "404", parameters=[GAME_KIND]),
+    },
+    "/api/tournaments/{tournament_id}/account": {
+        "post": op(ta.claim_entrant, "Tie the person entrant whose key this is to the signed-in account: the "
+                   "tournament's games (from the table in play now) are rated with the account's rating and listed "
+                   "as its games.", "200", ta.EntrantClaimed, "400 401 403 404 409 413 422",
+                   requestBody=body(ta.ClaimEntrant), parameters=[path_param("tournament_id")], security=SESSION),
+    },
+    "/leaderboards/{game}": {"get": page("players.html", "The web client's leaderboard of a game.", GAME_KIND)},
+    "/players/{name}": {
+        "get": page("players.html", "The web client's page of an account: ratings, history, games.", NAME),
+    },
+}  # fmt: skip
+
+STRUCTS: tuple[Any, ...] = (
+    pp.Credentials, pp.Me, pp.OpenTable, pp.TableInfo, pp.TableList, pp.MyGame, pp.MyGames, pp.ChatPost,
+    pp.ChatFrame, pp.ChatLog, pp.Muted, pp.RatingRow, pp.Leaderboard, pp.GameRating, pp.AccountPage, ta.ClaimEntrant,
+    ta.EntrantClaimed,
+)  # fmt: skip
