@@ -125,12 +125,10 @@ class BotRunner:
 
     def _beat(self) -> None:
         _, lost = self.leases.heartbeat()
-        if lost:
-            self.games = {g: s for g, s in self.games.items() if shard_of(g) not in lost}
         live = self._live_games()
         self.passed &= live
-        for gone in set(self.games) - live:  # ended (or taken out of the index): nothing left to play
-            del self.games[gone]
+        # Not those of a shard lost, nor those ended (or taken out of the index): nothing left to play.
+        self.games = {g: s for g, s in self.games.items() if g in live and shard_of(g) not in lost}
         self._take_up(
             [
                 g
@@ -231,36 +229,30 @@ class BotRunner:
         return wait_s
 
     def _read(self, block_ms: int) -> None:
-        """Fold the new events of every game played (one ``XREAD``, blocking while nothing is new)."""
+        """Fold the new events of every game played (one ``XREAD``, blocking while nothing is new). On a
+        Cluster: one ``XREAD`` a game (a read of several streams is refused across slots), sent as the Cluster
+        pipeline's one batch a node; nothing new, it waits a poll interval instead of blocking."""
         ids = list(self.games)
         if not ids:
             self._stop.wait(block_ms / 1000)
             return
-        if self.bus.on_cluster:
-            self._read_each(ids, block_ms)
-            return
-        for start in range(0, len(ids), STREAMS_PER_READ):
-            chunk = ids[start : start + STREAMS_PER_READ]
-            streams = {keys.events(g): f"{self.games[g].loaded.seq}-0" for g in chunk}
-            # Block only when this is the one read of the pass: a second chunk must not wait on the first.
-            block = block_ms if block_ms > 0 and len(ids) <= STREAMS_PER_READ else None
-            for key, entries in self.redis.xread(streams, block=block) or []:
-                self._fold(chunk_game(key), entries)
-
-    def _read_each(self, ids: list[str], block_ms: int) -> None:
-        """On a Cluster: one ``XREAD`` a game (a read of several streams is refused across slots), sent as
-        the Cluster pipeline's one batch a node; nothing new, it waits a poll interval instead of blocking."""
         found = False
         for start in range(0, len(ids), STREAMS_PER_READ):
             chunk = ids[start : start + STREAMS_PER_READ]
-            pipe = self.redis.pipeline(transaction=False)
-            for game_id in chunk:
-                pipe.xread({keys.events(game_id): f"{self.games[game_id].loaded.seq}-0"})
-            for game_id, reply in zip(chunk, pipe.execute(), strict=True):
-                for _, entries in reply or []:
-                    found = True
-                    self._fold(game_id, entries)
-        if not found and block_ms > 0:
+            streams = {keys.events(g): f"{self.games[g].loaded.seq}-0" for g in chunk}
+            if self.bus.on_cluster:
+                pipe = self.redis.pipeline(transaction=False)
+                for key, position in streams.items():
+                    pipe.xread({key: position})
+                read = [stream for reply in pipe.execute() for stream in reply or []]
+            else:
+                # Block only when this is the one read of the pass: a second chunk must not wait on the first.
+                block = block_ms if block_ms > 0 and len(ids) <= STREAMS_PER_READ else None
+                read = self.redis.xread(streams, block=block) or []
+            for key, entries in read:
+                found = True
+                self._fold(chunk_game(key), entries)
+        if self.bus.on_cluster and not found and block_ms > 0:
             self._stop.wait(min(block_ms, CLUSTER_POLL_MS) / 1000)
 
     def _fold(self, game_id: str, entries: list[tuple[bytes, dict[bytes, bytes]]]) -> None:

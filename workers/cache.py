@@ -34,6 +34,3 @@ class StateCache:
         """Forget every game for which ``stale(game_id)`` holds (partitions that changed hands)."""
         for game_id in [g for g in self._games if stale(g)]:
             del self._games[game_id]
-
-    def __len__(self) -> int:
-        return len(self._games)

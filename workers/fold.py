@@ -33,7 +33,6 @@ from events.bus import CommandBus, InboxEntry
 from events.errors import PoisonMessage, UnknownGame
 from events.keys import partition_for
 from events.store import (
-    AppendResult,
     EventStore,
     LoadedGame,
     append_args,
@@ -52,6 +51,8 @@ log = structlog.get_logger("fold")
 
 GC_WHEN_IDLE_S = 60.0
 GC_UNDER_LOAD_S = 600.0
+MAX_ATTEMPTS = 5
+"""How many times ``_retry`` decides and sends a refused command before it is left pending."""
 
 AppliedHook = Callable[[str, LoadedGame], None]
 """Called after a command was applied: ``(game_id, the game as it is now)`` (bots, notifications)."""
@@ -84,25 +85,18 @@ class FoldWorker:
         worker_id: str | None = None,
         batch_size: int = 256,
         block_ms: int = 100,
-        lease_ttl_ms: int = 3000,
-        max_attempts: int = 5,
-        cache_size: int = 10_000,
         on_applied: AppliedHook | None = None,
         plain_transport: bool = False,
     ) -> None:
         """``plain_transport``: append and read through redis-py alone (``events/transport/plain.py``), no
         read sent ahead (``HARBORMASTER_TRANSPORT=plain``)."""
-        self.redis = client
         self.store = store
         self.bus = bus
         self.worker_id = worker_id or f"fold-{uuid.uuid4().hex[:10]}"
-        self.batch_size = batch_size
-        self.block_ms = block_ms
-        self.max_attempts = max_attempts
-        self.cache = StateCache(cache_size)
+        self.cache = StateCache()
         self.decider = Decider(store, self.cache)
-        self.leases = PartitionLeases(client, self.worker_id, bus.partitions, lease_ttl_ms)
-        self.metrics = WorkerMetrics(client)
+        self.leases = PartitionLeases(client, self.worker_id, bus.partitions)
+        self.metrics = WorkerMetrics()
         self.reader = InboxReader(
             client, bus, self.worker_id, self.leases, self.metrics, batch_size, block_ms, not plain_transport
         )
@@ -148,7 +142,7 @@ class FoldWorker:
         finally:
             try:
                 processed += self._settle_in_hand()
-                self._flush()
+                self.reader.flush()
             finally:
                 self.reader.close()
                 self.leases.release_all()
@@ -164,22 +158,17 @@ class FoldWorker:
         if flight is not None or batch is not None:
             self.reader.read_ahead()  # before the appends: Redis would answer it only after most of them
         if batch is not None:
-            self._send(batch)
+            self.appender.send_packed(batch.appends, len(batch.by_game))  # one script call per game
         if flight is None:
             self._in_flight = batch
             return 0
         retry = self._land(flight)
+        self._in_flight = batch
         if not retry:
-            self._in_flight = batch
             return flight.size
         # Refused appends: the batch behind them holds decisions made on top of them, which come back
         # refused too. Land it as well, then decide every refused command again, in order.
-        settled = flight.size - len(retry)
-        if batch is not None:
-            refused = self._land(batch)
-            settled += batch.size - len(refused)
-            retry += refused
-        return settled + self._retry(retry)
+        return flight.size - len(retry) + self._settle_in_flight(retry)
 
     def _heartbeat(self) -> None:
         now = time.monotonic()
@@ -204,7 +193,7 @@ class FoldWorker:
     def process(self, entries: Sequence[InboxEntry]) -> int:
         """Decide, append and acknowledge a batch, waiting for it; refused appends are tried again."""
         processed = self._settle_in_flight() + self._retry(list(entries))
-        self._flush()
+        self.reader.flush()
         return processed
 
     def _settle_in_hand(self) -> int:
@@ -214,32 +203,29 @@ class FoldWorker:
             settled += self._retry(self.reader.next_entries(busy=True))
         return settled
 
-    def _settle_in_flight(self) -> int:
-        """Land and (if need be) retry the batch in flight, so that nothing is in flight."""
+    def _settle_in_flight(self, refused: list[InboxEntry] | None = None) -> int:
+        """Land the batch in flight, then decide again, in order, the entries ``refused`` before it (if any)
+        and those it had refused, so that nothing is in flight. Returns how many commands were settled."""
         flight, self._in_flight = self._in_flight, None
         if flight is None:
-            return 0
-        retry = self._land(flight)
-        return flight.size - len(retry) + self._retry(retry)
+            return self._retry(refused or [])
+        again = self._land(flight)
+        return flight.size - len(again) + self._retry((refused or []) + again)
 
     def _retry(self, entries: list[InboxEntry]) -> int:
         """Decide, send and land ``entries`` until all are settled (or the attempts run out)."""
         todo = entries
-        for _ in range(self.max_attempts):
+        for _ in range(MAX_ATTEMPTS):
             if not todo:
                 break
             flight = self._decide_batch(todo)
-            self._send(flight)
+            self.appender.send_packed(flight.appends, len(flight.by_game))
             todo = self._land(flight)
-            self._flush()
+            self.reader.flush()
         for entry in todo:
             self.reader.drain_pending.add(entry.partition)
             log.warning("append_conflict_persists", entry_id=entry.entry_id.decode())
         return len(entries) - len(todo)
-
-    def _flush(self) -> None:
-        """Send the queued writes now, with the counters and trims (they otherwise wait for a read)."""
-        self.reader.flush()
 
     def _collect_cycles(self, idle: bool) -> None:
         """Where the process turned the cyclic collector off (``workers/runner.py``), collect by hand: when
@@ -270,10 +256,6 @@ class FoldWorker:
         )
         return flight
 
-    def _send(self, flight: Flight) -> None:
-        """Send one append script call per game of the batch, without waiting for the replies."""
-        self.appender.send_packed(flight.appends, len(flight.by_game))
-
     def _land(self, flight: Flight) -> list[InboxEntry]:
         """Read a flight's replies and settle each command; returns the entries to decide again."""
         replies = self.appender.receive(len(flight.by_game))
@@ -292,8 +274,19 @@ class FoldWorker:
                     applied.append(decision)
                     done.setdefault(decision.entry.partition, []).append(decision.entry.entry_id)
                     self._maybe_snapshot(decision)
+                    continue
+                # Refused: a duplicate is acknowledged, a stale decision decided again, a lost game
+                # dead-lettered; the cached state is dropped in every case.
+                game_id = decision.message.game_id
+                self.cache.drop(game_id)
+                status = parse_append_reply(result).status
+                if status == "dup":
+                    done.setdefault(decision.entry.partition, []).append(decision.entry.entry_id)
+                    self._duplicates.add(game_id)
+                elif status in ("conflict", "skipped"):
+                    retry.append(decision.entry)
                 else:
-                    self._not_applied(decision, parse_append_reply(result), retry, done, poison)
+                    poison.append((decision.entry, f"unknown game {game_id}"))
         for partition, entry_ids in done.items():
             self.bus.queue_ack(self.reader.writes, partition, entry_ids)
         for entry, reason in poison:
@@ -307,30 +300,17 @@ class FoldWorker:
         self._after_duplicates()
         return retry
 
-    def _not_applied(
-        self,
-        decision: Decision,
-        result: AppendResult,
-        retry: list[InboxEntry],
-        done: dict[int, list[bytes]],
-        poison: list[tuple[InboxEntry, str]],
-    ) -> None:
-        """A refused append: a duplicate is acknowledged, a stale decision decided again, a lost game
-        dead-lettered; the cached state is dropped in every case."""
-        game_id = decision.message.game_id
-        self.cache.drop(game_id)
-        if result.status == "dup":
-            done.setdefault(decision.entry.partition, []).append(decision.entry.entry_id)
-            self._duplicates.add(game_id)
-        elif result.status in ("conflict", "skipped"):
-            retry.append(decision.entry)
-        else:
-            poison.append((decision.entry, f"unknown game {game_id}"))
-
     def _after_applied(self, decision: Decision) -> None:
         game_id = decision.message.game_id
         if self._log_each:
-            self._log_folded(decision)
+            log.debug(
+                "command_folded",
+                game_id=game_id,
+                command_id=decision.record.command_id,
+                status=decision.record.status,
+                seq=decision.after.seq,
+                latency_ms=now_ms() - decision.message.submitted_ms,
+            )
         if decision.finished:
             self.store.mark_finished(game_id)
         if self.on_applied is not None and decision.record.status == "applied":
@@ -347,17 +327,6 @@ class FoldWorker:
                 self.on_applied(game_id, self.store.load(game_id))
             except UnknownGame:
                 continue
-
-    def _log_folded(self, decision: Decision) -> None:
-        game_id = decision.message.game_id
-        log.debug(
-            "command_folded",
-            game_id=game_id,
-            command_id=decision.record.command_id,
-            status=decision.record.status,
-            seq=decision.after.seq,
-            latency_ms=now_ms() - decision.message.submitted_ms,
-        )
 
     def _maybe_snapshot(self, decision: Decision) -> None:
         every = self.store.snapshot_every

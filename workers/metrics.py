@@ -10,8 +10,6 @@ import bisect
 from collections.abc import Sequence
 from typing import Any
 
-import redis
-
 from events.envelope import CommandRecord
 from events.store import now_ms
 
@@ -23,8 +21,7 @@ _BUCKET_FIELDS = tuple(f"latency_le_{bound}" for bound in LATENCY_BUCKETS_MS)
 class WorkerMetrics:
     """Counts in the worker's memory, added to the Redis hash now and then (``queue_flush``)."""
 
-    def __init__(self, client: redis.Redis) -> None:
-        self.redis: Any = client  # redis-py types replies loosely; ours are bytes (decode_responses off)
+    def __init__(self) -> None:
         self._counts: dict[str, int] = {}
 
     def count(self, applied: Sequence[tuple[CommandRecord, int]], dead: int) -> None:
@@ -62,7 +59,3 @@ class WorkerMetrics:
         for field, value in self._counts.items():
             pipe.hincrby(METRICS_KEY, field, value)
         self._counts = {}
-
-    def read(self) -> dict[str, int]:
-        raw = self.redis.hgetall(METRICS_KEY)
-        return {k.decode(): int(v) for k, v in raw.items()}

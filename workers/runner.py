@@ -135,12 +135,7 @@ def run_fold_worker(
         except REDIS_DOWN as exc:
             if life.stopping:
                 break
-            if time.monotonic() - started > 30:
-                wait_s = RECONNECT_FIRST_S
-            log.warning("redis_unreachable", error=str(exc) or type(exc).__name__, retry_in_s=wait_s)
-            _disconnect(store.redis)
-            time.sleep(wait_s)
-            wait_s = min(RECONNECT_MOST_S, wait_s * 2)
+            wait_s = _wait_out(exc, store.redis, started, wait_s)
     return folded
 
 
@@ -155,15 +150,22 @@ def _isolated(hook: str, call: Callable[[str, LoadedGame], None], game_id: str, 
         log.exception("hook_failed", hook=hook, game_id=game_id)
 
 
-def _disconnect(client: Any) -> None:
-    """Drop the client's connections; a Cluster client also reads its slot map again (a replica may have
-    taken a lost master's place), if any node answers."""
-    if not isinstance(client, RedisCluster):
+def _wait_out(outage: Exception, client: Any, started: float, wait_s: float) -> float:
+    """After a Redis outage met by a run begun at ``started``: log it, drop the client's connections (a
+    Cluster client also reads its slot map again, if any node answers: a replica may have taken a lost
+    master's place) and wait ``wait_s``, or the first wait again after 30 s of running. Returns the next
+    wait, twice as long, up to ``RECONNECT_MOST_S``."""
+    if time.monotonic() - started > 30:
+        wait_s = RECONNECT_FIRST_S
+    log.warning("redis_unreachable", error=str(outage) or type(outage).__name__, retry_in_s=wait_s)
+    if isinstance(client, RedisCluster):
+        client.disconnect_connection_pools()  # type: ignore[no-untyped-call]
+        with contextlib.suppress(*REDIS_DOWN, RedisClusterException):
+            client.nodes_manager.initialize()
+    else:
         client.connection_pool.disconnect()
-        return
-    client.disconnect_connection_pools()  # type: ignore[no-untyped-call]
-    with contextlib.suppress(*REDIS_DOWN, RedisClusterException):
-        client.nodes_manager.initialize()
+    time.sleep(wait_s)
+    return min(RECONNECT_MOST_S, wait_s * 2)
 
 
 class RunnersAlive:
@@ -211,9 +213,4 @@ def run_rq_worker(
             (SimpleWorker if no_fork else Worker)(queues, connection=client).work(logging_level=logging_level)
             return
         except REDIS_DOWN as exc:
-            if time.monotonic() - started > 30:
-                wait_s = RECONNECT_FIRST_S
-            log.warning("redis_unreachable", error=str(exc) or type(exc).__name__, retry_in_s=wait_s)
-            client.connection_pool.disconnect()
-            time.sleep(wait_s)
-            wait_s = min(RECONNECT_MOST_S, wait_s * 2)
+            wait_s = _wait_out(exc, client, started, wait_s)

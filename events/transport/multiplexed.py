@@ -50,7 +50,8 @@ class ReplySink:
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # subclassed by the other links
 class Calls:
-    """``call`` and ``calls`` on top of a link's ``each``: the same for every link."""
+    """``call``, ``calls`` and ``submit`` on top of a link's ``each``: the same for every link (but
+    ``Multiplexed``'s own ``submit``)."""
 
     async def each(self, calls: Sequence[Call]) -> list[Any]:
         """Every call's reply, or its error (``ResponseError``) in its place."""
@@ -68,6 +69,11 @@ class Calls:
                 raise reply
         return replies
 
+    def submit(self, game_id: str, partitions: int, field: bytes, message: bytes, sink: ReplySink) -> None:
+        """Submit a command (``resp.submit_calls``): a task sends the two calls (on a Cluster, each to its own
+        master) and hands their replies, or its failure, to ``sink``."""
+        tell_sink(self.each(submit_calls(game_id, partitions, field, message)), sink)
+
 
 class Multiplexed(Calls):
     """One connection shared by many tasks; replies come back in the order the calls were sent."""
@@ -82,11 +88,6 @@ class Multiplexed(Calls):
         self._outgoing: list[bytes] = []
         self._flush_due = False
         self._connecting = asyncio.Lock()
-
-    @property
-    def connected(self) -> bool:
-        """``send`` may be called (else ``calls`` connects first)."""
-        return self._transport is not None
 
     async def each(self, calls: Sequence[Call]) -> list[Any]:
         replies = await self.raw_calls(calls)
@@ -106,19 +107,14 @@ class Multiplexed(Calls):
             raise
         return replies
 
-    async def connect(self) -> None:
-        """Connect now if not connected (``calls`` does so itself)."""
-        if self._transport is None:
-            await self._connect()
-
-    def send(self, calls: Sequence[Call], at_once: bool = False) -> list[asyncio.Future[Any]]:
-        """Queue the calls for this turn's write (``at_once``: write them now, with any queued before), without
-        waiting: one future per reply (an error reply is its ``hiredis.ReplyError`` result). Only while
-        ``connected``."""
-        return self.send_packed(pack_calls(calls), len(calls), at_once)
+    def send(self, calls: Sequence[Call]) -> list[asyncio.Future[Any]]:
+        """Queue the calls for this turn's write, without waiting: one future per reply (an error reply is its
+        ``hiredis.ReplyError`` result). Only while connected (``connect``)."""
+        return self.send_packed(pack_calls(calls), len(calls))
 
     def send_packed(self, data: bytes, replies: int, at_once: bool = False) -> list[asyncio.Future[Any]]:
-        """``send`` for commands already in RESP (``data``), which ``replies`` replies answer."""
+        """``send`` for commands already in RESP (``data``), which ``replies`` replies answer; ``at_once``:
+        written now, with any queued before."""
         transport = self._ready()
         loop = asyncio.get_running_loop()
         futures = [loop.create_future() for _ in range(replies)]
@@ -128,7 +124,7 @@ class Multiplexed(Calls):
 
     def send_to(self, calls: Sequence[Call], sink: ReplySink) -> None:
         """``send`` whose replies go to ``sink`` as they are parsed, in this turn of the loop. Only while
-        ``connected``."""
+        connected."""
         self.send_packed_to(pack_calls(calls), len(calls), sink)
 
     def send_packed_to(self, data: bytes, replies: int, sink: ReplySink) -> None:
@@ -169,7 +165,10 @@ class Multiplexed(Calls):
             transport.write(b"".join(self._outgoing))
         self._outgoing.clear()
 
-    async def _connect(self) -> None:
+    async def connect(self) -> None:
+        """Connect now if not connected (``calls`` does so itself)."""
+        if self._transport is not None:
+            return
         async with self._connecting:
             if self._transport is not None:
                 return

@@ -29,8 +29,8 @@ import structlog
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
-from events.transport.multiplexed import Calls, Multiplexed, ReplySink, tell_sink
-from events.transport.resp import Call, submit_calls
+from events.transport.multiplexed import Calls, Multiplexed
+from events.transport.resp import Call
 from events.transport.slots import (
     Node,
     node_url,
@@ -122,10 +122,6 @@ class ClusterMultiplexed(Calls):
             if _refusal(reply):
                 replies[n] = await self._send_again(calls[n], slots[n], reply, nodes[n], deadline)
         return [ResponseError(str(r)) if isinstance(r, hiredis.ReplyError) else r for r in replies]
-
-    def submit(self, game_id: str, partitions: int, field: bytes, message: bytes, sink: ReplySink) -> None:
-        """As ``Multiplexed.submit``; the two calls go to their own masters (a task routes them)."""
-        tell_sink(self.each(submit_calls(game_id, partitions, field, message)), sink)
 
     async def close(self) -> None:
         links, self._links = list(self._links.values()), {}

@@ -24,7 +24,7 @@ settled (their replies read and kept) before anything new is sent.
 from __future__ import annotations
 
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -93,7 +93,7 @@ class ClusterScriptPipeline:
             by_node.setdefault(node, []).append(packed)
         try:
             for node, calls in by_node.items():
-                self._link(node).send_packed(b"".join(calls), len(calls))
+                self._link(node, self._links).send_packed(b"".join(calls), len(calls))
         except Exception:
             self.close()
             raise
@@ -122,11 +122,9 @@ class ClusterScriptPipeline:
     # --- reading and sending again ---------------------------------------------------------------------
 
     def _read(self, batch: SentBatch) -> list[Any]:
-        counts: dict[Node, int] = {}
-        for node in batch.nodes:
-            counts[node] = counts.get(node, 0) + 1
+        counts = Counter(batch.nodes)
         try:
-            from_node = {node: iter(self._link(node).receive(n)) for node, n in counts.items()}
+            from_node = {node: iter(self._link(node, self._links).receive(n)) for node, n in counts.items()}
         except Exception:
             self.close()
             raise
@@ -167,9 +165,7 @@ class ClusterScriptPipeline:
 
     def _send_alone(self, node: Node, packed: bytes, asking: bool) -> Any:
         """One call on the node's second connection (the first may hold a later batch's replies)."""
-        link = self._resend_links.get(node)
-        if link is None:
-            link = self._resend_links[node] = Pipelined(self._client(node), self.replica_ack)
+        link = self._link(node, self._resend_links)
         if asking:
             link.send_packed(ASKING + packed, 2)
             return link.receive(2)[1]
@@ -201,10 +197,11 @@ class ClusterScriptPipeline:
         finally:
             client.close()
 
-    def _link(self, node: Node) -> Pipelined:
-        link = self._links.get(node)
+    def _link(self, node: Node, links: dict[Node, Pipelined]) -> Pipelined:
+        """The node's connection in ``links`` (``_links`` or ``_resend_links``), opened if need be."""
+        link = links.get(node)
         if link is None:
-            link = self._links[node] = Pipelined(self._client(node), self.replica_ack)
+            link = links[node] = Pipelined(self._client(node), self.replica_ack)
         return link
 
     def _client(self, node: Node) -> redis.Redis:

@@ -16,8 +16,8 @@ import redis
 
 from events.replica_ack import ReplicaAck, confirmed
 from events.transport.interface import AppendCall
-from events.transport.multiplexed import Calls, ReplySink, tell_sink
-from events.transport.resp import Call, script_call, submit_calls
+from events.transport.multiplexed import Calls
+from events.transport.resp import Call, script_call
 
 
 class PlainLink(Calls):
@@ -33,9 +33,6 @@ class PlainLink(Calls):
             pipeline.execute_command(*call)
         replies: list[Any] = await pipeline.execute(raise_on_error=False)
         return replies
-
-    def submit(self, game_id: str, partitions: int, field: bytes, message: bytes, sink: ReplySink) -> None:
-        tell_sink(self.each(submit_calls(game_id, partitions, field, message)), sink)
 
     async def close(self) -> None:
         await self.client.aclose()
