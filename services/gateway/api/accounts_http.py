@@ -24,7 +24,7 @@ from services.gateway.access.sessions import (
     set_session_cookie,
 )
 from services.gateway.api.players_protocol import Credentials, Me
-from services.gateway.api.requests import ApiError, decode_body, json_response, read_body
+from services.gateway.api.requests import ApiError, decode_body, json_response, read_body, too_many
 from services.gateway.context import client_address, gateway_of
 from services.players import accounts
 
@@ -63,11 +63,7 @@ async def _throttle(request: Request, name: str | None) -> None:
         wait_s = await accounts.throttle_wait(redis, key, Window(limit, MINUTE), now)
         if wait_s > 0:
             log.info("signin_throttled", who=who)
-            retry = str(max(1, int(wait_s + 0.999)))
-            raise ApiError(
-                429, "rate_limited", f"too many sign-in attempts for this {who}; retry in {retry} s",
-                {"Retry-After": retry},
-            )  # fmt: skip
+            raise too_many(f"sign-in attempts for this {who}", wait_s)
 
 
 async def sign_up(request: Request) -> Response:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
@@ -38,6 +39,8 @@ from services.gateway.api.requests import (
     feed_of,
     json_response,
     read_body,
+    too_many,
+    viewed_game,
     viewer_seat,
 )
 from services.gateway.api.tables_http import display_names
@@ -68,10 +71,7 @@ async def post_chat(request: Request) -> Response:
     except RuleViolation as exc:
         raise ApiError(422, exc.code, exc.message) from exc
     if (wait_s := players_of(request).chat.take(f"{game_id}\n{author}")) > 0:
-        retry = str(max(1, int(wait_s + 0.999)))
-        raise ApiError(
-            429, "rate_limited", f"too many chat messages; retry in {retry} s", {"Retry-After": retry}
-        )
+        raise too_many("chat messages", wait_s)
     frame = await chat.append(gateway.redis, game_id, body.channel, author, seat, text)
     await gateway.redis.publish(RELAY, msgspec.json.encode((game_id, frame)))
     return json_response(frame, 201)
@@ -90,11 +90,8 @@ async def _author(gateway: Gateway, request: Request, feed: GameFeed, seat: int 
 
 async def list_chat(request: Request) -> Response:
     """``GET /api/games/{id}/chat``: the last messages the caller may read, oldest first."""
-    gateway = gateway_of(request)
-    game_id = request.path_params["game_id"]
-    feed = await feed_of(gateway, game_id)
-    seat = await viewer_seat(gateway, request, game_id, required=False)
-    messages = [m for m in await chat.recent(gateway.redis, game_id) if _reaches(feed, m.channel, seat)]
+    gateway, feed, seat = await viewed_game(request)
+    messages = [m for m in await chat.recent(gateway.redis, feed.game_id) if _reaches(feed, m.channel, seat)]
     return json_response(ChatLog(messages=messages))
 
 
@@ -112,28 +109,27 @@ async def list_muted(request: Request) -> Response:
 
 async def mute_author(request: Request) -> Response:
     """``PUT /api/me/muted/{author}``: hide an author's chat from this account on every device (204)."""
-    require_same_site(request)
-    account = await require_account(request)
-    try:
-        await mutes.mute(gateway_of(request).redis, account, _muted_author(request))
-    except mutes.MuteError as exc:
-        raise ApiError(409, exc.code, exc.message) from exc
-    return Response(status_code=204)
+    return await _change_mutes(request, mutes.mute)
 
 
 async def unmute_author(request: Request) -> Response:
     """``DELETE /api/me/muted/{author}``: show an author's chat again (204, muted or not)."""
+    return await _change_mutes(request, mutes.unmute)
+
+
+async def _change_mutes(request: Request, change: Callable[[Any, str, str], Awaitable[None]]) -> Response:
+    """``change`` (mute or unmute) the path's author for the signed-in account; 409 past the mutes' limit."""
     require_same_site(request)
     account = await require_account(request)
-    await mutes.unmute(gateway_of(request).redis, account, _muted_author(request))
-    return Response(status_code=204)
-
-
-def _muted_author(request: Request) -> str:
     try:
-        return checked_author(request.path_params["author"])
+        author = checked_author(request.path_params["author"])
     except RuleViolation as exc:
         raise ApiError(422, exc.code, exc.message) from exc
+    try:
+        await change(gateway_of(request).redis, account, author)
+    except mutes.MuteError as exc:
+        raise ApiError(409, exc.code, exc.message) from exc
+    return Response(status_code=204)
 
 
 def deliver(gateway: Gateway, game_id: str, frame: ChatFrame) -> int:

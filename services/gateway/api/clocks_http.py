@@ -22,8 +22,8 @@ from events import codec
 from events.ids import parse_tournament_game_id
 from events.store import now_ms
 from events.tournament_store import decode, tournament_key
-from services.gateway.api.requests import feed_of, json_response, viewer_seat
-from services.gateway.context import Gateway, gateway_of
+from services.gateway.api.requests import json_response, viewed_game
+from services.gateway.context import Gateway
 from services.gateway.feeds.fanout import GameFeed
 from workers.jobs.clock import SeatClocks, seat_clocks
 
@@ -109,11 +109,8 @@ def used_time(feed: GameFeed, seq: int) -> SeatClocks:
 
 async def game_clock(request: Request) -> Response:
     """``GET /api/games/{id}/clock``: the limits, the last move's time, each seat's used time, and now."""
-    gateway = gateway_of(request)
-    game_id = request.path_params["game_id"]
-    feed = await feed_of(gateway, game_id)
-    seat = await viewer_seat(gateway, request, game_id, required=False)
-    parsed = parse_tournament_game_id(game_id) if feed.meta.tournament else None
+    gateway, feed, seat = await viewed_game(request)
+    parsed = parse_tournament_game_id(feed.game_id) if feed.meta.tournament else None
     limits = await tournament_limits(gateway, parsed[0]) if parsed is not None else NO_LIMITS
     seq = feed.visible_seq(seat)
     timed = limits.move_limit_ms is not None or limits.total_limit_ms is not None

@@ -48,6 +48,7 @@ from services.gateway.api.protocol import (
 from services.gateway.api.requests import (
     COMMAND_ID,
     ApiError,
+    charge_command,
     decode_body,
     feed_of,
     int_param,
@@ -55,6 +56,8 @@ from services.gateway.api.requests import (
     outcome_of,
     rate_limited,
     read_body,
+    require_admin,
+    viewed_game,
     viewer_seat,
 )
 from services.gateway.commands import enqueue, parse_command
@@ -70,13 +73,8 @@ log = structlog.get_logger("gateway")
 async def create_game(request: Request) -> Response:
     """``POST /api/games``: create a game; every human seat gets a secret token, shown only here."""
     gateway = gateway_of(request)
-    admin = auth.bearer(request.headers.get("authorization")) or request.headers.get("x-admin-token")
-    if not auth.admin_ok(gateway.settings.admin_token, admin):
-        code = 401 if admin is None else 403
-        raise ApiError(code, "admin_token_required", "creating games needs the admin token")
-    wait_s = gateway.limits.address(client_address(request))
-    if wait_s > 0:
-        raise rate_limited(wait_s, "address")
+    require_admin(request, "creating games")
+    charge_command(gateway, client_address(request), None)
     spec = decode_body(await read_body(request), CreateGame)
     game = gateway.games.get(spec.game)
     if game is None:
@@ -199,17 +197,14 @@ async def _summaries(gateway: Gateway, ids: list[str]) -> list[GameSummary]:
 
 async def get_game(request: Request) -> Response:
     """``GET /api/games/{id}[?at=SEQ]``: the caller's view now (or after event ``at``)."""
-    gateway = gateway_of(request)
-    game_id = request.path_params["game_id"]
-    feed = await feed_of(gateway, game_id)
-    seat = await viewer_seat(gateway, request, game_id, required=False)
+    gateway, feed, seat = await viewed_game(request)
     visible = feed.visible_seq(seat)
     at = int_param(request, "at", visible, feed.setup_seq, visible)
     state = feed.state_at(at)
     outcome = feed.game.outcome(state)
     return json_response(
         GameState(
-            game_id=game_id,
+            game_id=feed.game_id,
             game=feed.game.key,
             title=feed.game.title,
             seats=feed.meta.header.seats,
@@ -223,8 +218,8 @@ async def get_game(request: Request) -> Response:
             bots=feed.meta.bots,
             tournament=feed.meta.tournament,
             spectator_delay=feed.meta.spectator_delay,
-            names=await names.load(gateway.redis, game_id, feed.meta.header.seats, feed.meta.bots),
-            tournament_id=_tournament_of(game_id) if feed.meta.tournament else None,
+            names=await names.load(gateway.redis, feed.game_id, feed.meta.header.seats, feed.meta.bots),
+            tournament_id=_tournament_of(feed.game_id) if feed.meta.tournament else None,
         )
     )
 
@@ -237,20 +232,14 @@ def _tournament_of(game_id: str) -> str | None:
 
 async def legal(request: Request) -> Response:
     """``GET /api/games/{id}/legal``: the seat's legal commands, each exactly what may be posted."""
-    gateway = gateway_of(request)
-    game_id = request.path_params["game_id"]
-    feed = await feed_of(gateway, game_id)
-    seat = await viewer_seat(gateway, request, game_id, required=True)
+    _, feed, seat = await viewed_game(request, required=True)
     assert seat is not None
     return json_response(feed.game.legal_commands(feed.state, seat))
 
 
 async def events(request: Request) -> Response:
     """``GET /api/games/{id}/events?from=N&limit=``: events after ``N`` as the caller may see them."""
-    gateway = gateway_of(request)
-    game_id = request.path_params["game_id"]
-    feed = await feed_of(gateway, game_id)
-    seat = await viewer_seat(gateway, request, game_id, required=False)
+    _, feed, seat = await viewed_game(request)
     visible = feed.visible_seq(seat)
     after = int_param(request, "from", 0)
     limit = int_param(request, "limit", 1000, 1, 5000)
@@ -265,7 +254,7 @@ async def events(request: Request) -> Response:
         )
         for entry in feed.entries[after : min(visible, after + limit)]
     ]
-    page = EventPage(game_id=game_id, events=items, last_seq=visible, redacted=not feed.finished)
+    page = EventPage(game_id=feed.game_id, events=items, last_seq=visible, redacted=not feed.finished)
     return json_response(page)
 
 
@@ -277,8 +266,7 @@ async def submit_command(request: Request) -> Response:
     gateway = gateway_of(request)
     game_id = request.path_params["game_id"]
     token = auth.bearer(request.headers.get("authorization"))
-    if (wait_s := gateway.limits.address(client_address(request))) > 0:
-        raise rate_limited(wait_s, "address")
+    charge_command(gateway, client_address(request), None)
     feed = await feed_of(gateway, game_id)
     seat, token_key = await _writer_seat(gateway, request, game_id, token)
     if (wait_s := gateway.limits.token(token_key)) > 0:
@@ -293,16 +281,14 @@ async def submit_command(request: Request) -> Response:
     try:
         earlier = await enqueue(gateway, feed, seat, command, command_id)
         if earlier is not None:  # the same command id again: its first result, never applied twice
-            outcome, status = outcome_of(earlier)
-            return json_response(outcome, status)
+            return json_response(*outcome_of(earlier))
         if waiter is None:
             return json_response(Accepted(command_id=command_id), 202)
         try:
             record = await asyncio.wait_for(asyncio.shield(waiter.future), gateway.wait_timeout_s)
         except TimeoutError:
             return json_response(Accepted(command_id=command_id), 202)
-        outcome, status = outcome_of(record)
-        return json_response(outcome, status)
+        return json_response(*outcome_of(record))
     finally:
         if waiter is not None:
             feed.unlisten(field, waiter)

@@ -72,10 +72,9 @@ def fold_metrics(lines: list[str], counters: dict[str, int]) -> None:
             [("", counters.get("dead_lettered", 0))])  # fmt: skip
     buckets = [(f'{{le="{b / 1000:g}"}}', counters.get(f"latency_le_{b}", 0)) for b in LATENCY_BUCKETS_MS]
     count = counters.get("latency_count", 0)
-    lines.append(
-        "# HELP harbormaster_fold_latency_seconds From a command's submission to its recorded result."
-    )
-    lines.append("# TYPE harbormaster_fold_latency_seconds histogram")
+    # Its header only: the histogram's samples are whole counts, written as they are (never %g's 1e+06).
+    _metric(lines, "harbormaster_fold_latency_seconds", "histogram",
+            "From a command's submission to its recorded result.", [])  # fmt: skip
     for labels, value in [*buckets, ('{le="+Inf"}', count)]:
         lines.append(f"harbormaster_fold_latency_seconds_bucket{labels} {value}")
     lines.append(f"harbormaster_fold_latency_seconds_sum {counters.get('latency_ms_sum', 0) / 1000:g}")

@@ -93,22 +93,39 @@ async def openapi_json(request: Request) -> Response:
     return JSONResponse(spec(gateway_of(request).games))
 
 
-def _organiser(handler: Any, summary: str, errors: str, request: type | None = None) -> Endpoint:
-    """A tournament write by its organiser key or the admin token."""
+def _organiser(handler: Any, summary: str, request: type | None) -> Endpoint:
+    """A tournament write by its organiser key or the admin token; one with a ``request`` body may also be
+    refused for the body (400, 413, 422)."""
     extra = {"requestBody": body(request)} if request is not None else {}
+    errors = "400 401 403 404 409 413 422" if request is not None else "401 403 404 409"
     return op(handler, f"{summary} The organiser key, or the admin token.", "200", t.TournamentInfo, errors,
               parameters=[TOURNAMENT_ID], security=ORGANISER, **extra)  # fmt: skip
 
 
+ORGANISER_WRITES = (
+    ("start", t.start_tournament, "Start: pair round 1 and create its games.", None),
+    ("pause", t.pause_tournament, "Pause: games in play go on; no new round is paired until resumed.", None),
+    ("resume", t.resume_tournament, "Resume: a round that finished meanwhile is closed and the next paired.", None),
+    ("withdraw", t.withdraw_player, "Withdraw a player: never paired again, results kept, never among the winners.",
+     t.WithdrawBody),
+    ("adjudicate", t.adjudicate_table, "Adjudicate a table whose game has not ended: its ranking as given, with a "
+     "reason; points count, ratings do not move.", t.AdjudicateBody),
+    ("replace", t.replace_person, "Give a person's place to another person, mid-game too: the newcomer's key is in "
+     "`people`, shown once; the old key no longer opens the seat.", t.ReplaceBody),
+    ("cancel", t.cancel_tournament, "Cancel the tournament: nothing is paired or recorded after it.", t.CancelBody),
+)  # fmt: skip
+"""Each ``/api/tournaments/{tournament_id}/<verb>``: its handler, summary and request body (if any)."""
 PAGE_OF_TOURNAMENT = "The web client's tournament page: standings, rounds, tables (live, polled every 2 s)."
-WRITE_ERRORS = "400 401 403 404 409 413 422"
+PAGING = [
+    query("offset", _int(0, MAX_INT_PARAM), "skip this many"),
+    query("limit", _int(1, 500), "at most this many"),
+]
 
 ENDPOINTS: dict[str, dict[str, Endpoint]] = {
     "/api/games": {
         "get": op(g.list_games, "Live and finished games, newest first, paged.", "200", p.GameList, "400",
                   parameters=[query("status", {"type": "string", "enum": ["live", "finished", "all"]}, "which games"),
-                              query("offset", _int(0, MAX_INT_PARAM), "skip this many"),
-                              query("limit", _int(1, 500), "at most this many")]),
+                              *PAGING]),
         "post": op(g.create_game, "Create a game; returns each human seat's secret token once.", "201",
                    p.GameCreated, "400 401 403 409 413 422 429", requestBody=body(p.CreateGame),
                    security=[{"adminToken": []}, {}]),
@@ -144,9 +161,7 @@ ENDPOINTS: dict[str, dict[str, Endpoint]] = {
     "/ws/games/{game_id}": {"get": _socket()},
     "/api/tournaments": {
         "get": op(t.list_tournaments, "Tournaments, newest first, paged (no standings: see one tournament).",
-                  "200", t.TournamentList, "400",
-                  parameters=[query("offset", _int(0, MAX_INT_PARAM), "skip this many"),
-                              query("limit", _int(1, 500), "at most this many")]),
+                  "200", t.TournamentList, "400", parameters=[*PAGING]),
         "post": op(t.create_tournament, "Create a tournament (entrants — a person is one without a bot; its key "
                    "is in `people`, shown once — or players + bots taken in turn); start it with /start.",
                    "201", t.TournamentInfo, "400 401 403 409 413 422", requestBody=body(TournamentSpec),
@@ -157,33 +172,9 @@ ENDPOINTS: dict[str, dict[str, Endpoint]] = {
                   "round's tables with their game ids; with a person's key as bearer token, `you`: their table and "
                   "its link.", "200", t.TournamentInfo, "403 404", parameters=[TOURNAMENT_ID]),
     },
-    "/api/tournaments/{tournament_id}/start": {
-        "post": _organiser(t.start_tournament, "Start: pair round 1 and create its games.", "401 403 404 409"),
-    },
-    "/api/tournaments/{tournament_id}/pause": {
-        "post": _organiser(t.pause_tournament, "Pause: games in play go on; no new round is paired until resumed.",
-                           "401 403 404 409"),
-    },
-    "/api/tournaments/{tournament_id}/resume": {
-        "post": _organiser(t.resume_tournament, "Resume: a round that finished meanwhile is closed and the next "
-                           "paired.", "401 403 404 409"),
-    },
-    "/api/tournaments/{tournament_id}/withdraw": {
-        "post": _organiser(t.withdraw_player, "Withdraw a player: never paired again, results kept, never among "
-                           "the winners.", WRITE_ERRORS, t.WithdrawBody),
-    },
-    "/api/tournaments/{tournament_id}/adjudicate": {
-        "post": _organiser(t.adjudicate_table, "Adjudicate a table whose game has not ended: its ranking as given, "
-                           "with a reason; points count, ratings do not move.", WRITE_ERRORS, t.AdjudicateBody),
-    },
-    "/api/tournaments/{tournament_id}/replace": {
-        "post": _organiser(t.replace_person, "Give a person's place to another person, mid-game too: the "
-                           "newcomer's key is in `people`, shown once; the old key no longer opens the seat.",
-                           WRITE_ERRORS, t.ReplaceBody),
-    },
-    "/api/tournaments/{tournament_id}/cancel": {
-        "post": _organiser(t.cancel_tournament, "Cancel the tournament: nothing is paired or recorded after it.",
-                           WRITE_ERRORS, t.CancelBody),
+    **{
+        f"/api/tournaments/{{tournament_id}}/{verb}": {"post": _organiser(handler, summary, request)}
+        for verb, handler, summary, request in ORGANISER_WRITES
     },
     **players_endpoints.ENDPOINTS,  # accounts, tables, chat, ratings
     "/healthz": {"get": op(g.healthz, "200 when Redis answers, else 503.", "200", p.Health)},

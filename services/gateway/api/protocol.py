@@ -259,12 +259,9 @@ class CommandFrame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag
     command_id: str | None = None
 
 
-class LooseCommandFrame(msgspec.Struct, kw_only=True, tag="command", tag_field="type"):
+class LooseCommandFrame(CommandFrame, forbid_unknown_fields=False):
     """A ``CommandFrame`` with whatever else beside: decoded only to answer such a frame with a refusal
     (its ``command_id``) rather than close the socket as for a frame of no known kind."""
-
-    command: msgspec.Raw
-    command_id: str | None = None
 
 
 class ResultFrame(msgspec.Struct, kw_only=True, omit_defaults=True, tag="result", tag_field="type"):

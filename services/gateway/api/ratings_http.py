@@ -34,14 +34,12 @@ async def account_page(request: Request) -> Response:
     """``GET /api/accounts/{name}``: an account's ratings with their history, and the games it sits in."""
     gateway = gateway_of(request)
     name = request.path_params["name"]
+    account = name_key(name)
     raw = (
-        await gateway.redis.hmget(f"hm:account:{name_key(name)}", "name", "created_ms")
-        if NAME.match(name)
-        else None
+        await gateway.redis.hmget(f"hm:account:{account}", "name", "created_ms") if NAME.match(name) else None
     )
     if not raw or raw[0] is None:
         raise ApiError(404, "unknown_account", f"no account {name!r}")
-    account = name_key(name)
     rated = []
     for key in sorted(gateway.games):
         found = await ratings.rating_of(gateway.redis, key, account)

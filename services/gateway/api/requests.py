@@ -17,7 +17,7 @@ from services.gateway.access.limits import retry_after
 from services.gateway.access.sessions import session_seat
 from services.gateway.api import strict
 from services.gateway.api.protocol import MAX_BODY, CommandOutcome, Error
-from services.gateway.context import Gateway
+from services.gateway.context import Gateway, gateway_of
 from services.gateway.feeds.fanout import GameFeed
 
 T = TypeVar("T")
@@ -55,8 +55,8 @@ async def api_error_handler(request: Request, exc: Exception) -> Response:
 
 
 def charge_command(gateway: Gateway, address: str, token_key: str | None) -> None:
-    """Count one command against the address's and the seat token's rates (``token_key``: the token's
-    ``auth.digest``, taken once per socket); ``ApiError`` 429 when over."""
+    """Count one command (or another write: a game, a table) against the address's rate and the seat
+    token's (``token_key``: the token's ``auth.digest``, taken once per socket); ``ApiError`` 429 when over."""
     if (wait_s := gateway.limits.address(address)) > 0:
         raise rate_limited(wait_s, "address")
     if token_key is not None and (wait_s := gateway.limits.token(token_key)) > 0:
@@ -67,6 +67,25 @@ def rate_limited(wait_s: float, who: str) -> ApiError:
     """The 429 refusal of a client over its command rate."""
     message = f"too many requests from this {who}; retry in {wait_s:.1f} s"
     return ApiError(429, "rate_limited", message, {"Retry-After": retry_after(wait_s)})
+
+
+def too_many(what: str, wait_s: float) -> ApiError:
+    """The 429 refusal of too many ``what`` (chat messages, sign-in attempts), in whole seconds."""
+    retry = str(max(1, int(wait_s + 0.999)))
+    return ApiError(429, "rate_limited", f"too many {what}; retry in {retry} s", {"Retry-After": retry})
+
+
+def presented_admin_token(request: Request) -> str | None:
+    """The admin token as sent, as ``Authorization: Bearer`` or ``X-Admin-Token`` (or nothing)."""
+    return auth.bearer(request.headers.get("authorization")) or request.headers.get("x-admin-token")
+
+
+def require_admin(request: Request, needing_it: str) -> None:
+    """401 without the admin token, 403 with a wrong one; ``needing_it`` says what was asked."""
+    admin = presented_admin_token(request)
+    if not auth.admin_ok(gateway_of(request).settings.admin_token, admin):
+        code = 401 if admin is None else 403
+        raise ApiError(code, "admin_token_required", f"{needing_it} needs the admin token")
 
 
 # --- helpers --------------------------------------------------------------------------------------------
@@ -121,6 +140,15 @@ async def feed_of(gateway: Gateway, game_id: str) -> GameFeed:
         return await gateway.hub.feed(game_id)
     except UnknownGame as exc:
         raise ApiError(404, "unknown_game", f"no game {game_id!r}") from exc
+
+
+async def viewed_game(request: Request, required: bool = False) -> tuple[Gateway, GameFeed, int | None]:
+    """The gateway, the feed of the path's ``game_id`` (404 for no game) and the caller's seat
+    (``viewer_seat``)."""
+    gateway = gateway_of(request)
+    game_id = request.path_params["game_id"]
+    feed = await feed_of(gateway, game_id)
+    return gateway, feed, await viewer_seat(gateway, request, game_id, required)
 
 
 async def viewer_seat(gateway: Gateway, request: Request, game_id: str, required: bool) -> int | None:

@@ -4,6 +4,7 @@ creator starts it with enough seated); ``/api/me/games``: the games an account s
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import structlog
@@ -18,7 +19,7 @@ from services.bootstrap import ClusterNotSupported
 from services.gateway.api import names
 from services.gateway.api.accounts_http import require_account, require_same_site
 from services.gateway.api.players_protocol import MyGame, MyGames, OpenTable, TableInfo, TableList
-from services.gateway.api.requests import ApiError, decode_body, json_response, rate_limited, read_body
+from services.gateway.api.requests import ApiError, charge_command, decode_body, json_response, read_body
 from services.gateway.context import Gateway, client_address, gateway_of
 from services.players import tables
 from services.players.tables import Table, TableError
@@ -89,8 +90,7 @@ async def open_table(request: Request) -> Response:
     require_same_site(request)
     account = await require_account(request)
     gateway = gateway_of(request)
-    if (wait_s := gateway.limits.address(client_address(request))) > 0:
-        raise rate_limited(wait_s, "address")
+    charge_command(gateway, client_address(request), None)
     spec = decode_body(await read_body(request), OpenTable)
     game = gateway.games.get(spec.game)
     if game is None:
@@ -118,57 +118,63 @@ async def _check_setup(game: Game[Any, Any, Any, Any], spec: OpenTable) -> None:
         raise ApiError(422, exc.code, exc.message) from exc
 
 
-async def join_table(request: Request) -> Response:
-    """``POST /api/tables/{table_id}/join``: take the next seat; the last seat taken makes the game."""
+TableAction = Callable[[Gateway, Table, str], Awaitable[None]]
+"""What a signed-in account does at a table: given the gateway, the table as loaded and the account."""
+
+
+async def _at_table(request: Request, action: TableAction) -> Response:
+    """The signed-in account's ``action`` at the path's table, written from this site's own page; the
+    answer is the table as it is after (a ``TableError`` becomes its status)."""
     require_same_site(request)
     account = await require_account(request)
     gateway = gateway_of(request)
     table = await _table(gateway, request.path_params["table_id"])
     try:
-        seated = await tables.join(gateway.redis, table.table_id, account)
-        if seated >= table.seats - len(table.bots):
-            await _start(request, gateway, table)
+        await action(gateway, table, account)
     except TableError as exc:
         raise ApiError(exc.status, exc.code, exc.message) from exc
     return json_response(await _info(gateway, await _table(gateway, table.table_id)))
+
+
+async def join_table(request: Request) -> Response:
+    """``POST /api/tables/{table_id}/join``: take the next seat; the last seat taken makes the game."""
+    return await _at_table(request, _join)
+
+
+async def _join(gateway: Gateway, table: Table, account: str) -> None:
+    seated = await tables.join(gateway.redis, table.table_id, account)
+    if seated >= table.seats - len(table.bots):
+        await _start(gateway, table)
 
 
 async def leave_table(request: Request) -> Response:
     """``POST /api/tables/{table_id}/leave``: give up one's seat at an open table; its creator leaving
     closes the table (``cancelled``)."""
-    require_same_site(request)
-    account = await require_account(request)
-    gateway = gateway_of(request)
-    table = await _table(gateway, request.path_params["table_id"])
-    try:
-        if table.creator == account:
-            await tables.cancel(gateway.redis, table.table_id)
-        else:
-            await tables.leave(gateway.redis, table.table_id, account)
-    except TableError as exc:
-        raise ApiError(exc.status, exc.code, exc.message) from exc
-    return json_response(await _info(gateway, await _table(gateway, table.table_id)))
+    return await _at_table(request, _leave)
+
+
+async def _leave(gateway: Gateway, table: Table, account: str) -> None:
+    if table.creator == account:
+        await tables.cancel(gateway.redis, table.table_id)
+    else:
+        await tables.leave(gateway.redis, table.table_id, account)
 
 
 async def start_table(request: Request) -> Response:
     """``POST /api/tables/{table_id}/start``: the creator starts with the players seated so far."""
-    require_same_site(request)
-    account = await require_account(request)
-    gateway = gateway_of(request)
-    table = await _table(gateway, request.path_params["table_id"])
+    return await _at_table(request, _start_early)
+
+
+async def _start_early(gateway: Gateway, table: Table, account: str) -> None:
     if table.creator != account:
         raise ApiError(403, "not_creator", "only the table's creator starts it early")
     game = gateway.games[table.game]
     if len(table.seated) + len(table.bots) < game.min_seats:
         raise ApiError(409, "too_few_players", f"{game.title} needs at least {game.min_seats} players")
-    try:
-        await _start(request, gateway, table)
-    except TableError as exc:
-        raise ApiError(exc.status, exc.code, exc.message) from exc
-    return json_response(await _info(gateway, await _table(gateway, table.table_id)))
+    await _start(gateway, table)
 
 
-async def _start(request: Request, gateway: Gateway, table: Table) -> None:
+async def _start(gateway: Gateway, table: Table) -> None:
     try:
         game_id = await tables.start(gateway.services, gateway.redis, table, gateway.redis_url)
     except (RuleViolation, ClusterNotSupported) as exc:

@@ -15,7 +15,15 @@ from events.tournament_store import TournamentExists, UnknownTournament
 from services import tournament_people as people
 from services import tournament_service as service
 from services.gateway.access import auth
-from services.gateway.api.requests import ApiError, decode_body, int_param, json_response, read_body
+from services.gateway.api.requests import (
+    ApiError,
+    decode_body,
+    int_param,
+    json_response,
+    presented_admin_token,
+    read_body,
+    require_admin,
+)
 from services.gateway.context import gateway_of
 
 
@@ -119,14 +127,6 @@ class TournamentList(msgspec.Struct, frozen=True):
     tournaments: list[TournamentInfo]
 
 
-def _admin(request: Request) -> None:
-    gateway = gateway_of(request)
-    admin = auth.bearer(request.headers.get("authorization")) or request.headers.get("x-admin-token")
-    if not auth.admin_ok(gateway.settings.admin_token, admin):
-        code = 401 if admin is None else 403
-        raise ApiError(code, "admin_token_required", "managing tournaments needs the admin token")
-
-
 async def _info(request: Request, tid: str, full: bool = True) -> dict[str, Any]:
     services = gateway_of(request).services
     try:
@@ -145,18 +145,17 @@ async def list_tournaments(request: Request) -> Response:
 
 async def create_tournament(request: Request) -> Response:
     """``POST /api/tournaments``: record a tournament (bot entrants); ``start`` begins it."""
-    _admin(request)
+    require_admin(request, "managing tournaments")
+    services = gateway_of(request).services
     spec = decode_body(await read_body(request), service.TournamentSpec)
     try:
-        tid, made = await run_in_threadpool(service.create_with_keys, gateway_of(request).services, spec)
+        tid, made = await run_in_threadpool(service.create_with_keys, services, spec)
     except RuleViolation as exc:
         raise ApiError(422, exc.code, exc.message) from exc
     except TournamentExists as exc:
         raise ApiError(409, "tournament_exists", f"a tournament {spec.id!r} exists already") from exc
     body = await _info(request, tid, full=False)
-    body["organiser_key"] = await run_in_threadpool(
-        people.make_organiser_key, gateway_of(request).services, tid
-    )
+    body["organiser_key"] = await run_in_threadpool(people.make_organiser_key, services, tid)
     if made:
         names = {p: e.name for p, e in enumerate(service.entrants_of(spec))}
         body["people"] = [{"player": p, "name": names[p], "key": key} for p, key in sorted(made.items())]
@@ -185,7 +184,7 @@ async def _organiser(request: Request, tid: str) -> None:
     every tournament write but creation and a person's own claim. A tournament stored without a key
     (an older version's) takes the admin token only; the CLI, on the machine with Redis, needs neither."""
     gateway = gateway_of(request)
-    presented = auth.bearer(request.headers.get("authorization")) or request.headers.get("x-admin-token")
+    presented = presented_admin_token(request)
     admin = gateway.settings.admin_token
     if admin is not None and auth.admin_ok(admin, presented):
         return
