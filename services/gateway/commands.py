@@ -73,7 +73,7 @@ def submit(
         feed.game_id, gateway.services.bus.partitions, field, codec.encode_inbox(message), told
     )
     gateway.stats.submitted += 1
-    gateway.hub.expect_news(feed.game_id)  # on a Cluster the feeds are polled: look for the result soon
+    gateway.hub.reader.expect_news(feed.game_id)  # on a Cluster, feeds are polled: look for the result soon
 
 
 _looked_up: set[asyncio.Future[None]] = set()

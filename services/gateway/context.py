@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -37,7 +38,7 @@ class HttpStats:
         self.requests: dict[tuple[str, str, int], int] = {}
         self.submitted = 0
         self.ws_opened = 0
-        self.ws_refused: dict[int, int] = {}
+        self.ws_refused: Counter[int] = Counter()
         self.client_disconnects = 0
         self.ws_stalled = 0
         self.ws_messages: dict[str, int] = {"fast": 0, "queued": 0}
@@ -52,19 +53,19 @@ class HttpStats:
 MAX_REDIS_CONNECTIONS = 5_000
 
 
-def async_client(url: str, socket_timeout: float = 10.0, on_cluster: bool = False) -> Any:
+def async_client(url: str, on_cluster: bool = False) -> Any:
     """An asyncio Redis client returning bytes, like the synchronous ones (redis-py's ``RedisCluster`` on a
     Cluster: it routes each command and pipeline by slot and follows ``MOVED``/``ASK``)."""
+    options: dict[str, Any] = {
+        "decode_responses": False,
+        "socket_timeout": 10.0,
+        "max_connections": MAX_REDIS_CONNECTIONS,
+    }
     if on_cluster:
         return AsyncRedisCluster.from_url(
-            cluster_slots.node_url(url, cluster_slots.seed_node(url)),
-            decode_responses=False,
-            socket_timeout=socket_timeout,
-            max_connections=MAX_REDIS_CONNECTIONS,
+            cluster_slots.node_url(url, cluster_slots.seed_node(url)), **options
         )
-    return aioredis.Redis.from_url(
-        url, decode_responses=False, socket_timeout=socket_timeout, max_connections=MAX_REDIS_CONNECTIONS
-    )
+    return aioredis.Redis.from_url(url, **options)
 
 
 class Gateway:
@@ -84,7 +85,6 @@ class Gateway:
         self.services = services
         self.redis = redis
         self.redis_url = redis_url
-        self.allowed_origins = allowed_origins
         self.origins = Origins(allowed_origins, services.settings.public_url)
         """Who may open a game WebSocket (``origins.py``)."""
         self.max_websockets = max_websockets

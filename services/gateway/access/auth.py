@@ -46,10 +46,9 @@ async def store_tokens(redis: Any, game_id: str, tokens: Mapping[int, str]) -> N
         await redis.hset(tokens_key(game_id), mapping={digest(t): seat for seat, t in tokens.items()})
 
 
-async def seat_for(redis: Any, game_id: str, token: str | None) -> int | None:
-    """The seat a token belongs to in this game, or ``None`` for no token or a wrong one."""
-    if not token:
-        return None
+async def seat_for(redis: Any, game_id: str, token: str) -> int | None:
+    """The seat a token belongs to in this game, or ``None`` for a wrong one (``Gateway.seat_for`` asks, for
+    a token it does not remember)."""
     raw = await redis.hget(tokens_key(game_id), digest(token))
     return int(raw) if raw is not None else None
 

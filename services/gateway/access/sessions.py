@@ -9,8 +9,6 @@ that sends no ``Origin``, no ``Sec-Fetch-Site`` saying it comes from another sit
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
@@ -41,7 +39,7 @@ def players_of(connection: HTTPConnection) -> PlayersState:
     return players
 
 
-def _cookie(connection: HTTPConnection) -> str | None:
+def session_secret(connection: HTTPConnection) -> str | None:
     """The session cookie, read from the raw header (a WebSocket's headers are read once, here too)."""
     for key, value in connection.scope["headers"]:
         if key == b"cookie":
@@ -54,22 +52,18 @@ def _cookie(connection: HTTPConnection) -> str | None:
 
 async def account_of(connection: HTTPConnection) -> str | None:
     """The signed-in account (its name in lower case), or None."""
-    return await accounts.session_account(gateway_of(connection).redis, _cookie(connection))
+    return await accounts.session_account(gateway_of(connection).redis, session_secret(connection))
 
 
 async def session_seat(gateway: Gateway, connection: HTTPConnection, game_id: str) -> int | None:
     """The seat the signed-in account holds in this game, or None (not signed in, or not seated there)."""
-    secret = _cookie(connection)
+    secret = session_secret(connection)
     if secret is None:
         return None
     account = await accounts.session_account(gateway.redis, secret)
     if account is None:
         return None
-    return await seat_of_account(gateway.redis, game_id, account)
-
-
-async def seat_of_account(redis: Any, game_id: str, account: str) -> int | None:
-    raw = await redis.hget(seat_accounts_key(game_id), f"a:{account}")
+    raw = await gateway.redis.hget(seat_accounts_key(game_id), f"a:{account}")
     return int(raw) if raw is not None else None
 
 
@@ -106,7 +100,3 @@ def set_session_cookie(response: Response, request: Request, secret: str) -> Non
 
 def clear_session_cookie(response: Response, request: Request) -> None:
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=secure(request))
-
-
-def session_secret(connection: HTTPConnection) -> str | None:
-    return _cookie(connection)

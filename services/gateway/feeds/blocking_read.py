@@ -63,12 +63,9 @@ class BlockingReader:
             try:
                 await self._reader_wire.connect()
                 streams = await self._read(reads)
-            except asyncio.CancelledError:
-                raise
             except Exception as exc:  # Redis gone or silent: a new connection for the next read
-                hub.checks.wake()  # it may come back without its last seconds (``feed_check.py``)
+                hub.read_failed(len(reads.feeds), exc)
                 await self._reader_wire.close()
-                log.warning("feed_read_failed", feeds=len(reads.feeds), error=str(exc))
                 await asyncio.sleep(0.5)
                 continue
             for part, (start, stop) in enumerate(growing_slices(len(streams), FIRST_STREAMS)):
@@ -114,7 +111,7 @@ class BlockingReader:
                 return
             await asyncio.sleep(0.001)
 
-    def expect_news(self, game_id: str | None = None) -> None:
+    def expect_news(self, game_id: str) -> None:
         """Nothing to do: the one blocking read covers every game."""
 
     def forget(self, game_id: str) -> None:

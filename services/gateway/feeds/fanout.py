@@ -181,8 +181,7 @@ class GameFeed:
         self.meta, self.entries, self.state = fresh.meta, fresh.entries, fresh.state
         self.checkpoints, self.recent, self.setup_seq = fresh.checkpoints, fresh.recent, fresh.setup_seq
         self.delay_s = fresh.delay_s
-        self.commands_cursor = fresh.commands_cursor
-        self._packed_cursors = None
+        self.commands_cursor = fresh.commands_cursor  # its setter drops the packed cursors
         self._last_turn = None
         self.diverged = False
         for viewer in self.viewers:
@@ -325,9 +324,6 @@ class GameFeed:
     def unused(self, for_s: float) -> bool:
         """No viewer, no command waiting for its result, and not asked for in the last ``for_s`` seconds."""
         return not self.viewers and not self.listeners and time.monotonic() - self.last_used > for_s
-
-    def idle(self) -> bool:
-        return self.unused(IDLE_SECONDS)
 
     def publish(self, entries: list[Entry]) -> None:
         """Push new frames to every viewer, one projection per kind of viewer."""

@@ -62,14 +62,10 @@ def standing(seq: int, last_hash: str, position: bytes | None) -> Standing:
     return Standing.STALE
 
 
-def last_hash(feed: GameFeed) -> str:
-    return feed.entries[-1].envelope.hash if feed.entries else ""
-
-
 async def stale_feeds(redis: Any, feeds: list[GameFeed]) -> list[GameFeed]:
     """The feeds the store is behind or on another history from: two round trips at most. Each feed's
     position is taken before asking: the reader may fold more events meanwhile."""
-    held = [(feed, feed.seq, last_hash(feed)) for feed in feeds]
+    held = [(feed, feed.seq, feed.entries[-1].envelope.hash if feed.entries else "") for feed in feeds]
     pipe = redis.pipeline(transaction=False)
     for feed, _, _ in held:
         pipe.hget(keys.results(feed.game_id), keys.POSITION_FIELD)
@@ -99,10 +95,10 @@ class FeedChecks:
         redis: Any,
         feeds: dict[str, GameFeed],
         load: Callable[[str], Awaitable[GameFeed]],
-        rewound: Callable[[GameFeed], Awaitable[None]],
+        rewound: Callable[[], Awaitable[None]],
     ) -> None:
-        """``load``: a game's feed read afresh from the store; ``rewound``: called with a feed rewound (the
-        hub's read in flight has the old cursors: it makes a new one, as for a feed newly watched)."""
+        """``load``: a game's feed read afresh from the store; ``rewound``: called once feeds are rewound
+        (the hub's read in flight has the old cursors: it makes a new one, as for a feed newly watched)."""
         self.redis = redis
         self.feeds = feeds
         self.load = load
@@ -122,8 +118,6 @@ class FeedChecks:
             self._due.clear()
             try:
                 await self.check()
-            except asyncio.CancelledError:
-                raise
             except Exception as exc:  # Redis away or loading: checked again once it answers
                 log.info("feed_check_failed", error=str(exc) or type(exc).__name__, retry_in_s=wait_s)
                 self._due.set()
@@ -132,18 +126,17 @@ class FeedChecks:
             else:
                 wait_s = RETRY_FIRST_S
 
-    async def check(self) -> int:
-        """Check every feed; rewind those the store is behind. Returns how many were rewound."""
+    async def check(self) -> None:
+        """Check every feed; rewind those the store is behind."""
         feeds = [feed for feed in self.feeds.values() if not feed.closed]
         if not feeds:
-            return 0
-        rewound: list[GameFeed] = []
+            return
+        rewound = False
         for feed in await stale_feeds(self.redis, feeds):
             if not feed.closed and await self._rewind(feed):
-                rewound.append(feed)
+                rewound = True
         if rewound:
-            await self.rewound(rewound[-1])
-        return len(rewound)
+            await self.rewound()
 
     async def _rewind(self, feed: GameFeed) -> bool:
         held = feed.seq

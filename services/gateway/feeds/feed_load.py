@@ -1,5 +1,5 @@
 """A watched game's feed loaded from the store: its header, the viewers' delay, where its command log stands,
-and every event so far (from Redis, or from its archive file once it was trimmed)."""
+and every event so far (from Redis, or from its archive file once it was trimmed: ``services/archive.py``)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,17 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any
 
+import structlog
+
 from domain.engine import Game
 from events import codec, keys
+from events.archived import archived_envelopes
+from events.envelope import Envelope
 from events.errors import UnknownGame
-from events.store import meta_from_hash, queue_meta_read
-from services.gateway.feeds.archived_feeds import archived_events
+from events.store import GameMeta, meta_from_hash, queue_meta_read
 from services.gateway.feeds.fanout import FeedStats, GameFeed, spectating_key
+
+log = structlog.get_logger("fanout")
 
 EVENTS_A_READ = 2000
 
@@ -47,3 +52,18 @@ async def load_feed(
         if len(batch) < EVENTS_A_READ:
             return feed
         after = feed.seq
+
+
+def archived_events(meta: GameMeta) -> list[Envelope]:
+    """A trimmed game's events from its archive file (read off the event loop), which must end at the
+    position Redis kept; a file missing or cut short makes the game unknown here, never a 500."""
+    try:
+        envelopes = list(archived_envelopes(meta.header, meta.archive))
+    except (OSError, ValueError, KeyError) as exc:
+        log.error("archive_unreadable", game_id=meta.header.game_id, file=meta.archive, error=str(exc))
+        raise UnknownGame(f"{meta.header.game_id}: its archive cannot be read") from exc
+    last = (envelopes[-1].seq, envelopes[-1].hash) if envelopes else (0, "")
+    if last != (meta.last_seq, meta.last_hash):
+        log.error("archive_short", game_id=meta.header.game_id, file=meta.archive, reaches=last[0])
+        raise UnknownGame(f"{meta.header.game_id}: its archive does not reach seq {meta.last_seq}")
+    return envelopes

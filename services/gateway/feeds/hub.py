@@ -18,7 +18,7 @@ from events import codec
 from events.transport.multiplexed_cluster import ClusterMultiplexed, SlotMap
 from events.transport.plain import PlainLink
 from services.gateway.feeds.blocking_read import BlockingReader
-from services.gateway.feeds.fanout import TICK_SECONDS, FeedStats, GameFeed
+from services.gateway.feeds.fanout import IDLE_SECONDS, TICK_SECONDS, FeedStats, GameFeed
 from services.gateway.feeds.feed_check import FeedChecks
 from services.gateway.feeds.feed_load import load_feed
 from services.gateway.feeds.feed_reads import READ_COUNT, by_key, entry_fields, event_fields
@@ -45,8 +45,8 @@ class FeedReader(Protocol):
     async def watched(self) -> None:
         """A feed was added (or woken): the next read includes it."""
 
-    def expect_news(self, game_id: str | None = None) -> None:
-        """A command was submitted to the game."""
+    def expect_news(self, game_id: str) -> None:
+        """A command was submitted to the game (``commands.submit``)."""
 
     def forget(self, game_id: str) -> None:
         """The game's feed was dropped."""
@@ -104,10 +104,6 @@ class FeedHub:
         await self.reader.close()
         self.feeds.clear()
 
-    @property
-    def viewers(self) -> int:
-        return sum(len(f.viewers) for f in self.feeds.values())
-
     async def feed(self, game_id: str) -> GameFeed:
         """The game's feed, loaded and read (a resting feed caught up first). Raises ``UnknownGame``."""
         feed = self.feeds.get(game_id)
@@ -122,17 +118,17 @@ class FeedHub:
                 self.feeds[game_id] = feed
                 if feed.delay_s > 0:
                     self._tickers.add(asyncio.create_task(self._tick(feed)))
-                await self._watch(feed)
+                await self._watch()
             elif feed.resting:
                 await self._catch_up(feed)
                 feed.resting = False
-                await self._watch(feed)
+                await self._watch()
             feed.touch()
         self.locks.pop(game_id, None)
         return feed
 
-    async def _watch(self, feed: GameFeed) -> None:
-        """Have the reader's next read include the feed."""
+    async def _watch(self) -> None:
+        """Have the reader's next read include the feeds added (or woken) so far."""
         self.watched += 1
         self._some_feed.set()
         await self.reader.watched()
@@ -149,9 +145,12 @@ class FeedHub:
     async def _load(self, game_id: str) -> GameFeed:
         return await load_feed(self.redis, self.games, self.stats, game_id)
 
-    def expect_news(self, game_id: str | None = None) -> None:
-        """A command was submitted to the game: a polling reader reads it now."""
-        self.reader.expect_news(game_id)
+    def read_failed(self, feeds: int, error: Exception) -> None:
+        """The reader's read of ``feeds`` feeds failed (Redis gone or silent, or a Cluster's master down):
+        the store may come back without its last seconds, so every feed is checked against it
+        (``feed_check.py``)."""
+        self.checks.wake()
+        log.warning("feed_read_failed", feeds=feeds, error=str(error))
 
     async def live_feeds(self) -> list[GameFeed]:
         """The feeds to read (neither closed nor resting), once there is one."""
@@ -166,19 +165,15 @@ class FeedHub:
         for stream, items in streams:
             feed, events = by_key[stream]
             if not feed.closed:
-                self._apply_safely(feed, events, items)
+                try:
+                    self._apply(feed, events, items)
+                except Exception:  # one game's bad entry must not stop the reader of every game
+                    log.exception("feed_apply_failed", game_id=feed.game_id)
+                    feed.closed = True
+                    self.feeds.pop(feed.game_id, None)
                 if feed.diverged:
                     self.checks.wake()
         flush_direct_writes()
-
-    def _apply_safely(self, feed: GameFeed, events: bool, items: list[Any]) -> None:
-        """One game's bad entry must not stop the reader of every game."""
-        try:
-            self._apply(feed, events, items)
-        except Exception:
-            log.exception("feed_apply_failed", game_id=feed.game_id)
-            feed.closed = True
-            self.feeds.pop(feed.game_id, None)
 
     def _apply(self, feed: GameFeed, events: bool, items: list[Any]) -> None:
         """Fold new events (and settle the results riding on them), or settle rejections from the command
@@ -210,17 +205,15 @@ class FeedHub:
                 feed.publish([])
 
     async def _sweep(self) -> None:
+        """Every ``SWEEP_SECONDS``, drop the feeds idle for ``IDLE_SECONDS`` and rest those unused for
+        ``REST_SECONDS`` (a gateway that has served thousands of games reads only the few in use, not every
+        cached one, with every read)."""
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
-            self.sweep()
-
-    def sweep(self) -> None:
-        """Drop the feeds idle for ``IDLE_SECONDS``; rest those unused for ``REST_SECONDS`` (a gateway that
-        has served thousands of games reads only the few in use, not every cached one, with every read)."""
-        for game_id, feed in list(self.feeds.items()):
-            if feed.idle():
-                self.feeds.pop(game_id, None)
-                self.reader.forget(game_id)
-                feed.closed = True
-            elif not feed.resting and feed.unused(REST_SECONDS):
-                feed.resting = True
+            for game_id, feed in list(self.feeds.items()):
+                if feed.unused(IDLE_SECONDS):
+                    self.feeds.pop(game_id, None)
+                    self.reader.forget(game_id)
+                    feed.closed = True
+                elif not feed.resting and feed.unused(REST_SECONDS):
+                    feed.resting = True

@@ -19,8 +19,6 @@ import contextlib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-import structlog
-
 from events import keys
 from events.transport.multiplexed_cluster import ClusterMultiplexed
 from events.transport.plain import PlainLink
@@ -29,8 +27,6 @@ from services.gateway.feeds.feed_reads import READ_COUNT, by_key, stream_pairs
 if TYPE_CHECKING:
     from services.gateway.feeds.fanout import GameFeed
     from services.gateway.feeds.hub import FeedHub
-
-log = structlog.get_logger("fanout")
 
 POLL_FIRST_S = 0.005
 """The pause after a read that found news."""
@@ -94,11 +90,8 @@ class PolledReader:
             streams_of = by_key(due)
             try:
                 streams = await self.read_now(due)
-            except asyncio.CancelledError:
-                raise
             except Exception as exc:  # every master failed: the slot map is read again meanwhile
-                hub.checks.wake()
-                log.warning("feed_read_failed", feeds=len(due), error=str(exc))
+                hub.read_failed(len(due), exc)
                 await asyncio.sleep(0.5)
                 continue
             news = {streams_of[stream][0].game_id for stream, items in streams if items}
@@ -124,8 +117,7 @@ class PolledReader:
         replies = await self.nodes.each(calls)
         failed = [reply for reply in replies if isinstance(reply, Exception)]
         if failed:  # a master down until its replica takes over: its games stay quiet meanwhile
-            self.hub.checks.wake()  # the replica may lack the master's last writes
-            log.warning("feed_read_failed", feeds=len(failed) // 2, error=str(failed[0]))
+            self.hub.read_failed(len(failed) // 2, failed[0])  # the replica may lack the master's last writes
             if len(failed) == len(replies):
                 raise failed[0]
         events = [
@@ -138,10 +130,9 @@ class PolledReader:
         """A feed was added: read the games due now."""
         self._news.set()
 
-    def expect_news(self, game_id: str | None = None) -> None:
+    def expect_news(self, game_id: str) -> None:
         """Read the game now (a command was submitted to it)."""
-        if game_id is not None:
-            self.schedule.wake(game_id)
+        self.schedule.wake(game_id)
         self._news.set()
 
     def forget(self, game_id: str) -> None:

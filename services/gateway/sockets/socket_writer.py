@@ -90,13 +90,12 @@ class SocketProtocol(WebSocketsSansIOProtocol):
             self.read_paused = True
             self.transport.pause_reading()
 
-    def read_text_with(self, handler: TextHandler) -> bool:
-        """Hand text frames to ``handler`` as they arrive, from now on; False if this socket cannot (its
+    def read_text_with(self, handler: TextHandler) -> None:
+        """Hand text frames to ``handler`` as they arrive, from now on, unless this socket cannot (its
         frames are compressed, or websockets' parser is inside a frame or message)."""
         if self.conn.extensions or getattr(self, "frames", None) or not at_frame_boundary(self.conn):
-            return False
+            return
         self.text_reader = TextReader(self, handler, self.budget)
-        return True
 
     def stop_reading_text(self) -> None:
         """Back to websockets' parser, with the start of a frame the reader holds."""
@@ -111,8 +110,7 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         if self.close_sent or self.transport.is_closing():
             return
         if not reason:
-            rate = self.budget.rate if self.budget is not None else 0.0
-            reason = f"too many frames: at most {rate:g} a second"
+            reason = flood_reason(self.budget.rate if self.budget is not None else 0.0)
         reason = close_reason(reason)
         if self.conn.state is State.OPEN:
             self.conn.send_close(CLOSE_FLOODED, reason)
@@ -142,6 +140,11 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         if self.handshake_complete and getattr(self, "response", None) is not None:
             self.request = None  # type: ignore[assignment]
             self.response = None  # type: ignore[assignment]
+
+
+def flood_reason(rate: float) -> str:
+    """Why a socket over its budget of ``rate`` frames a second is closed (``CLOSE_FLOODED``)."""
+    return f"too many frames: at most {rate:g} a second"
 
 
 class Flag:
@@ -194,9 +197,6 @@ class Inbox:
 
     def empty(self) -> bool:
         return not self._items
-
-    def qsize(self) -> int:
-        return len(self._items) if self._items else 0
 
     def put_nowait(self, item: Any) -> None:
         if self._items is None:
@@ -313,14 +313,6 @@ class Flusher:
 _flushers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Flusher] = weakref.WeakKeyDictionary()
 
 
-def _flusher() -> Flusher:
-    loop = asyncio.get_running_loop()
-    flusher = _flushers.get(loop)
-    if flusher is None:
-        flusher = _flushers[loop] = Flusher()
-    return flusher
-
-
 def flush_direct_writes() -> None:
     """Write the direct writes taken so far in this turn now, not at its end."""
     flusher = _flushers.get(asyncio.get_running_loop())
@@ -339,4 +331,8 @@ def direct_writer(websocket: WebSocket) -> DirectWriter | None:
     protocol = socket_protocol(websocket)
     if protocol is None or protocol.conn.extensions:
         return None
-    return DirectWriter(protocol, _flusher())
+    loop = asyncio.get_running_loop()
+    flusher = _flushers.get(loop)
+    if flusher is None:
+        flusher = _flushers[loop] = Flusher()
+    return DirectWriter(protocol, flusher)

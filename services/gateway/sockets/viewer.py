@@ -43,11 +43,11 @@ class Viewer:
         "writer",
     )  # fmt: skip
 
-    def __init__(self, seat: int | None, last_seq: int, limit: int = QUEUE_LIMIT) -> None:
+    def __init__(self, seat: int | None, last_seq: int) -> None:
         self.seat = seat
         self.last_seq = last_seq
         self.queued_seq = last_seq
-        self.limit = limit
+        self.limit = QUEUE_LIMIT
         self.items: deque[tuple[int, str]] | None = None
         self.resync = False
         self.closed = False
@@ -93,11 +93,11 @@ class Viewer:
         self.resync = True
         self.wake()
 
-    def push(self, seq: int, text: str, frame: bytes | None = None) -> bool:
+    def push(self, seq: int, text: str, frame: bytes) -> bool:
         """Send or queue an event frame (``frame``: ``text`` framed, shared by the viewers of its kind);
         returns False (and asks for a fresh view) if the viewer is too far behind."""
         self.queued_seq = seq
-        if frame is not None and self._write_now(frame):
+        if self._write_now(frame):
             self.last_seq = seq
             self.direct_frames += 1
             return True

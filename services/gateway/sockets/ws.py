@@ -44,18 +44,12 @@ log = structlog.get_logger("ws")
 SEQ = re.compile(r"^[0-9]{1,18}\Z")
 
 
-def _header(websocket: WebSocket, name: bytes) -> str | None:
-    """A request header read from the scope (``websocket.headers`` would keep a parsed copy per socket)."""
-    for key, value in websocket.scope["headers"]:
-        if key == name:
-            return str(value.decode("latin-1"))
-    return None
-
-
 def origin_allowed(websocket: WebSocket, origins: Origins) -> bool:
     """No ``Origin`` (not a browser), a configured origin, or the address the socket reached us on
     (``origins.py``): never the request's own ``Host``, which a DNS-rebinding page chooses."""
-    return origins.allows(_header(websocket, b"origin"), websocket.scope.get("server"))
+    # read from the scope: ``websocket.headers`` would keep a parsed copy per socket
+    origin = next((str(v.decode("latin-1")) for k, v in websocket.scope["headers"] if k == b"origin"), None)
+    return origins.allows(origin, websocket.scope.get("server"))
 
 
 async def game_socket(websocket: WebSocket) -> None:
@@ -67,9 +61,7 @@ async def game_socket(websocket: WebSocket) -> None:
         protocol.budget = gateway.limits.frame_budget()
     await websocket.accept()
     if not gateway.limits.sockets.acquire(address):
-        await _refuse(
-            gateway, websocket, Refusal(CLOSE_TOO_MANY, "this address holds all the sockets it may")
-        )
+        await _refuse(gateway, websocket, CLOSE_TOO_MANY, "this address holds all the sockets it may")
         return
     try:
         await _admitted(gateway, websocket, address)
@@ -82,14 +74,14 @@ async def _admitted(gateway: Gateway, websocket: WebSocket, address: str) -> Non
         feed, seat, after, token = await _admit(gateway, websocket)
         viewer, hello, missed = feed.subscribe(seat, after)
     except Refusal as refusal:
-        await _refuse(gateway, websocket, refusal)
+        await _refuse(gateway, websocket, refusal.code, refusal.reason)
         return
     except ValueError as exc:
-        await _refuse(gateway, websocket, Refusal(CLOSE_BAD_REQUEST, str(exc)))
+        await _refuse(gateway, websocket, CLOSE_BAD_REQUEST, str(exc))
         return
     except RedisError as exc:  # unreachable, or refusing (out of memory, disk full, a read-only replica)
         log.warning("redis_unavailable", path=websocket.url.path, error=str(exc) or type(exc).__name__)
-        await _refuse(gateway, websocket, Refusal(CLOSE_UNAVAILABLE, "the game store is unavailable; retry"))
+        await _refuse(gateway, websocket, CLOSE_UNAVAILABLE, "the game store is unavailable; retry")
         return
     websocket.scope["headers"] = []  # read for the last time: ~1 kB a socket for as long as it is open
     gateway.open_websockets += 1
@@ -122,7 +114,7 @@ async def _watch_seat(gateway: Gateway, websocket: WebSocket, game_id: str, seat
             continue
         if still != seat:
             log.info("seat_token_revoked", game_id=game_id, seat=seat)
-            await _refuse(gateway, websocket, Refusal(CLOSE_BAD_TOKEN, "this seat was given to someone else"))
+            await _refuse(gateway, websocket, CLOSE_BAD_TOKEN, "this seat was given to someone else")
             return
 
 
@@ -134,10 +126,10 @@ def _rate_key(feed: GameFeed, seat: int | None, token: str | None) -> str | None
     return f"session:{feed.game_id}:{seat}" if seat is not None else None
 
 
-async def _refuse(gateway: Gateway, websocket: WebSocket, refusal: Refusal) -> None:
-    gateway.stats.ws_refused[refusal.code] = gateway.stats.ws_refused.get(refusal.code, 0) + 1
+async def _refuse(gateway: Gateway, websocket: WebSocket, code: int, reason: str) -> None:
+    gateway.stats.ws_refused[code] += 1
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, ClientDisconnected):
-        await websocket.close(refusal.code, close_reason(refusal.reason))
+        await websocket.close(code, close_reason(reason))
 
 
 async def _admit(
@@ -241,7 +233,11 @@ class Sender:
         protocol = socket_protocol(self.websocket)
         if protocol is not None:
             protocol.flooded(UNREAD)
-        self.stalled = self.ended = True
+        self._end(stalled=True)
+
+    def _end(self, stalled: bool) -> None:
+        """End the socket: cancel its own task (the one reading), which then stops this sender."""
+        self.stalled, self.ended = stalled, True
         if self.owner is not None:
             self.owner.cancel()
 
@@ -255,13 +251,8 @@ class Sender:
     async def _run(self) -> None:
         try:
             await self._drain()
-        except asyncio.CancelledError:
-            raise
         except Exception as exc:  # the client went, or stopped reading: the socket ends
-            self.stalled = isinstance(exc, TimeoutError)
-            self.ended = True
-            if self.owner is not None:
-                self.owner.cancel()
+            self._end(stalled=isinstance(exc, TimeoutError))
         finally:
             self.task = None
             self.viewer.sending = False

@@ -33,7 +33,7 @@ from services.gateway.api.requests import ApiError, charge_command
 from services.gateway.commands import Submitted, parse_command, submit
 from services.gateway.context import Gateway
 from services.gateway.feeds.fanout import GameFeed, encode_text
-from services.gateway.sockets.socket_writer import socket_protocol
+from services.gateway.sockets.socket_writer import flood_reason, socket_protocol
 from services.gateway.sockets.viewer import Viewer
 
 log = structlog.get_logger("ws")
@@ -64,12 +64,12 @@ async def receive_loop(
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 if message.get("code") == CLOSE_FLOODED:  # closed by its protocol, over its frame budget
-                    _count_flood(gateway)
+                    gateway.stats.ws_refused[CLOSE_FLOODED] += 1
                 return
             messages["queued"] += 1
             if budget is not None and not budget.take():
-                _count_flood(gateway)
-                await websocket.close(CLOSE_FLOODED, close_reason(flood_reason(gateway)))
+                gateway.stats.ws_refused[CLOSE_FLOODED] += 1
+                await websocket.close(CLOSE_FLOODED, close_reason(flood_reason(budget.rate)))
                 return
             refusal = _take_text(
                 gateway, feed, viewer, client, message.get("text") or message.get("bytes") or ""
@@ -80,18 +80,10 @@ async def receive_loop(
     finally:
         if protocol is not None:
             protocol.stop_reading_text()
-        _forget_pending(feed, viewer)
-
-
-def _count_flood(gateway: Gateway) -> None:
-    """A socket closed over its frame budget, for ``harbormaster_ws_refused_total{code="1008"}``."""
-    refused = gateway.stats.ws_refused
-    refused[CLOSE_FLOODED] = refused.get(CLOSE_FLOODED, 0) + 1
-
-
-def flood_reason(gateway: Gateway) -> str:
-    """Why a socket over its frame budget is closed."""
-    return f"too many frames: at most {gateway.limits.limits.frames_per_socket:g} a second"
+        # a closed socket waits for nothing: its unsettled commands stop holding the feed open
+        for field, listener in (viewer.pending or {}).items():
+            feed.unlisten(field, listener)
+        viewer.pending = None
 
 
 def _take_fast(
@@ -159,7 +151,7 @@ def _take_command(
             raise ApiError(422, "invalid_body", invalid)
         command, command_id = parse_command(feed, bytes(frame.command), frame.command_id)
     except ApiError as refusal:
-        viewer.note(_rejection(command_id, refusal))
+        viewer.note(_rejection(command_id, refusal.code, refusal.message))
         return
     field = keys.result_field("seat", viewer.seat, command_id)  # the id is the seat's own
     if viewer.pending is None:
@@ -187,11 +179,10 @@ class _WhenSubmitted(Submitted):
 
     def failed(self, error: Exception) -> None:
         self.feed.unlisten(self.listener.field, self.listener)
-        if isinstance(error, ApiError):
-            self.listener.refuse(error)
-            return
-        log.warning("submit_failed", game_id=self.feed.game_id, error=str(error))
-        self.listener.refuse(ApiError(503, "unavailable", "the game store is unavailable; retry shortly"))
+        if not isinstance(error, ApiError):
+            log.warning("submit_failed", game_id=self.feed.game_id, error=str(error))
+            error = ApiError(503, "unavailable", "the game store is unavailable; retry shortly")
+        self.listener.refuse(error)
 
 
 class _Settled:
@@ -208,7 +199,7 @@ class _Settled:
         self._send(result_text(record))
 
     def refuse(self, refusal: ApiError) -> None:
-        self._send(_rejection(self.command_id, refusal))
+        self._send(_rejection(self.command_id, refusal.code, refusal.message))
 
     def _send(self, text: str) -> None:
         viewer = self.viewer
@@ -218,27 +209,15 @@ class _Settled:
             viewer.note(text)
 
 
-def _rejection(command_id: str, refusal: ApiError) -> str:
-    return encode_text(
-        ResultFrame(command_id=command_id, status="rejected", code=refusal.code, message=refusal.message)
-    )
-
-
-def _forget_pending(feed: GameFeed, viewer: Viewer) -> None:
-    """A closed socket waits for nothing: its unsettled commands stop holding the feed open."""
-    for field, listener in (viewer.pending or {}).items():
-        feed.unlisten(field, listener)
-    viewer.pending = None
+def _rejection(command_id: str, code: str, message: str) -> str:
+    return encode_text(ResultFrame(command_id=command_id, status="rejected", code=code, message=message))
 
 
 def result_text(record: CommandRecord) -> str:
     """A recorded result as a ``result`` frame."""
-    if record.status == "applied":
-        frame = ResultFrame(
-            command_id=record.command_id, status="applied", seq=record.last_seq, first_seq=record.first_seq
-        )
-    else:
-        frame = ResultFrame(
-            command_id=record.command_id, status="rejected", code=record.code, message=record.message
-        )
+    if record.status != "applied":
+        return _rejection(record.command_id, record.code, record.message)
+    frame = ResultFrame(
+        command_id=record.command_id, status="applied", seq=record.last_seq, first_seq=record.first_seq
+    )
     return encode_text(frame)
