@@ -167,8 +167,12 @@ class Multiplexed(Calls):
 
     async def connect(self) -> None:
         """Connect now if not connected (``calls`` does so itself)."""
-        if self._transport is not None:
-            return
+        if self._transport is None:
+            await self._connect()
+
+    async def _connect(self) -> None:
+        # Apart from ``connect``: there mypy would narrow ``_transport`` to None past its first check, and
+        # mypyc's compiled check after the lock would then refuse the transport another task connected.
         async with self._connecting:
             if self._transport is not None:
                 return
