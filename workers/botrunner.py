@@ -129,13 +129,8 @@ class BotRunner:
         self.passed &= live
         # Not those of a shard lost, nor those ended (or taken out of the index): nothing left to play.
         self.games = {g: s for g, s in self.games.items() if g in live and shard_of(g) not in lost}
-        self._take_up(
-            [
-                g
-                for g in live
-                if g not in self.games and g not in self.passed and shard_of(g) in self.leases.owned
-            ]
-        )
+        owned = self.leases.owned
+        self._take_up([g for g in live - self.passed if g not in self.games and shard_of(g) in owned])
         self._rewind_stale()
 
     def _rewind_stale(self) -> None:
@@ -185,8 +180,7 @@ class BotRunner:
             queue_meta_read(pipe, game_id)
         replies = pipe.execute()
         now = time.monotonic()
-        for n, game_id in enumerate(game_ids):
-            raw, position = replies[2 * n], replies[2 * n + 1]
+        for game_id, raw, position in zip(game_ids, replies[::2], replies[1::2], strict=True):
             if not raw or b"header" not in raw:
                 continue  # created but not yet whole: the next beat looks again
             meta = meta_from_hash(raw, position)

@@ -113,10 +113,6 @@ class FoldWorker:
 
     # --- the loop ---------------------------------------------------------------------------------------
 
-    @property
-    def stopping(self) -> bool:
-        return self._stopping
-
     def request_stop(self) -> None:
         """Warm stop: finish the batch in flight, release the leases, return from ``run``."""
         self._stopping = True
@@ -183,10 +179,9 @@ class FoldWorker:
         for partition in lost:
             self.reader.drain_pending.discard(partition)
             log.warning("partition_lost", worker=self.worker_id, partition=partition)
-        if gained or lost:
-            self.cache.drop_where(
-                lambda game_id: partition_for(game_id, self.bus.partitions) in gained | lost
-            )
+        changed = gained | lost
+        if changed:
+            self.cache.drop_where(lambda game_id: partition_for(game_id, self.bus.partitions) in changed)
 
     # --- one batch --------------------------------------------------------------------------------------
 

@@ -65,8 +65,7 @@ class PartitionLeases:
         live, lost = self._beat_and_renew()
         target = math.ceil(self.partitions / live)
         self._shed(target)
-        gained = self._acquire(target)
-        return gained, lost
+        return self._acquire(target), lost
 
     def _beat_and_renew(self) -> tuple[int, set[int]]:
         """Heartbeat into the set of live workers and renew the owned leases; returns the number of live
@@ -84,13 +83,9 @@ class PartitionLeases:
         renewed = replies[3:]
         if any(isinstance(r, redis.exceptions.NoScriptError) for r in renewed):  # the script cache was lost
             renewed = [self._renew(keys=[self._key(p)], args=[self.owner, self.ttl_ms]) for p in ordered]
-        failed = [
-            r
-            for r in replies
-            if isinstance(r, Exception) and not isinstance(r, redis.exceptions.NoScriptError)
-        ]
-        if failed:
-            raise failed[0]
+        for reply in replies:
+            if isinstance(reply, Exception) and not isinstance(reply, redis.exceptions.NoScriptError):
+                raise reply
         lost = {p for p, ok in zip(ordered, renewed, strict=True) if not ok}
         self.owned -= lost
         return max(1, int(replies[2])), lost
@@ -112,7 +107,5 @@ class PartitionLeases:
         return gained
 
     def release_all(self) -> None:
-        for p in sorted(self.owned):
-            self._release(keys=[self._key(p)], args=[self.owner])
-        self.owned.clear()
+        self._shed(0)
         self.redis.zrem(self.workers_key, self.owner)

@@ -99,13 +99,12 @@ class Multiplexed(Calls):
         await self.connect()
         futures = self.send(calls)
         try:
-            replies = [await future for future in futures]
+            return [await future for future in futures]
         except BaseException:
             for future in futures:  # the rest failed alike: mark their errors as seen
                 if future.done() and not future.cancelled():
                     future.exception()
             raise
-        return replies
 
     def send(self, calls: Sequence[Call]) -> list[asyncio.Future[Any]]:
         """Queue the calls for this turn's write, without waiting: one future per reply (an error reply is its
@@ -249,10 +248,7 @@ def tell_sink(replies: Any, sink: ReplySink) -> None:
     to ``sink``: the ``submit`` of a link that cannot call the sink as replies are parsed."""
 
     def told(task: asyncio.Future[list[Any]]) -> None:
-        if task.cancelled():
-            sink.fail(RedisConnectionError("the submit was cancelled"))
-            return
-        failed = task.exception()
+        failed = RedisConnectionError("the submit was cancelled") if task.cancelled() else task.exception()
         if failed is not None:
             sink.fail(failed if isinstance(failed, Exception) else RedisConnectionError(str(failed)))
             return

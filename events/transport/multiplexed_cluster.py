@@ -105,16 +105,12 @@ class ClusterMultiplexed(Calls):
         version = self.slots.version
         slots = [slot_of(call) for call in calls]
         nodes = [await self.slots.owner(slot) for slot in slots]
-        by_node: dict[Node, list[int]] = {}
-        for n, node in enumerate(nodes):
-            by_node.setdefault(node, []).append(n)
-        parts = await asyncio.gather(
-            *(self._send(node, [calls[n] for n in ns]) for node, ns in by_node.items())
-        )
-        replies: list[Any] = [None] * len(calls)
-        for ns, part in zip(by_node.values(), parts, strict=True):
-            for n, reply in zip(ns, part, strict=True):
-                replies[n] = reply
+        by_node: dict[Node, list[Call]] = {}
+        for node, call in zip(nodes, calls, strict=True):
+            by_node.setdefault(node, []).append(call)
+        parts = await asyncio.gather(*(self._send(node, part) for node, part in by_node.items()))
+        from_node = {node: iter(part) for node, part in zip(by_node, parts, strict=True)}
+        replies = [next(from_node[node]) for node in nodes]  # each node's replies, back in the batch's order
         if any(isinstance(r, RedisConnectionError) for r in replies):
             await self._reload_quietly(version)  # a master down: the next call may find its replica promoted
         deadline = time.monotonic() + REDIRECTS_S
@@ -135,9 +131,7 @@ class ClusterMultiplexed(Calls):
             if asking:
                 return (await asyncio.wait_for(link.raw_calls([("ASKING",), *calls]), NODE_TIMEOUT_S))[1:]
             return await asyncio.wait_for(link.raw_calls(calls), NODE_TIMEOUT_S)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
+        except Exception as exc:  # not a cancellation: CancelledError is no Exception
             await link.close()
             self._links.pop(node, None)
             error = (
@@ -152,14 +146,11 @@ class ClusterMultiplexed(Calls):
             kind, named = redirection(str(reply))
             self.sent_again[kind] = self.sent_again.get(kind, 0) + 1
             log.info("gateway_call_sent_again", slot=slot, refusal=kind, node=f"{node[0]}:{node[1]}")
-            asking = False
-            if kind == "MOVED":
-                named = (named[0] or node[0], named[1])
-                if await self.slots.owner(slot) != named:
+            asking = kind == "ASK"
+            if kind in ("MOVED", "ASK"):
+                node = (named[0] or node[0], named[1])  # an empty host: the one that answered
+                if not asking and await self.slots.owner(slot) != node:  # MOVED: the slot's map is stale
                     await self.slots.reload(self.slots.version)
-                node = named
-            elif kind == "ASK":
-                node, asking = (named[0] or node[0], named[1]), True
             else:  # TRYAGAIN, CLUSTERDOWN: wait, then start over from a fresh map
                 if time.monotonic() + wait_s > deadline:
                     return reply

@@ -49,8 +49,7 @@ class Pipelined:
 
     def send(self, calls: Sequence[Call]) -> None:
         """Write the calls without waiting for their replies."""
-        if calls:
-            self.send_packed(self.pack(calls), len(calls))
+        self.send_packed(self.pack(calls), len(calls))  # none: nothing written
 
     def send_packed(self, payload: bytes, count: int) -> None:
         """Write ``count`` calls packed by ``pack`` without waiting for their replies."""

@@ -140,15 +140,13 @@ class ClusterScriptPipeline:
         """Send one call that ``node`` refused where the refusal says, until it runs or the deadline passes."""
         wait_s, asking = TRY_AGAIN_FIRST_S, False
         while True:
-            kind, named = _redirection(reply)
+            kind, named = redirection(str(reply))  # NOSCRIPT too: a NoScriptError's message starts with it
             log.info("append_sent_again", slot=slot, refusal=kind, node=f"{node[0]}:{node[1]}")
-            if kind == "MOVED":
-                named = (named[0] or node[0], named[1])  # an empty host: the one that answered
-                if self._owner(slot) != named:
+            if kind in ("MOVED", "ASK"):
+                # an empty host: the one that answered
+                node, asking = (named[0] or node[0], named[1]), kind == "ASK"
+                if not asking and self._owner(slot) != node:  # MOVED: the slot map is stale
                     self._reload_map()
-                node, asking = named, False
-            elif kind == "ASK":
-                node, asking = (named[0] or node[0], named[1]), True
             elif kind == "NOSCRIPT":
                 self._load_script(node)  # then the same node again, as asked before
             else:  # TRYAGAIN, CLUSTERDOWN: wait, then start over from the map
@@ -166,11 +164,8 @@ class ClusterScriptPipeline:
     def _send_alone(self, node: Node, packed: bytes, asking: bool) -> Any:
         """One call on the node's second connection (the first may hold a later batch's replies)."""
         link = self._link(node, self._resend_links)
-        if asking:
-            link.send_packed(ASKING + packed, 2)
-            return link.receive(2)[1]
-        link.send_packed(packed, 1)
-        return link.receive(1)[0]
+        link.send_packed(ASKING + packed if asking else packed, 1 + asking)
+        return link.receive(1 + asking)[-1]  # the call's reply, behind ASKING's if asked
 
     def _settle_in_flight(self) -> None:
         """Read every batch in flight now (kept for ``receive``), so nothing new overtakes a call of theirs
@@ -222,13 +217,6 @@ def _refusal(reply: Any) -> bool:
     return isinstance(reply, redis.exceptions.NoScriptError) or (
         isinstance(reply, redis.ResponseError) and sent_again(str(reply))
     )
-
-
-def _redirection(reply: Exception) -> tuple[str, Node]:
-    """The refusal's kind (``NOSCRIPT`` too) and, for ``MOVED``/``ASK``, the node it names."""
-    if isinstance(reply, redis.exceptions.NoScriptError):
-        return "NOSCRIPT", ("", 0)
-    return redirection(str(reply))
 
 
 def appender_for(
