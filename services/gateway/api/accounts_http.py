@@ -47,8 +47,11 @@ async def require_account(request: Request) -> str:
     return account
 
 
-async def _throttle(request: Request, name: str | None) -> None:
-    """Count one attempt from this address (and on this name); 429 when over either window."""
+async def _attempt(request: Request, by_name: bool) -> Credentials:
+    """The credentials of a sign-up or sign-in sent from this site's own page, the attempt counted from this
+    address (and, ``by_name``, on this name); 429 when over either window."""
+    require_same_site(request)
+    body = decode_body(await read_body(request), Credentials)
     settings = players_of(request).settings
     redis = gateway_of(request).redis
     now = time.time()
@@ -57,20 +60,19 @@ async def _throttle(request: Request, name: str | None) -> None:
         checks.append(
             (accounts.address_throttle_key(client_address(request)), settings.signin_per_address, "address")
         )
-    if name is not None and settings.signin_per_name > 0:
-        checks.append((accounts.name_throttle_key(name), settings.signin_per_name, "account name"))
+    if by_name and settings.signin_per_name > 0:
+        checks.append((accounts.name_throttle_key(body.name), settings.signin_per_name, "account name"))
     for key, limit, who in checks:
         wait_s = await accounts.throttle_wait(redis, key, Window(limit, MINUTE), now)
         if wait_s > 0:
             log.info("signin_throttled", who=who)
             raise too_many(f"sign-in attempts for this {who}", wait_s)
+    return body
 
 
 async def sign_up(request: Request) -> Response:
     """``POST /api/accounts``: make an account and sign it in (201, with the session cookie)."""
-    require_same_site(request)
-    body = decode_body(await read_body(request), Credentials)
-    await _throttle(request, None)
+    body = await _attempt(request, by_name=False)
     try:
         name = await accounts.sign_up(
             gateway_of(request).redis, players_of(request).hashing, body.name, body.password
@@ -84,9 +86,7 @@ async def sign_up(request: Request) -> Response:
 
 async def sign_in(request: Request) -> Response:
     """``POST /api/session``: check the password and open a session (200, with the session cookie)."""
-    require_same_site(request)
-    body = decode_body(await read_body(request), Credentials)
-    await _throttle(request, body.name)
+    body = await _attempt(request, by_name=True)
     try:
         name = await accounts.verify(
             gateway_of(request).redis, players_of(request).hashing, body.name, body.password

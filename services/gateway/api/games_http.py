@@ -11,7 +11,9 @@ worker: without ``?wait=true`` the request gets 202 and the refusal is recorded 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
+import msgspec
 import structlog
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -27,8 +29,9 @@ from services.bootstrap import ClusterNotSupported
 from services.games import checked_game_id
 from services.games import create_game as create_game_service
 from services.gateway.access import auth
-from services.gateway.access.sessions import same_site, session_seat
+from services.gateway.access.sessions import session_seat
 from services.gateway.api import names
+from services.gateway.api.accounts_http import require_same_site
 from services.gateway.api.protocol import (
     Accepted,
     Catalog,
@@ -76,8 +79,7 @@ async def create_game(request: Request) -> Response:
     require_admin(request, "creating games")
     charge_command(gateway, client_address(request), None)
     spec = decode_body(await read_body(request), CreateGame)
-    game = gateway.games.get(spec.game)
-    if game is None:
+    if spec.game not in gateway.games:
         raise ApiError(422, "unknown_game_type", f"unknown game {spec.game!r}; see /api/catalog")
     bots = _bot_seats(spec)
     chosen = names.checked(spec.names, spec.seats)
@@ -279,14 +281,12 @@ async def submit_command(request: Request) -> Response:
     if waiter is not None:  # listening before the submit: its result may be read before the submit returns
         feed.listen(field, waiter)
     try:
-        earlier = await enqueue(gateway, feed, seat, command, command_id)
-        if earlier is not None:  # the same command id again: its first result, never applied twice
-            return json_response(*outcome_of(earlier))
-        if waiter is None:
-            return json_response(Accepted(command_id=command_id), 202)
-        try:
-            record = await asyncio.wait_for(asyncio.shield(waiter.future), gateway.wait_timeout_s)
-        except TimeoutError:
+        # A record at once: the same command id again, its first result (never applied twice).
+        record = await enqueue(gateway, feed, seat, command, command_id)
+        if record is None and waiter is not None:
+            with contextlib.suppress(TimeoutError):
+                record = await asyncio.wait_for(asyncio.shield(waiter.future), gateway.wait_timeout_s)
+        if record is None:  # not waited for, or not decided in time
             return json_response(Accepted(command_id=command_id), 202)
         return json_response(*outcome_of(record))
     finally:
@@ -320,8 +320,7 @@ async def _writer_seat(
     seat = await session_seat(gateway, request, game_id)
     if seat is None:
         raise ApiError(401, "missing_token", "send the seat's token as 'Authorization: Bearer <token>'")
-    if not same_site(request):
-        raise ApiError(403, "cross_site", "this request came from another site's page")
+    require_same_site(request)
     return seat, f"session:{game_id}:{seat}"
 
 
@@ -338,8 +337,7 @@ async def command_result(request: Request) -> Response:
     raw = await gateway.redis.hget(keys.results(game_id), keys.result_field("seat", seat, command_id))
     if raw is None:
         return json_response(CommandOutcome(command_id=command_id, status="pending"))
-    outcome, _ = outcome_of(codec.decode_record(raw))
-    return json_response(outcome)
+    return json_response(outcome_of(codec.decode_record(raw))[0])
 
 
 # --- service --------------------------------------------------------------------------------------------
@@ -348,14 +346,7 @@ async def command_result(request: Request) -> Response:
 async def catalog(request: Request) -> Response:
     """``GET /api/catalog``: the games this gateway hosts and their seat ranges."""
     games = [
-        CatalogGame(
-            key=g.key,
-            title=g.title,
-            min_seats=g.min_seats,
-            max_seats=g.max_seats,
-            option_examples=[dict(o) for o in g.option_examples],
-        )
-        for g in gateway_of(request).games.values()
+        msgspec.convert(g, CatalogGame, from_attributes=True) for g in gateway_of(request).games.values()
     ]
     return json_response(Catalog(games=games))
 

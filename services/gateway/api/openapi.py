@@ -239,8 +239,7 @@ def _pattern(schema: dict[str, Any], field: str, pattern: str) -> None:
 def spec(games: Mapping[str, Game[Any, Any, Any, Any]]) -> dict[str, Any]:
     """The whole OpenAPI document, with the command schemas of ``games`` (the games this gateway hosts)."""
     _, components = msgspec.json.schema_components(SCHEMA_STRUCTS, ref_template="#/components/schemas/{name}")
-    commands = command_schemas(games)
-    components.update(commands)
+    components.update(command_schemas(games))
     _pattern(components["SubmitCommand"], "command_id", COMMAND_ID_RE.pattern)  # checked by parse_command
     _pattern(components["CreateGame"], "game_id", ID_PATTERN)  # checked by games.checked_game_id
     submit = components["SubmitCommand"]["properties"]
