@@ -35,7 +35,7 @@ class HttpStats:
     """Request counters by route template and status, and commands submitted through this gateway."""
 
     def __init__(self) -> None:
-        self.requests: dict[tuple[str, str, int], int] = {}
+        self.requests: Counter[tuple[str, str, int]] = Counter()
         self.submitted = 0
         self.ws_opened = 0
         self.ws_refused: Counter[int] = Counter()
@@ -46,8 +46,7 @@ class HttpStats:
         self.unavailable = 0
 
     def count(self, method: str, route: str, status: int) -> None:
-        key = (method, route, status)
-        self.requests[key] = self.requests.get(key, 0) + 1
+        self.requests[(method, route, status)] += 1
 
 
 MAX_REDIS_CONNECTIONS = 5_000

@@ -64,9 +64,7 @@ class Origins:
         key = origin_key(origin)
         if key is None:
             return False
-        if key in self.configured:
-            return True
-        return server is not None and key[1:] in bound_hosts(server)
+        return key in self.configured or (server is not None and key[1:] in bound_hosts(server))
 
 
 def bound_hosts(server: tuple[str, int | None]) -> set[tuple[str, int]]:
@@ -75,7 +73,5 @@ def bound_hosts(server: tuple[str, int | None]) -> set[tuple[str, int]]:
     if port is None:
         return set()
     host = host.lower().strip("[]")  # ``urlsplit`` gives an IPv6 origin's host without its brackets too
-    names = {host}
-    if _is_loopback(host):
-        names.update(_LOOPBACK_NAMES)
+    names = {host, *_LOOPBACK_NAMES} if _is_loopback(host) else {host}
     return {(name, port) for name in names}

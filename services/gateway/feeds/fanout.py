@@ -151,10 +151,6 @@ class GameFeed:
     def finished(self) -> bool:
         return self.state is not None and self.game.outcome(self.state) is not None
 
-    @property
-    def status(self) -> str:
-        return "finished" if self.finished else "live"
-
     def add(self, envelope: Envelope) -> Entry | None:
         """Fold one envelope in (ignoring one already folded); returns the new entry."""
         if envelope.seq != self.seq + 1:
@@ -227,30 +223,30 @@ class GameFeed:
 
     # --- frames ------------------------------------------------------------------------------------------
 
-    def hello(self, seat: int | None, seq: int) -> Hello:
+    def _seen(self, seat: int | None, seq: int) -> tuple[Any, list[int], Any, str]:
+        """The game after event ``seq`` as this viewer sees it: its view, who is to act, its outcome and its
+        status (``finished`` only at the last event): what a ``hello`` and a ``resync`` show."""
         state = self.state_at(seq)
+        status = "finished" if seq == self.seq and self.finished else "live"
+        return self.game.view(state, seat), self.to_act(state), self.game.outcome(state), status
+
+    def hello(self, seat: int | None, seq: int) -> Hello:
+        view, to_act, outcome, status = self._seen(seat, seq)
         return Hello(
             game_id=self.game_id,
             game=self.game.key,
             viewer=seat,
             seq=seq,
-            status=self.status if seq == self.seq else "live",
-            view=self.game.view(state, seat),
-            to_act=self.to_act(state),
-            outcome=self.game.outcome(state),
+            status=status,
+            view=view,
+            to_act=to_act,
+            outcome=outcome,
         )
 
     def resync_frame(self, seat: int | None) -> tuple[int, str]:
         seq = self.visible_seq(seat)
-        state = self.state_at(seq)
-        frame = Resync(
-            seq=seq,
-            view=self.game.view(state, seat),
-            to_act=self.to_act(state),
-            outcome=self.game.outcome(state),
-            status=self.status if seq == self.seq else "live",
-        )
-        return seq, encode_text(frame)
+        view, to_act, outcome, status = self._seen(seat, seq)
+        return seq, encode_text(Resync(seq=seq, view=view, to_act=to_act, outcome=outcome, status=status))
 
     def event_frame(self, entry: Entry, state: Any, seat: int | None) -> str:
         envelope = entry.envelope

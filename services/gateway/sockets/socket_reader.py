@@ -140,17 +140,20 @@ class TextReader:
             if frame is None:
                 break
             kind, head, end = frame
-            if kind == TEXT and self.budget is not None and not self.budget.take():  # others: in protocol
-                self.unparsed = b""
-                protocol.flooded()
-                return False
             if kind == TEXT:
+                if self.budget is not None and not self.budget.take():  # other frames: in the protocol
+                    self.unparsed = b""
+                    protocol.flooded()
+                    return False
                 try:
                     text = apply_mask(buffer[head + 4 : end], buffer[head : head + 4]).decode()
                 except UnicodeDecodeError:
                     kind = OTHER
                 else:
-                    self._deliver(text)
+                    # past the application's close it is discarded, as uvicorn does; else the handler takes
+                    # it, unless it leaves it, or earlier messages wait in the socket's queue (order is kept)
+                    if not protocol.close_sent and not (protocol.queue.empty() and self.handler(text)):
+                        protocol.queue_text(text)
                     pos = end
                     continue
             if kind == WHOLE:
@@ -164,11 +167,3 @@ class TextReader:
             return False
         self.unparsed = buffer[pos:]
         return True
-
-    def _deliver(self, text: str) -> None:
-        protocol = self.protocol
-        if protocol.close_sent:
-            return  # past the application's close: discarded, as uvicorn does
-        if protocol.queue.empty() and self.handler(text):
-            return
-        protocol.queue_text(text)

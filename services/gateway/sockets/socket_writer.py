@@ -109,9 +109,7 @@ class SocketProtocol(WebSocketsSansIOProtocol):
         self.text_reader = None
         if self.close_sent or self.transport.is_closing():
             return
-        if not reason:
-            reason = flood_reason(self.budget.rate if self.budget is not None else 0.0)
-        reason = close_reason(reason)
+        reason = close_reason(reason or flood_reason(self.budget.rate if self.budget is not None else 0.0))
         if self.conn.state is State.OPEN:
             self.conn.send_close(CLOSE_FLOODED, reason)
             self.transport.write(b"".join(self.conn.data_to_send()))
@@ -173,9 +171,12 @@ class Flag:
         if self._set:
             return True
         waiter = asyncio.get_running_loop().create_future()
-        if self._waiters is None:
-            self._waiters = []
-        self._waiters.append(waiter)
+        # through a local: narrowed past the ``await``, ``self._waiters`` would be taken for a list when
+        # compiled, and ``set`` emptying it meanwhile would raise 'list object expected; got None'
+        waiters = self._waiters
+        if waiters is None:
+            waiters = self._waiters = []
+        waiters.append(waiter)
         try:
             await waiter
         finally:

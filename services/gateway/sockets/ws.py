@@ -171,25 +171,22 @@ async def _serve(
     started only while some wait. A send that waits ``Limits.stall_seconds`` for the client to read ends
     the socket, so that a client that never reads holds no task or queue here."""
     stall_s = gateway.limits.limits.stall_seconds
+    sender = Sender(websocket, feed, viewer, stall_s)
     try:
         await _send(websocket, hello, stall_s)
         for seq, text in missed:
             await _send(websocket, text, stall_s)
             viewer.last_seq = seq
-    except TimeoutError:
-        return True
-    except (WebSocketDisconnect, RuntimeError, ClientDisconnected):
-        return False
-    sender = Sender(websocket, feed, viewer, stall_s)
-    viewer.writer = direct_writer(websocket)
-    viewer.wake = sender.start
-    viewer.overflow = sender.drop
-    if viewer.resync or viewer.items or viewer.notes:
-        sender.start()
-    else:
-        viewer.sending = False
-    try:
+        viewer.writer = direct_writer(websocket)
+        viewer.wake = sender.start
+        viewer.overflow = sender.drop
+        if viewer.resync or viewer.items or viewer.notes:
+            sender.start()
+        else:
+            viewer.sending = False
         await receive_loop(websocket, gateway, feed, viewer, client)
+    except TimeoutError:  # an opening frame the client did not read (later sends are the sender's)
+        return True
     except (WebSocketDisconnect, RuntimeError, ClientDisconnected):
         pass
     except asyncio.CancelledError:

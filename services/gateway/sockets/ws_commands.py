@@ -107,8 +107,11 @@ def _take_text(
     try:
         frame = _client_decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
-        loose = _loose_command(data)
-        if loose is None:
+        # a command frame that the strict decoder refused only for fields it does not know is answered
+        # ``rejected``, like an HTTP body with unknown fields (422)
+        try:
+            loose = _loose_decoder.decode(data)
+        except (msgspec.DecodeError, msgspec.ValidationError):
             return Refusal(CLOSE_BAD_REQUEST, close_reason(f"unknown frame: {exc}"))
         _take_command(gateway, feed, viewer, loose, client, invalid=str(exc))
         return None
@@ -117,15 +120,6 @@ def _take_text(
     else:
         viewer.note(PONG)  # one writer at a time: a queued frame is not overtaken
     return None
-
-
-def _loose_command(data: str | bytes) -> LooseCommandFrame | None:
-    """A command frame that the strict decoder refused only for fields it does not know (then it is
-    answered ``rejected`` like an HTTP body with unknown fields, 422), else None."""
-    try:
-        return _loose_decoder.decode(data)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None
 
 
 def _take_command(
