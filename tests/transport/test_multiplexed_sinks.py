@@ -77,3 +77,20 @@ def test_a_lost_connection_fails_each_reply_a_sink_still_awaits(
     sink = asyncio.run(scenario())
     assert sink.replies == []
     assert len(sink.failures) == 2  # once per reply: the sink decides what one failure means
+
+
+def test_calls_made_at_once_on_a_new_link_share_its_one_connection(
+    redis_url: str, redis_client: redis.Redis
+) -> None:
+    """Every task that finds the link unconnected waits on one lock; those after the first find the
+    connection made. Compiled, a ``connect`` in one body narrowed the transport to None past its first
+    check and refused the one another task had made ('None object expected')."""
+
+    async def scenario() -> list[list[Any]]:
+        link = Multiplexed(redis_url)
+        replies = await asyncio.gather(*(link.calls([("INCR", "together")]) for _ in range(5)))
+        await link.close()
+        return replies
+
+    replies = asyncio.run(scenario())
+    assert sorted(r[0] for r in replies) == [1, 2, 3, 4, 5]
