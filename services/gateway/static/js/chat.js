@@ -34,13 +34,14 @@ export class Chat {
     this.mutedBox = el("details", { id: "chat-muted", hidden: true });
     this.muted = mutedHere();
     this.account = null;
+    this.mutesKnown = Promise.resolve();
   }
 
   async start() {
     const player = this.viewer !== null;
-    this.account = await whoAmI();
+    this.mutesKnown = this.knowMutes();
+    await this.mutesKnown;
     const signedIn = player || this.account !== null;
-    if (this.account !== null) await this.loadMuted();
     const input = el("input", { id: "chat-text", maxlength: 300, placeholder: player ? "to the table" : "to the other spectators", "aria-label": "chat message", autocomplete: "off" });
     const form = el("form", { id: "chat-form" }, input, el("button", { type: "submit" }, "Send"));
     form.addEventListener("submit", (event) => {
@@ -52,8 +53,17 @@ export class Chat {
     await this.load();
   }
 
+  /** Who is signed in, and the account's mutes. Lines are listed only once these are known (the socket may
+   * open first), and any taken meanwhile are hidden now: a muted author never shows on another device. */
+  async knowMutes() {
+    this.account = await whoAmI();
+    if (this.account !== null) await this.loadMuted();
+    this.hideMuted();
+  }
+
   /** The last messages this viewer may read (each shown once): on opening, and whenever the socket opens. */
   async load() {
+    await this.mutesKnown;
     const { status, body } = await api(`/api/games/${encodeURIComponent(this.gameId)}/chat`, { headers: bearer(this.token) });
     if (status === 200) body.messages.forEach((m) => this.take(m));
   }
@@ -116,8 +126,12 @@ export class Chat {
         if (status !== 204) this.message.replaceChildren(el("div", { class: "notice error" }, body ? body.message : `refused (${status})`));
       });
     }
-    for (const line of this.list.querySelectorAll(".chat-line")) if (line.dataset.author === author) line.hidden = this.muted.has(author);
+    this.hideMuted();
     this.drawMuted();
+  }
+
+  hideMuted() {
+    for (const line of this.list.querySelectorAll(".chat-line")) line.hidden = this.muted.has(line.dataset.author);
   }
 
   /** Who is muted, each with a way back. */
