@@ -31,9 +31,9 @@ from events.connection import connect
 from events.ids import safe_part
 from events.store import EventStore
 from services.archive_bucket import ArchiveBucket, BucketError
-from services.audit.export import export_lines
 from services.audit.verify import verify_file
 from services.config import Settings
+from services.export import export_lines
 from workers.jobs.archive_trigger import ARCHIVE_INDEX, mark_archive_failed, trim_archived
 from workers.jobs.failures import TRANSIENT, failure_reason
 

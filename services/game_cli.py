@@ -99,7 +99,7 @@ def cmd_log(services: Services, args: argparse.Namespace) -> int:
 
 
 def cmd_export(services: Services, args: argparse.Namespace) -> int:
-    from services.audit.export import export_lines
+    from services.export import export_lines
 
     out = sys.stdout.buffer
     for line in export_lines(services.store, args.game_id):

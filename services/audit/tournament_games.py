@@ -22,9 +22,9 @@ from domain.engine import Game
 from domain.tournament import TableFinished
 from domain.tournament.results import legacy_places, table_finished
 from domain.tournament.state import State
+from events.clocks import seat_clocks
 from events.envelope import GameHeader
 from services.audit.verify import Verified, read_verified
-from workers.jobs.clock import seat_clocks
 
 if TYPE_CHECKING:
     from services.audit.tournament_verify import TournamentReport

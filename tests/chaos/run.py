@@ -23,10 +23,10 @@ from pathlib import Path
 import msgspec
 
 from events.store import EventStore
-from services.audit.export import export_lines
 from services.audit.verify import verify_lines
 from services.bootstrap import build
 from services.config import Settings
+from services.export import export_lines
 from services.redis_launcher import free_port
 from tests.chaos.clients import Api, Player, Seen, SocketPlayer, Watcher
 from tests.chaos.faults import FaultInjector

@@ -17,10 +17,10 @@ from redis.cluster import RedisCluster
 
 from events import keys
 from events.replica_ack import NotReplicated, ReplicaAck, ReplicaAckUnsupported, redis_version
-from services.audit.export import export_lines
 from services.audit.verify import verify_lines
 from services.bootstrap import Services, build
 from services.config import Settings
+from services.export import export_lines
 from tests.cluster.failover_support import Player, promoted, restart, wait_until
 from tests.conftest import TEST_GAMES
 from tests.support.pipeline import new_race

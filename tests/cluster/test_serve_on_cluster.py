@@ -24,10 +24,10 @@ from redis.cluster import RedisCluster
 from domain import GAMES
 from events import keys
 from services.archive import archive_path
-from services.audit.export import export_lines
 from services.audit.verify import verify_file, verify_lines
 from services.bootstrap import Services, build
 from services.config import Settings
+from services.export import export_lines
 from services.redis_launcher import free_port
 from tests.gateway.client import Recorder, create, event_seqs
 from tests.integration.test_cli import hm

@@ -12,10 +12,10 @@ import pytest
 from redis.cluster import RedisCluster
 
 from events import keys
-from services.audit.export import export_lines
 from services.audit.verify import verify_lines
 from services.bootstrap import Services, build
 from services.config import Settings
+from services.export import export_lines
 from tests.conftest import TEST_GAMES
 from tests.integration.test_concurrent_games import _assert_applied_once_in_order_and_replayable
 from tests.support.pipeline import (

@@ -11,8 +11,8 @@ import sys
 import pytest
 
 from services.archive import archive_path, archived, write_archive
-from services.audit.export import export_lines
 from services.audit.verify import verify_file
+from services.export import export_lines
 from services.games import create_game
 from tests.support.pipeline import (
     RACE_PLUGIN,

@@ -12,9 +12,9 @@ import pytest
 
 from events import keys
 from services.archive import archive_game, archived
-from services.audit.export import export_lines
 from services.audit.verify import verify_lines
 from services.config import Settings
+from services.export import export_lines
 from tests.conftest import TEST_GAMES
 from tests.support.pipeline import TEST_PLUGINS, finished_race, services_for
 from workers.jobs import archive_trigger as archive_jobs

@@ -6,9 +6,9 @@ import msgspec
 import pytest
 
 from events import codec, keys
-from services.audit.export import export_lines
 from services.audit.jsonl import LINE_DECODER
 from services.audit.verify import verify_lines
+from services.export import export_lines
 from tests.conftest import TEST_GAMES
 from tests.support.pipeline import new_race, services_for
 from workers.fold import FoldWorker

@@ -13,8 +13,8 @@ import pytest
 import redis.asyncio as aioredis
 
 from services.archive import archive_game
-from services.audit.export import export_lines
 from services.audit.verify import verify_file, verify_lines
+from services.export import export_lines
 from services.players import chat
 from tests.conftest import TEST_GAMES
 from tests.support.pipeline import finished_race, services_for

@@ -7,8 +7,8 @@ import pytest
 from domain import GAMES
 from domain.engine import Rng
 from events import codec
-from services.audit.export import export_lines
 from services.audit.verify import verify_lines
+from services.export import export_lines
 from tests.conftest import TEST_GAMES
 from tests.support.pipeline import services_for
 from workers.fold import FoldWorker

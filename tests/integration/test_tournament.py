@@ -19,8 +19,8 @@ from domain.tournament.points import PointsByPlace, table_points
 from events.chain import first_broken_link
 from events.tournament_store import TournamentStore, decode
 from services import tournament_service as service
-from services.audit.export import export_lines
 from services.audit.verify import verify_file, verify_lines
+from services.export import export_lines
 from tests.conftest import TEST_GAMES
 from tests.support.pipeline import eventually, services_for, stop_process, worker_process
 

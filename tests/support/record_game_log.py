@@ -31,9 +31,9 @@ from domain.elcapitan import data as elc_data
 from domain.engine import Rng
 from events import codec
 from services import logging as hm_logging
-from services.audit.export import export_lines
 from services.bootstrap import build
 from services.config import Settings
+from services.export import export_lines
 from services.redis_launcher import EmbeddedRedis
 from workers.fold import FoldWorker
 

@@ -7,26 +7,29 @@ take) with the command id ``timeout-<seq>-<seat>-<tag>`` (keyed with the game's 
 decides it, the log keeps it, ``verify`` re-decides it, and a second claim of the same timeout is a
 duplicate.
 ``serve`` and ``harbormaster tournament run`` call it with each tournament's reconcile pass. A tournament
-may also limit each seat's total thinking time per game, and forfeit a timed-out seat (``Clock``).
+may also limit each seat's total thinking time per game, and forfeit a timed-out seat (``Clock``). What the
+log says of the clocks, the rules and the ids are pure (``events/clocks.py``, ``events/command_ids.py``), so
+that the offline verifier checks each timeout with the very arithmetic that claimed it.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from collections.abc import Iterable
 
-import msgspec
 import structlog
 
 from domain.clock import default_move
 from events import codec, keys
 from events.bus import CommandBus
-from events.envelope import Envelope
+from events.clocks import Clock, SeatClocks, seat_clocks
+from events.command_ids import timeout_command_id
 from events.errors import UnknownGame
 from events.store import EventStore
 
 log = structlog.get_logger("clock")
+
+__all__ = ["Clock", "SeatClocks", "claim_timeouts", "last_move_ms", "read_clocks", "seat_clocks",
+           "timeout_command_id"]  # fmt: skip
 
 
 def last_move_ms(store: EventStore, game_id: str) -> int | None:
@@ -37,72 +40,9 @@ def last_move_ms(store: EventStore, game_id: str) -> int | None:
     return int(codec.decode_envelope(entries[0][1][b"e"]).ts_ms)
 
 
-def timeout_command_id(seed: bytes, seq: int, seat: int) -> str:
-    """The id of the timeout of ``seat`` at ``seq``: the same for every claim (so it is applied once), and
-    keyed with the game's secret seed, so that nobody can know it in advance (as bots' ids are)."""
-    tag = hmac.new(seed, b"timeout-command-id:%d:%d" % (seq, seat), hashlib.sha256).hexdigest()[:20]
-    return f"timeout-{seq}-{seat}-{tag}"
-
-
-class SeatClocks(msgspec.Struct, kw_only=True):
-    """What the log says of each seat's clock: thinking time used (ms) and timeouts suffered."""
-
-    used_ms: dict[int, int] = msgspec.field(default_factory=dict)
-    timeouts: dict[int, int] = msgspec.field(default_factory=dict)
-    moved: set[int] = msgspec.field(default_factory=set)
-    """Seats that made a move of their own (a command not the clock's): the others never came."""
-    last_ts_ms: int = 0
-
-
-def seat_clocks(envelopes: Iterable[Envelope]) -> SeatClocks:
-    """Each seat's clock from the game's events alone: a command's first event charges its seat the time
-    since the event before it (what the seat spent deciding, in games where one seat acts at a time); a
-    command of the clock (id ``timeout-…``) counts as a timeout of its seat."""
-    clocks, previous = SeatClocks(), ""
-    for envelope in envelopes:
-        first_of_command = envelope.command_id != previous
-        previous = envelope.command_id
-        if envelope.seat is not None and first_of_command and clocks.last_ts_ms:
-            seat = envelope.seat
-            clocks.used_ms[seat] = clocks.used_ms.get(seat, 0) + envelope.ts_ms - clocks.last_ts_ms
-            if envelope.command_id.startswith("timeout-"):
-                clocks.timeouts[seat] = clocks.timeouts.get(seat, 0) + 1
-        if envelope.seat is not None and first_of_command and not envelope.command_id.startswith("timeout-"):
-            clocks.moved.add(envelope.seat)
-        clocks.last_ts_ms = envelope.ts_ms
-    return clocks
-
-
 def read_clocks(store: EventStore, game_id: str) -> SeatClocks:
     entries = store.redis.xrange(keys.events(game_id))
     return seat_clocks(codec.decode_envelope(fields[b"e"]) for _, fields in entries)
-
-
-class Clock(msgspec.Struct, frozen=True, kw_only=True):
-    """A tournament's clock rules (``None``, or 0 for the total, turns a limit off)."""
-
-    move_ms: int | None = None
-    total_ms: int = 0
-    forfeit: bool = False
-    """A seat timed out once plays its default moves at once from then on."""
-    no_show_ms: int | None = None
-    """A seat that never moved by itself and has been to act this long in all: a no-show, whose moves
-    are the clock's, at once (its time used only grows, so every later turn is at once too)."""
-
-    def out_of_time(self, clocks: SeatClocks, seat: int, elapsed_ms: int) -> bool:
-        """Whether ``seat``, to act for ``elapsed_ms`` now, has run out of time."""
-        if self.move_ms is not None and elapsed_ms >= self.move_ms:
-            return True
-        if self.total_ms and clocks.used_ms.get(seat, 0) + elapsed_ms >= self.total_ms:
-            return True
-        never_moved = seat not in clocks.moved
-        if (
-            self.no_show_ms is not None
-            and never_moved
-            and clocks.used_ms.get(seat, 0) + elapsed_ms >= self.no_show_ms
-        ):
-            return True
-        return self.forfeit and clocks.timeouts.get(seat, 0) > 0
 
 
 def claim_timeouts(

@@ -19,13 +19,13 @@ from starlette.responses import Response
 
 from domain.tournament import TournamentCreated
 from events import codec
+from events.clocks import SeatClocks, seat_clocks
 from events.ids import parse_tournament_game_id
 from events.store import now_ms
 from events.tournament_store import decode, tournament_key
 from services.gateway.api.requests import json_response, viewed_game
 from services.gateway.context import Gateway
 from services.gateway.feeds.fanout import GameFeed
-from workers.jobs.clock import SeatClocks, seat_clocks
 
 
 class ClockLimits(msgspec.Struct, frozen=True):

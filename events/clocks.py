@@ -1,0 +1,72 @@
+"""What the log says of each seat's clock, and a tournament's clock rules (pure: no Redis, no time).
+
+The clock service (``workers/jobs/clock.py``) reads these to decide when a seat has run out of time, and the
+offline verifier (``services/audit``) reads them again to check that each timeout in a game's log was due:
+both from the game's events alone, so both come to the same answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import msgspec
+
+from events.command_ids import is_timeout_id
+from events.envelope import Envelope
+
+
+class SeatClocks(msgspec.Struct, kw_only=True):
+    """What the log says of each seat's clock: thinking time used (ms) and timeouts suffered."""
+
+    used_ms: dict[int, int] = msgspec.field(default_factory=dict)
+    timeouts: dict[int, int] = msgspec.field(default_factory=dict)
+    moved: set[int] = msgspec.field(default_factory=set)
+    """Seats that made a move of their own (a command not the clock's): the others never came."""
+    last_ts_ms: int = 0
+
+
+def seat_clocks(envelopes: Iterable[Envelope]) -> SeatClocks:
+    """Each seat's clock from the game's events alone: a command's first event charges its seat the time
+    since the event before it (what the seat spent deciding, in games where one seat acts at a time); a
+    command of the clock (id ``timeout-…``, which no client may use) counts as a timeout of its seat."""
+    clocks, previous = SeatClocks(), ""
+    for envelope in envelopes:
+        first_of_command = envelope.command_id != previous
+        previous = envelope.command_id
+        timeout = is_timeout_id(envelope.command_id)
+        if envelope.seat is not None and first_of_command and clocks.last_ts_ms:
+            seat = envelope.seat
+            clocks.used_ms[seat] = clocks.used_ms.get(seat, 0) + envelope.ts_ms - clocks.last_ts_ms
+            if timeout:
+                clocks.timeouts[seat] = clocks.timeouts.get(seat, 0) + 1
+        if envelope.seat is not None and first_of_command and not timeout:
+            clocks.moved.add(envelope.seat)
+        clocks.last_ts_ms = envelope.ts_ms
+    return clocks
+
+
+class Clock(msgspec.Struct, frozen=True, kw_only=True):
+    """A tournament's clock rules (``None``, or 0 for the total, turns a limit off)."""
+
+    move_ms: int | None = None
+    total_ms: int = 0
+    forfeit: bool = False
+    """A seat timed out once plays its default moves at once from then on."""
+    no_show_ms: int | None = None
+    """A seat that never moved by itself and has been to act this long in all: a no-show, whose moves
+    are the clock's, at once (its time used only grows, so every later turn is at once too)."""
+
+    def out_of_time(self, clocks: SeatClocks, seat: int, elapsed_ms: int) -> bool:
+        """Whether ``seat``, to act for ``elapsed_ms`` now, has run out of time."""
+        if self.move_ms is not None and elapsed_ms >= self.move_ms:
+            return True
+        if self.total_ms and clocks.used_ms.get(seat, 0) + elapsed_ms >= self.total_ms:
+            return True
+        never_moved = seat not in clocks.moved
+        if (
+            self.no_show_ms is not None
+            and never_moved
+            and clocks.used_ms.get(seat, 0) + elapsed_ms >= self.no_show_ms
+        ):
+            return True
+        return self.forfeit and clocks.timeouts.get(seat, 0) > 0
