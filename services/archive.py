@@ -34,7 +34,14 @@ from services.archive_bucket import ArchiveBucket, BucketError
 from services.audit.verify import verify_file
 from services.config import Settings
 from services.export import export_lines
-from workers.jobs.archive_trigger import ARCHIVE_INDEX, mark_archive_failed, trim_archived
+from workers.jobs.archive_trigger import (
+    ARCHIVE_INDEX,
+    archive_lease,
+    mark_archive_failed,
+    set_entry_if_owner,
+    set_entry_unless_verified,
+    trim_archived,
+)
 from workers.jobs.failures import TRANSIENT, failure_reason
 
 log = structlog.get_logger("archive")
@@ -63,6 +70,10 @@ def write_archive(store: EventStore, game_id: str, archive_dir: str | Path) -> d
             raw.flush()
             os.fsync(raw.fileno())
         os.chmod(partial, 0o644)  # mkstemp's 0600 would differ from the archive files written before
+        kept = archived(store.redis, [game_id]).get(game_id)
+        if kept is not None and kept.get("verified"):  # a writer whose lease ran out: the verified file stays
+            os.unlink(partial)
+            return kept
         os.replace(partial, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -71,7 +82,8 @@ def write_archive(store: EventStore, game_id: str, archive_dir: str | Path) -> d
     end = json.loads(last_line)
     entry = {"file": str(path), "last_seq": end["last_seq"], "last_hash": end["last_hash"]}
     entry["bytes"] = path.stat().st_size
-    store.redis.hset(ARCHIVE_INDEX, game_id, json.dumps(entry))
+    if not set_entry_unless_verified(store.redis, game_id, entry):
+        return archived(store.redis, [game_id])[game_id]
     return entry
 
 
@@ -116,12 +128,37 @@ def archive_missing(store: EventStore, game_ids: list[str], archive_dir: str | P
     return written
 
 
+class NotFinished(ValueError):
+    """A game still being played: its archive is written when it ends, not before (a stale one would
+    stand for the game)."""
+
+
 def archive_game(store: EventStore, game_id: str, archive_dir: str | Path) -> dict[str, Any]:
     """Write the game's archive, verify it (``harbormaster verify``: chain, replay, every decision again),
     upload it to the bucket if one is configured, mark it verified in the index and trim the game from
-    Redis if nothing will read it there again."""
+    Redis if nothing will read it there again.
+
+    One writer at a time owns a game's archive (``archive_lease``): a second writer leaves it to the first
+    (``"busy"``), and an archive once verified is returned as it is, never written again, so a late writer
+    cannot replace a good file with one read while the game was being trimmed."""
     if store.meta(game_id).archive:  # trimmed already: its archive was verified before
         return archived(store.redis, [game_id]).get(game_id, {})
+    with archive_lease(store.redis, game_id) as token:
+        if token is None:
+            log.info("archive_busy", game_id=game_id)
+            return archived(store.redis, [game_id]).get(game_id, {}) | {"busy": True}
+        entry = _archive_owned(store, game_id, archive_dir, token)
+    if entry.get("verified"):
+        entry["trimmed"] = bool(trim_archived(store, [game_id]))
+    return entry
+
+
+def _archive_owned(store: EventStore, game_id: str, archive_dir: str | Path, token: str) -> dict[str, Any]:
+    current = archived(store.redis, [game_id]).get(game_id)
+    if current is not None and current.get("verified"):
+        return current  # nothing verified is ever replaced
+    if store.meta(game_id).status != "finished":
+        raise NotFinished(f"game {game_id} is still being played: it is archived when it ends")
     entry = write_archive(store, game_id, archive_dir)
     report = verify_file(Path(entry["file"]), store.games)
     if not (report.ok and report.finished):
@@ -133,10 +170,11 @@ def archive_game(store: EventStore, game_id: str, archive_dir: str | Path) -> di
             entry["object"] = bucket.upload(Path(entry["file"]))
         except BucketError as exc:  # kept in Redis, unverified: archive_missing uploads it again
             log.error("archive_not_uploaded", game_id=game_id, error=str(exc))
-            return entry
+            return entry | {"upload_failed": str(exc)[:300]}
     entry["verified"] = True
-    store.redis.hset(ARCHIVE_INDEX, game_id, json.dumps(entry))
-    entry["trimmed"] = bool(trim_archived(store, [game_id]))
+    if not set_entry_if_owner(store.redis, game_id, token, entry):
+        log.warning("archive_lease_lost", game_id=game_id)  # another writer's verified entry stands
+        return archived(store.redis, [game_id]).get(game_id, {})
     return entry
 
 

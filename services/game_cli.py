@@ -13,6 +13,7 @@ import msgspec
 
 from events import codec
 from events.archived import archived_envelopes
+from events.command_ids import reserved_message, reserved_prefix
 from services.bootstrap import Services, load_games
 from services.cli_common import UserError, json_arg
 from services.config import Settings
@@ -62,6 +63,9 @@ def cmd_send(services: Services, args: argparse.Namespace) -> int:
         raise UserError(f"not a {game.key} command: {exc}") from exc
     if args.id is not None and (not args.id or args.id.startswith("@")):
         raise UserError("a command id is not empty and does not start with @ (reserved)")
+    reserved = reserved_prefix(args.id) if args.id is not None else None
+    if reserved is not None:
+        raise UserError(reserved_message(reserved))
     command_id = services.bus.submit(args.game_id, args.seat, body, args.id)
     record = _wait_for_result(services, args.game_id, args.seat, command_id, args.wait)
     if record is None:
@@ -158,17 +162,23 @@ def cmd_games(services: Services, args: argparse.Namespace) -> int:
 
 def cmd_archive(services: Services, args: argparse.Namespace) -> int:
     """Archive now, in this process: the finished games named, or every finished game not archived yet."""
-    from services.archive import archive_game, archive_missing
+    from services.archive import NotFinished, archive_game, archive_missing
 
     folder = Path(args.to) if args.to else services.settings.archive_dir
     if folder is None:
         raise UserError("no archive folder: HARBORMASTER_ARCHIVE is off; name one with --to")
-    if args.game_ids:  # named: written again (the same bytes) and verified, unless trimmed from Redis already
+    try:  # named: archived and verified unless a verified archive exists (that one is kept as it is)
         written = [{"game_id": g} | archive_game(services.store, g, folder) for g in args.game_ids]
-    else:
+    except NotFinished as exc:
+        raise UserError(str(exc)) from None
+    if not args.game_ids:
         written = archive_missing(services.store, services.store.list_games(), folder)
     for entry in written:
         print(json.dumps(entry))
+    unverified = [e["game_id"] for e in written if not e.get("verified") and not e.get("busy")]
+    if unverified:  # an upload the bucket refused, or a file that did not verify: not archived
+        print(f"not verified (see the log): {', '.join(unverified)}", file=sys.stderr)
+        return 1
     return 0
 
 

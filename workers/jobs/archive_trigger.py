@@ -7,8 +7,10 @@ path, which rq resolves in the rq worker (a process that has every layer loaded)
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Sequence
+import secrets
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from rq import Queue, Retry
@@ -25,6 +27,66 @@ ARCHIVE_INDEX = "hm:archive"
 """A hash: game id -> JSON ``{"file", "last_seq", "last_hash", "bytes", "verified"}`` of its archive file."""
 ARCHIVE_FAILED = "hm:archive:failed"
 """A hash: game id -> why its archive job failed (``mark_archive_failed``); such a game is not enqueued again."""
+
+
+ARCHIVE_LEASE_MS = 600_000
+"""How long one writer owns a game's archive: far longer than writing and verifying one takes (a lease
+that ran out is the mark of a writer that died; a slow one is refused at its compare-and-set)."""
+
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+_SET_IF_OWNER = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+local entry = redis.call('HGET', KEYS[2], ARGV[2])
+if entry and cjson.decode(entry).verified == true then return -1 end
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+return 1
+"""
+
+
+def archive_lease_key(game_id: str) -> str:
+    """The lease that makes one process at a time the writer of a game's archive (and its trim); tagged with
+    the index's own name, so on a Cluster the compare-and-set of both runs in one slot."""
+    return f"{{{ARCHIVE_INDEX}}}:lease:{game_id}"
+
+
+@contextlib.contextmanager
+def archive_lease(client: Any, game_id: str) -> Iterator[str | None]:
+    """Own the game's archive for the block: yields this writer's token, or ``None`` when another writer
+    owns it now (the caller leaves the archive to that one). Released only by its owner."""
+    token = secrets.token_hex(16)
+    if not client.set(archive_lease_key(game_id), token, nx=True, px=ARCHIVE_LEASE_MS):
+        yield None
+        return
+    try:
+        yield token
+    finally:
+        client.eval(_RELEASE, 1, archive_lease_key(game_id), token)
+
+
+_SET_UNLESS_VERIFIED = """
+local entry = redis.call('HGET', KEYS[1], ARGV[1])
+if entry and cjson.decode(entry).verified == true then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
+
+
+def set_entry_unless_verified(client: Any, game_id: str, entry: dict[str, Any]) -> bool:
+    """Store an unverified index entry (a file just written) unless a verified one is there already."""
+    return int(client.eval(_SET_UNLESS_VERIFIED, 1, ARCHIVE_INDEX, game_id, json.dumps(entry))) == 1
+
+
+def set_entry_if_owner(client: Any, game_id: str, token: str, entry: dict[str, Any]) -> bool:
+    """Store the game's index entry only while ``token`` still owns its archive and no verified entry is
+    there: a writer whose lease ran out, or that comes after a verified archive, changes nothing."""
+    done = client.eval(
+        _SET_IF_OWNER, 2, archive_lease_key(game_id), ARCHIVE_INDEX, token, game_id, json.dumps(entry)
+    )
+    return int(done) == 1
 
 
 _trim = True
@@ -70,8 +132,11 @@ def trim_archived(store: EventStore, game_ids: Sequence[str]) -> list[str]:
             continue
         if not meta.tournament or not _recorded(store, game_id):
             continue  # only a tournament's games, once recorded (others are read by their players' clients)
-        trim(store.redis, game_id, entry["file"])
-        trimmed.append(game_id)
+        with archive_lease(store.redis, game_id) as token:
+            if token is None:
+                continue  # its archive's writer trims it, or the next pass does
+            trim(store.redis, game_id, entry["file"])
+            trimmed.append(game_id)
     return trimmed
 
 
@@ -115,8 +180,9 @@ def enqueue_archive(
 ) -> None:
     """Enqueue the archive job of a game unless it is archived already (the index, on ``client``), queued or
     running (the job, on the queue's Redis)."""
-    if client.hexists(ARCHIVE_INDEX, game_id) or client.hexists(ARCHIVE_FAILED, game_id):
-        return
+    entry = client.hget(ARCHIVE_INDEX, game_id)
+    if (entry is not None and json.loads(entry).get("verified")) or client.hexists(ARCHIVE_FAILED, game_id):
+        return  # an unverified entry (an archive asked for while the game was live) is written again
     job_id = archive_job_id(game_id)
     if queue.connection.hget(f"rq:job:{job_id}", "status") in (b"queued", b"started"):
         return
