@@ -93,3 +93,36 @@ def inbox(partition: int) -> str:
 def lease(partition: int) -> str:
     """Which worker owns a partition; one owner at a time keeps per-game order."""
     return f"{PREFIX}:lease:{partition}"
+
+
+# --- the service's transparency log (events/log_store.py): every key in the one hash slot ``{log}`` ------
+
+LOG = f"{PREFIX}:{{log}}"
+LOG_LEAVES = f"{LOG}:leaves"
+"""A list: each leaf's data (canonical JSON, ``events/tlog/leaves.py``); the list index is the leaf index."""
+LOG_CHECKPOINT = f"{LOG}:checkpoint"
+"""A string: the latest signed checkpoint note."""
+LOG_CHECKPOINTS = f"{LOG}:checkpoints"
+"""A sorted set: every signed checkpoint note, scored by its tree size."""
+LOG_COSIGNED = f"{LOG}:cosigned"
+"""A hash: witness key name -> the latest checkpoint note carrying that witness's cosignature line."""
+LOG_QUEUE = f"{LOG}:queue"
+"""A stream of leaf data (field ``leaf``) other writers ask the sequencer to log."""
+LOG_LEASE = f"{LOG}:lease"
+"""The sequencer's lease: only its holder appends."""
+LOG_HEADS = f"{LOG}:heads"
+"""A hash: ``<stream>:<id>`` -> ``<seq>:<hash>`` of the chain's last logged head."""
+LOG_OPEN = f"{LOG}:open"
+"""A sorted set: the chains with a logged start and no logged finished head (scored by the start's index)."""
+LOG_KEY = f"{LOG}:key"
+"""A hash: the sequencer's ``origin``, ``vkey`` and ``retired`` (JSON list of vkeys) that sign the log."""
+
+
+def log_level(level: int) -> str:
+    """A list of the 32-byte hashes of the perfect subtrees of height ``level`` (level 0: leaf hashes)."""
+    return f"{LOG}:level:{level}"
+
+
+def log_chain(stream: str, chain_id: str) -> str:
+    """A sorted set: member leaf index, score seq (the chain's start scored 0, each head by its seq)."""
+    return f"{LOG}:chain:{stream}:{chain_id}"
