@@ -56,21 +56,30 @@ class Truth:
             "status": "finished" if outcome is not None else "live",
         }
 
+    def hash_at(self, seq: int) -> str:
+        return self.envelopes[seq - 1].hash if seq > 0 else ""
+
     def frame(self, kind: str, seq: int, seat: int | None) -> bytes:
         """The frame this viewer may get: built from the game's own projections, not the gateway's."""
         if kind == "hello":
             return msgspec.json.encode(
                 Hello(
-                    game_id=self.game_id, game=self.game.key, viewer=seat, seq=seq, **self.common(seq, seat)
+                    game_id=self.game_id,
+                    game=self.game.key,
+                    viewer=seat,
+                    seq=seq,
+                    hash=self.hash_at(seq),
+                    **self.common(seq, seat),
                 )
             )
         if kind == "resync":
-            return msgspec.json.encode(Resync(seq=seq, **self.common(seq, seat)))
+            return msgspec.json.encode(Resync(seq=seq, hash=self.hash_at(seq), **self.common(seq, seat)))
         envelope, event = self.envelopes[seq - 1], self.events[seq - 1]
         common = self.common(seq, seat)
         shown = event if common["outcome"] is not None else self.game.redact(event, seat)
         frame = EventFrame(
             seq=seq,
+            hash=envelope.hash,
             event_type=envelope.type,
             seat=envelope.seat,
             event=shown,

@@ -222,6 +222,7 @@ async def get_game(request: Request) -> Response:
             spectator_delay=feed.meta.spectator_delay,
             names=await names.load(gateway.redis, feed.game_id, feed.meta.header.seats, feed.meta.bots),
             tournament_id=_tournament_of(feed.game_id) if feed.meta.tournament else None,
+            seed_commitment=feed.meta.header.seed_commitment,
         )
     )
 
@@ -248,6 +249,7 @@ async def events(request: Request) -> Response:
     items = [
         EventItem(
             seq=entry.envelope.seq,
+            hash=entry.envelope.hash,
             type=entry.envelope.type,
             seat=entry.envelope.seat,
             command_id=entry.envelope.command_id,

@@ -159,12 +159,17 @@ class GameState(msgspec.Struct, kw_only=True):
     """A name for every seat (chosen at creation, else "Player N" or the bot's)."""
     tournament_id: str | None = None
     """The tournament a tournament's table belongs to (its page: ``/tournaments/<id>``)."""
+    seed_commitment: str = ""
+    """``sha256(seed)`` from the game's header, hashed into the chain's first link: the seed the game's dice
+    and shuffles come from, committed to before the first move (revealed by the event that ends the game)."""
 
 
 class EventItem(msgspec.Struct, kw_only=True):
     """One event as a viewer may see it (``event`` is ``null`` where it is hidden from that viewer)."""
 
     seq: int
+    hash: str
+    """The event's chain hash (``sha256(prev_hash ‖ canonical bytes)``): what a receipt binds the server to."""
     type: str
     seat: int | None
     command_id: str
@@ -209,6 +214,8 @@ class Hello(msgspec.Struct, kw_only=True, tag="hello", tag_field="type"):
     game: str
     viewer: int | None
     seq: int
+    hash: str
+    """The chain hash of event ``seq`` (empty at 0)."""
     status: str
     view: Any
     to_act: list[int]
@@ -219,6 +226,8 @@ class EventFrame(msgspec.Struct, kw_only=True, tag="event", tag_field="type"):
     """One per appended event, in order, exactly once: the event as this viewer may see it, the view after."""
 
     seq: int
+    hash: str
+    """The event's chain hash: with ``seq``, what the client keeps as proof of what it was shown (receipts)."""
     event_type: str
     seat: int | None
     event: Any
@@ -236,6 +245,8 @@ class Resync(msgspec.Struct, kw_only=True, tag="resync", tag_field="type"):
     the events after it that the client holds no longer exist."""
 
     seq: int
+    hash: str
+    """The chain hash of event ``seq``."""
     view: Any
     to_act: list[int]
     outcome: Any

@@ -237,6 +237,7 @@ class GameFeed:
             game=self.game.key,
             viewer=seat,
             seq=seq,
+            hash=self.hash_at(seq),
             status=status,
             view=view,
             to_act=to_act,
@@ -246,7 +247,14 @@ class GameFeed:
     def resync_frame(self, seat: int | None) -> tuple[int, str]:
         seq = self.visible_seq(seat)
         view, to_act, outcome, status = self._seen(seat, seq)
-        return seq, encode_text(Resync(seq=seq, view=view, to_act=to_act, outcome=outcome, status=status))
+        resync = Resync(
+            seq=seq, hash=self.hash_at(seq), view=view, to_act=to_act, outcome=outcome, status=status
+        )
+        return seq, encode_text(resync)
+
+    def hash_at(self, seq: int) -> str:
+        """The chain hash of event ``seq`` (empty before the first)."""
+        return self.entries[seq - 1].envelope.hash if seq > 0 else ""
 
     def event_frame(self, entry: Entry, state: Any, seat: int | None) -> str:
         envelope = entry.envelope
@@ -254,6 +262,7 @@ class GameFeed:
         return encode_text(
             EventFrame(
                 seq=envelope.seq,
+                hash=envelope.hash,
                 event_type=envelope.type,
                 seat=envelope.seat,
                 command_id=envelope.command_id,
