@@ -3,7 +3,8 @@
 The seat comes from the caller's token (checked once per request, or once per WebSocket), never from the
 body. A command id answers once: a repeated id gets the result recorded for its first use and is never
 applied twice (the fold worker's append refuses a recorded id; the gateway only saves the round trip).
-An id is the seat's own (``keys.result_field``): another seat, a bot or the server may use the same one.
+An id is the seat's own (``keys.result_field``): another seat may use the same one. The server's own ids
+(``timeout-``, ``bot-``, ``setup-``: ``events/command_ids.py``) are refused with 400 ``reserved_command_id``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from mypy_extensions import mypyc_attr
 from redis.exceptions import ResponseError
 
 from events import codec, keys
+from events.command_ids import reserved_message, reserved_prefix
 from events.envelope import CommandRecord
 from events.transport.multiplexed import ReplySink
 from services.gateway.api import strict
@@ -40,6 +42,9 @@ def parse_command(feed: GameFeed, raw: bytes, command_id: str | None) -> tuple[b
     command_id = command_id or uuid.uuid4().hex
     if not COMMAND_ID.match(command_id):
         raise ApiError(400, "bad_command_id", "a command id is 1 to 64 letters, digits or _.:-")
+    reserved = reserved_prefix(command_id)
+    if reserved is not None:  # the log reads a timeout- id as the clock's: a player's would pass as absent
+        raise ApiError(400, "reserved_command_id", reserved_message(reserved))
     return canonical, command_id
 
 

@@ -39,10 +39,11 @@ def test_a_player_cannot_freeze_a_bot_by_taking_its_command_ids(
     assert isinstance(seed, bytes)
     # The attack of the finding: seat 0 records refusals under every id the bot would use next, the old
     # predictable ones and even the real ones (keyed with the game's secret seed, which no player has).
+    # Since issue 41.3 the bots' ids are the server's: refused before they reach the rules.
     for seq in range(2, 13):
         for command_id in (f"bot-{seq}-1", bot_command_id(seed, seq, 1)):
             refused = post_command(api, gid, token, {"command_id": command_id, "command": TOO_LONG_NOTE})
-            assert (refused.status_code, refused.json()["code"]) == (409, "race.note_too_long")
+            assert (refused.status_code, refused.json()["error"]) == (400, "reserved_command_id")
     for round_no in range(5):
         rolled = post_command(api, gid, token, {"command": {"type": "Roll"}})
         assert (rolled.status_code, rolled.json()["seq"]) == (200, 2 + 2 * round_no)
@@ -50,6 +51,27 @@ def test_a_player_cannot_freeze_a_bot_by_taking_its_command_ids(
     assert _state(api, gid)["seq"] == 11
     fields = [field for field in redis_client.hkeys(keys.results(gid)) if isinstance(field, bytes)]
     assert sum(field.startswith(b"bot1/bot-") for field in fields) == 5
+    assert not [field for field in fields if field.startswith(b"seat0/bot-")]
+
+
+def test_a_person_cannot_send_her_moves_as_the_clock_s_timeouts(
+    stack: ServerThread, api: httpx.Client, redis_client: redis.Redis
+) -> None:
+    """Issue 41.3, the report's case: a person sent all her moves with ids ``timeout-p{n}-0-mine``, the log
+    read each as the clock's, and she was recorded absent and forfeited. Every reserved prefix, in any
+    case, over HTTP and the WebSocket, is refused naming the rule, and changes nothing."""
+    game = create(api, "race", 2)
+    gid, token = game["game_id"], game["seats"][0]["token"]
+    before = (redis_client.xlen(keys.events(gid)), redis_client.hlen(keys.results(gid)))
+    for command_id in ("timeout-p1-0-mine", "timeout-p2-0-mine", "TIMEOUT-3-0-x", "bot-2-0-mine", "setup-x"):
+        refused = post_command(api, gid, token, {"command_id": command_id, "command": {"type": "Roll"}})
+        assert (refused.status_code, refused.json()["error"]) == (400, "reserved_command_id")
+        assert "reserved for the server" in refused.json()["message"]
+        frame = _move_over_socket(stack, gid, token, command_id)
+        assert (frame["status"], frame["code"]) == ("rejected", "reserved_command_id")
+    assert (redis_client.xlen(keys.events(gid)), redis_client.hlen(keys.results(gid))) == before
+    mine = post_command(api, gid, token, {"command_id": "p1-0-mine", "command": {"type": "Roll"}})
+    assert (mine.status_code, mine.json()["status"]) == (200, "applied")  # her own ids are hers
 
 
 def test_setup_is_an_ordinary_client_command_id(api: httpx.Client, redis_client: redis.Redis) -> None:

@@ -106,6 +106,15 @@ def test_a_command_id_in_the_reserved_at_namespace_is_refused(redis_url, redis_c
     assert result.returncode == 2 and b"reserved" in result.stderr
 
 
+def test_the_server_s_own_command_ids_are_refused_from_send(redis_url, redis_client) -> None:
+    """Issue 41.3: ``send`` is a client too; a ``timeout-`` id would pass in the log as the clock's."""
+    game_id = json.loads(hm("new", "race", "--seats", "2", url=redis_url).stdout)["game_id"]
+    for command_id in ("timeout-p1-0-mine", "bot-2-0-x"):
+        result = hm("send", game_id, "0", '{"type":"Roll"}', "--id", command_id, url=redis_url)
+        assert result.returncode == 2 and b"reserved for the server" in result.stderr
+    assert json.loads(hm("log", game_id, url=redis_url).stdout.splitlines()[-1])["seq"] == 1
+
+
 def test_without_redis_url_the_cli_uses_an_embedded_redis_in_the_data_folder(tmp_path) -> None:
     created = hm("new", "race", "--seats", "2", "--id", "kept", url=None, data_dir=tmp_path)
     assert created.returncode == 0, created.stderr
