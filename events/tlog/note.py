@@ -51,7 +51,7 @@ class Verifier:
     @classmethod
     def from_vkey(cls, vkey: str) -> Verifier:
         try:
-            name, hex_id, material = vkey.strip().split("+")
+            name, hex_id, material = vkey.strip().split("+", 2)  # base64 may hold "+" too
             raw = base64.b64decode(material, validate=True)
             verifier = cls(name, raw[0], raw[1:])
         except (ValueError, IndexError, binascii.Error) as error:
