@@ -157,7 +157,10 @@ def _warn_if_interpreted() -> None:
 
 def run(argv: Sequence[str]) -> int:
     args = parser().parse_args(argv)
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except ValueError as exc:  # a setting that cannot be used: one line naming it, before anything starts
+        raise UserError(str(exc)) from exc
     hm_logging.configure(settings.log_format, settings.log_level)
     if args.subcommand in LONG_RUNNING:  # the processes that run the compiled path (serve's children too)
         _warn_if_interpreted()

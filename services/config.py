@@ -28,6 +28,7 @@ import msgspec
 from events.bus import DEFAULT_PARTITIONS
 from events.replica_ack import ReplicaAck
 from events.transport.interface import transport_named
+from services.log_settings import LogSettings
 from services.players.settings import PlayerSettings
 
 
@@ -128,6 +129,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     replica_ack: ReplicaAck = ReplicaAck()
     """``HARBORMASTER_REPLICA_ACK`` (``none``/``wait``/``waitaof``), ``_REPLICAS``, ``_TIMEOUT_MS``: whether an
     append waits for replicas to confirm it before its command is acknowledged (``events/replica_ack.py``)."""
+    log: LogSettings = LogSettings()
+    """``HARBORMASTER_LOG_*``: the transparency log's sequencer, key and witnesses (``services/log_settings.py``)."""
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -154,6 +157,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             limits=Limits.from_env(env),
             players=PlayerSettings.from_env(env),
             replica_ack=ReplicaAck.from_env(env),
+            log=LogSettings.from_env(env),
             transport=transport_named(env.get("HARBORMASTER_TRANSPORT", "fast")),
             archive_dir=None
             if archive == "off"
