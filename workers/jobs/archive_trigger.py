@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import secrets
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -20,6 +19,7 @@ from events.errors import UnknownGame
 from events.ids import job_id, parse_tournament_game_id
 from events.store import EventStore, LoadedGame
 from events.tournament_store import tournament_key
+from workers.jobs.ownership import owned
 
 ARCHIVE_QUEUE = "hm-archive"
 ARCHIVE_JOB = "services.archive.run_archive_job"
@@ -32,11 +32,6 @@ ARCHIVE_FAILED = "hm:archive:failed"
 ARCHIVE_LEASE_MS = 600_000
 """How long one writer owns a game's archive: far longer than writing and verifying one takes (a lease
 that ran out is the mark of a writer that died; a slow one is refused at its compare-and-set)."""
-
-_RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
 
 _SET_IF_OWNER = """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
@@ -57,14 +52,8 @@ def archive_lease_key(game_id: str) -> str:
 def archive_lease(client: Any, game_id: str) -> Iterator[str | None]:
     """Own the game's archive for the block: yields this writer's token, or ``None`` when another writer
     owns it now (the caller leaves the archive to that one). Released only by its owner."""
-    token = secrets.token_hex(16)
-    if not client.set(archive_lease_key(game_id), token, nx=True, px=ARCHIVE_LEASE_MS):
-        yield None
-        return
-    try:
+    with owned(client, archive_lease_key(game_id), ARCHIVE_LEASE_MS) as token:
         yield token
-    finally:
-        client.eval(_RELEASE, 1, archive_lease_key(game_id), token)
 
 
 _SET_UNLESS_VERIFIED = """

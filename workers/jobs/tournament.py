@@ -36,6 +36,7 @@ from workers.jobs.account_ratings import seat_tournament_accounts
 from workers.jobs.archive_trigger import recorded_key, trim_archived
 from workers.jobs.clock import Clock, claim_timeouts, read_clocks
 from workers.jobs.failures import TRANSIENT, failure_reason
+from workers.jobs.ownership import owned
 from workers.jobs.people import seat_people
 from workers.jobs.schedule import make_scheduler
 
@@ -53,6 +54,38 @@ def round_job_id(tournament_id: str, number: int) -> str:
 
 def _done_key(tournament_id: str, number: int) -> str:
     return tournament_key(tournament_id, f"done:r{number}")
+
+
+CLOSING_LEASE_MS = 120_000
+"""How long one process owns a round's close (deciding, appending, trimming, opening the next round)."""
+
+
+def _closing_key(tournament_id: str, number: int) -> str:
+    """The lease of round ``number``'s close: the round job and any process's reconcile pass take turns,
+    so none loads a table's game while the other trims it (issue 42: a reconcile pass that read a game
+    being trimmed failed a finished tournament)."""
+    return tournament_key(tournament_id, f"closing:r{number}")
+
+
+def close_and_act(
+    store: EventStore,
+    rq: Any,
+    tournaments: TournamentStore,
+    tournament_id: str,
+    number: int,
+    redis_url: str,
+    partitions: int,
+    plugins: tuple[str, ...],
+) -> list[TournamentEvent]:
+    """Close round ``number`` and act on it (trim, open the next round) as its one owner; returns the
+    events appended (none when another process is closing it: that one acts, or a later pass does)."""
+    with owned(store.redis, _closing_key(tournament_id, number), CLOSING_LEASE_MS) as token:
+        if token is None:
+            log.info("round_close_busy", tournament_id=tournament_id, round=number)
+            return []
+        events = close_round(store, tournaments, tournament_id, number)
+        after_decision(store, rq, tournaments, tournament_id, events, redis_url, partitions, plugins)
+        return events
 
 
 def _tables_key(tournament_id: str) -> str:
@@ -95,6 +128,8 @@ def _table_result(store: EventStore, state: State, number: int, table: int) -> T
     try:
         loaded = store.load(game_id)
     except UnknownGame:
+        return None
+    if loaded.state is None:  # no event read (a game trimmed under the reader): not a result, decided again later
         return None
     outcome = loaded.game.outcome(loaded.state)
     if outcome is None:
@@ -209,9 +244,8 @@ def run_round_job(
         if tournaments.failure(tournament_id) is not None:
             return 0  # set aside: acting on it fails every time
         store = EventStore(client, games_with_plugins(tuple(plugins)))
-        events = close_round(store, tournaments, tournament_id, number)
-        after_decision(
-            store, job.connection, tournaments, tournament_id, events, redis_url, partitions, plugins
+        events = close_and_act(
+            store, job.connection, tournaments, tournament_id, number, redis_url, partitions, plugins
         )
         if events:
             log.info("round_closed", tournament_id=tournament_id, round=number, events=len(events))
@@ -308,8 +342,7 @@ def reconcile(
                           forfeit=settings.on_timeout == "forfeit",
                           no_show_ms=int(settings.no_show_s * 1000) if settings.no_show_s > 0 else None)  # fmt: skip
             claim_timeouts(store, CommandBus(store.redis, partitions), live, now_ms=now_ms(), clock=clock)
-        events = close_round(store, tournaments, tournament_id, current.number)
-        after_decision(store, rq, tournaments, tournament_id, events, redis_url, partitions, plugins)
+        close_and_act(store, rq, tournaments, tournament_id, current.number, redis_url, partitions, plugins)
     return tournaments.load(tournament_id)
 
 

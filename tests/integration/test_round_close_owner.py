@@ -1,0 +1,51 @@
+"""A round's close has one owner at a time (issue 42, finding 2): while the round job closes a round, the
+reconcile pass leaves it alone instead of loading games the job is trimming (which failed a finished
+tournament for ever); once the owner is gone, the next pass closes it."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from domain.tournament import Entrant
+from events.tournament_store import TournamentStore
+from services import tournament_service as service
+from tests.support.pipeline import services_for
+from workers.fold import FoldWorker
+from workers.jobs.ownership import owned
+from workers.jobs.tournament import CLOSING_LEASE_MS, _closing_key
+
+pytestmark = pytest.mark.redis
+
+ROLL = b'{"type":"Roll"}'
+
+
+def _play_round_out(services, redis_url: str, tid: str) -> None:
+    worker = FoldWorker(services.redis, services.store, services.bus, block_ms=20)
+    deadline = time.monotonic() + 60
+    state = service.load(services, tid)
+    game_id = state.rounds[0].games[0]
+    while services.store.meta(game_id).status != "finished":
+        assert time.monotonic() < deadline
+        loaded = services.store.load(game_id)
+        services.bus.submit(game_id, loaded.state.turn, ROLL, None)
+        worker.run(until_idle=True)
+
+
+def test_a_pass_that_finds_the_close_owned_leaves_it_and_a_later_pass_closes(redis_url, redis_client) -> None:
+    services = services_for(redis_url)
+    people = [Entrant(name=n) for n in ("ann", "bob")]
+    spec = service.TournamentSpec(game="race", entrants=people, rounds=1, table_size=2, options={"goal": 6},
+                                  points={2: [6, 1], 1: [6]}, id="tclose")  # fmt: skip
+    tid = service.create(services, spec)
+    service.start(services, redis_url, tid)
+    _play_round_out(services, redis_url, tid)
+    with owned(redis_client, _closing_key(tid, 1), CLOSING_LEASE_MS) as token:
+        assert token is not None  # the round job, paused in the middle of its close
+        during = service.reconcile(services, redis_url, tid)
+        assert during.status == "running" and during.rounds[0].results[0] is None
+        assert TournamentStore(services.redis).failure(tid) is None
+    after = service.reconcile(services, redis_url, tid)
+    assert after.status == "finished" and after.rounds[0].results[0] is not None
+    assert TournamentStore(services.redis).failure(tid) is None
