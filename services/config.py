@@ -30,6 +30,11 @@ from events.replica_ack import ReplicaAck
 from events.transport.interface import transport_named
 from services.log_settings import LogSettings
 from services.players.settings import PlayerSettings
+from services.setting_values import number, one_of, whole
+
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+LOG_FORMATS = ("console", "json")
+MAX_PARTITIONS = 4096
 
 
 class Limits(msgspec.Struct, frozen=True, kw_only=True):
@@ -60,16 +65,16 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     def from_env(cls, env: Mapping[str, str]) -> Limits:
         default = cls()
         return cls(
-            sockets_per_address=int(env.get("HARBORMASTER_WS_PER_ADDRESS", default.sockets_per_address)),
-            commands_per_token=float(env.get("HARBORMASTER_COMMANDS_PER_TOKEN", default.commands_per_token)),
-            commands_per_address=float(
-                env.get("HARBORMASTER_COMMANDS_PER_ADDRESS", default.commands_per_address)
+            sockets_per_address=whole(env, "HARBORMASTER_WS_PER_ADDRESS", default.sockets_per_address, 0),
+            commands_per_token=number(env, "HARBORMASTER_COMMANDS_PER_TOKEN", default.commands_per_token),
+            commands_per_address=number(
+                env, "HARBORMASTER_COMMANDS_PER_ADDRESS", default.commands_per_address
             ),
-            burst=float(env.get("HARBORMASTER_RATE_BURST", default.burst)),
-            stall_seconds=float(env.get("HARBORMASTER_WS_STALL_SECONDS", default.stall_seconds)),
-            frames_per_socket=float(env.get("HARBORMASTER_WS_FRAMES_PER_SECOND", default.frames_per_socket)),
-            header_timeout_s=float(env.get("HARBORMASTER_HEADER_TIMEOUT", default.header_timeout_s)),
-            idle_timeout_s=int(env.get("HARBORMASTER_IDLE_TIMEOUT", default.idle_timeout_s)),
+            burst=number(env, "HARBORMASTER_RATE_BURST", default.burst),
+            stall_seconds=number(env, "HARBORMASTER_WS_STALL_SECONDS", default.stall_seconds),
+            frames_per_socket=number(env, "HARBORMASTER_WS_FRAMES_PER_SECOND", default.frames_per_socket),
+            header_timeout_s=number(env, "HARBORMASTER_HEADER_TIMEOUT", default.header_timeout_s),
+            idle_timeout_s=whole(env, "HARBORMASTER_IDLE_TIMEOUT", default.idle_timeout_s, 0),
         )
 
 
@@ -144,11 +149,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             data_dir=data_dir,
             data_dir_named="HARBORMASTER_DATA" in env,
             redis_server=env.get("HARBORMASTER_REDIS_SERVER") or None,
-            partitions=int(env.get("HARBORMASTER_PARTITIONS", DEFAULT_PARTITIONS)),
-            snapshot_every=int(env.get("HARBORMASTER_SNAPSHOT_EVERY", 200)),
+            partitions=whole(env, "HARBORMASTER_PARTITIONS", DEFAULT_PARTITIONS, 1, MAX_PARTITIONS),
+            snapshot_every=whole(env, "HARBORMASTER_SNAPSHOT_EVERY", 200, 1),
             admin_token=env.get("HARBORMASTER_ADMIN_TOKEN") or None,
-            log_format=env.get("HARBORMASTER_LOG_FORMAT", "console"),
-            log_level=env.get("HARBORMASTER_LOG_LEVEL", "info"),
+            log_format=one_of(env, "HARBORMASTER_LOG_FORMAT", "console", LOG_FORMATS),
+            log_level=one_of(env, "HARBORMASTER_LOG_LEVEL", "info", LOG_LEVELS),
             log_level_named=bool(env.get("HARBORMASTER_LOG_LEVEL")),
             game_plugins=tuple(p for p in env.get("HARBORMASTER_GAME_PLUGINS", "").split(",") if p),
             ws_compression=env.get("HARBORMASTER_WS_COMPRESSION", "") in ("1", "true", "yes"),
