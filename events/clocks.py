@@ -70,3 +70,14 @@ class Clock(msgspec.Struct, frozen=True, kw_only=True):
         ):
             return True
         return self.forfeit and clocks.timeouts.get(seat, 0) > 0
+
+
+def tournament_clock(move_limit_s: float, total_limit_s: float, no_show_s: float, forfeit: bool) -> Clock:
+    """A tournament's clock from its settings (seconds, 0 for off), as the reconcile pass claims with it and
+    the verifier checks each timeout against it."""
+    return Clock(
+        move_ms=int(move_limit_s * 1000) if move_limit_s > 0 else None,
+        total_ms=int(total_limit_s * 1000),
+        forfeit=forfeit,
+        no_show_ms=int(no_show_s * 1000) if no_show_s > 0 else None,
+    )

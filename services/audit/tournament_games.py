@@ -5,7 +5,8 @@ A table's result is what ``domain/tournament/results.table_finished`` makes of i
 rule the round job used: so from an archive that verifies on its own (chain, committed seed, every
 decision again) the ranking, places, in-game scores, winners and forfeits follow, and must be what the
 tournament recorded. The archive must be of this very game: its id, its game and options, the table's
-number of seats, and its last hash the result's final hash.
+number of seats, and its last hash the result's final hash. Each clock timeout in it was due under the
+tournament's clock settings (``timeouts.overdue``: in a tournament without a clock, none is).
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from domain.engine import Game
 from domain.tournament import TableFinished
 from domain.tournament.results import legacy_places, table_finished
 from domain.tournament.state import State
-from events.clocks import seat_clocks
+from events.clocks import seat_clocks, tournament_clock
 from events.envelope import GameHeader
+from services.audit.timeouts import overdue
 from services.audit.verify import Verified, read_verified
 
 if TYPE_CHECKING:
@@ -136,6 +138,11 @@ def _prove(
         report.problems.append(f"{where}: its archive {path.name} does not verify ({said})")
         return
     read = _played(verified)
+    settings = state.settings
+    clock = tournament_clock(settings.move_limit_s, settings.total_limit_s, settings.no_show_s,
+                             settings.on_timeout == "forfeit")  # fmt: skip
+    for seq, reason in overdue(verified.envelopes, verified.commands, clock):  # all off: none was due
+        report.problems.append(f"{where}: its archive at seq {seq}: {reason}")
     if _same_game(read, state, seats, recorded, where, report):
         _same_result(read, game, state, seats, recorded, where, report)
         report.proven += not any(p.startswith(where) for p in report.problems)

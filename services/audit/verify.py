@@ -11,6 +11,8 @@
 5. The end line: the export reaches the position it states (a file cut short has no end line, or ends
    before it), no record points past the last event, and a game said to be over reveals its seed. A live
    game's export verifies up to its last event ("live game, verified up to seq N").
+6. Every clock timeout (``timeouts.py``): sent by the clock, under the clock's id (its tag keyed with the
+   revealed seed), playing the documented default move, not dated before its position.
 
 The end line is not signed: it tells a cut or damaged file, not one rewritten on purpose (compare
 ``last_hash`` with the server's, or with a hash published while the game was played).
@@ -32,6 +34,7 @@ from events import codec
 from events.chain import first_broken_link
 from events.envelope import Envelope, GameHeader
 from services.audit.jsonl import LINE_DECODER, ChatLine, CommandLine, EndLine, EventLine, HeaderLine
+from services.audit.timeouts import check_timeouts, overdue, timeouts
 
 
 class Problem(msgspec.Struct, frozen=True):
@@ -47,6 +50,8 @@ class VerifyReport(msgspec.Struct, kw_only=True):
     chat: int = 0
     """Chat lines: counted against the end line, outside the hash chain (not proven)."""
     decisions_checked: bool = False
+    timeouts: int = 0
+    """Clock timeouts checked (``timeouts.py``): origin, id, default move, and with the seed their tags."""
     last_seq: int = 0
     """The last event verified."""
     finished: bool = False
@@ -75,6 +80,7 @@ class Verified(msgspec.Struct, kw_only=True):
     header: GameHeader
     envelopes: list[Envelope]
     state: Any
+    commands: list[CommandLine] = msgspec.field(default_factory=list)
 
 
 def verify_file(path: Path, games: Mapping[str, Game[Any, Any, Any, Any]]) -> VerifyReport:
@@ -128,7 +134,16 @@ def _verify(
     if seed is not None and not report.problems:
         _redecide(game, header, seed, envelopes, states, parsed.commands, report)
         report.decisions_checked = True
-    verified = Verified(header=header, envelopes=envelopes, state=states[-1]) if report.ok else None
+    if not report.problems:  # a live game's too: the tag waits for its seed, the rest is in the log
+        found = check_timeouts(game, seed, envelopes, states, parsed.commands)
+        found += overdue(envelopes, parsed.commands, None)
+        report.problems.extend(Problem(seq, reason) for seq, reason in found)
+        report.timeouts = sum(1 for _ in timeouts(parsed.commands))
+    verified = (
+        Verified(header=header, envelopes=envelopes, state=states[-1], commands=parsed.commands)
+        if report.ok
+        else None
+    )
     return report, verified
 
 
