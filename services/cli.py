@@ -142,6 +142,9 @@ def parser() -> argparse.ArgumentParser:
     from services.tournament_cli import add_parser as add_tournament_parser
 
     add_tournament_parser(sub)
+    from services.witness.cli import add_parser as add_witness_parser
+
+    add_witness_parser(sub)
     return p
 
 
@@ -168,6 +171,11 @@ def run(argv: Sequence[str]) -> int:
         return game_cli.cmd_verify(args) if args.subcommand == "verify" else tournament_verify(args, settings)
     if args.subcommand == "serve":
         return cmd_serve(settings, args)
+    if args.subcommand == "witness":  # no Redis: it follows another server's log over HTTP
+        from services.witness.cli import cmd_witness
+
+        signal.signal(signal.SIGTERM, _interrupt)
+        return cmd_witness(args, settings.data_dir)
     if args.subcommand in LONG_RUNNING:
         # uvicorn raises SIGTERM again once the gateway has stopped: let it unwind, so that an embedded Redis
         # this process started is stopped too (the workers stop warmly on SIGTERM by their own handlers).
