@@ -8,6 +8,9 @@ size, or it logged two hashes for one event of the game's chain (an honest chain
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol
+
 import msgspec
 
 from events.tlog import leaves, merkle, note
@@ -15,6 +18,8 @@ from events.tlog.checkpoint import Checkpoint, open_checkpoint
 
 
 class Receipt(msgspec.Struct, frozen=True, kw_only=True):
+    """A receipt's proving parts; a JSON receipt with more fields (the game's id, the size) decodes to it."""
+
     checkpoint: str
     """The log's signed checkpoint note (cosignatures may follow its signature)."""
     index: int
@@ -24,11 +29,24 @@ class Receipt(msgspec.Struct, frozen=True, kw_only=True):
     """The leaf's inclusion proof in the checkpoint's tree."""
 
 
+class Proven(Protocol):
+    """What :func:`conflicting_heads` reads of a receipt (``services/audit/log_file.Receipt`` has it too)."""
+
+    @property
+    def checkpoint(self) -> str: ...
+    @property
+    def index(self) -> int: ...
+    @property
+    def leaf(self) -> bytes: ...
+    @property
+    def proof(self) -> Sequence[bytes]: ...
+
+
 class ReceiptError(ValueError):
     """A receipt that proves nothing: not signed by the log, or its leaf not in its tree."""
 
 
-def open_receipt(receipt: Receipt, log: note.Verifier) -> tuple[Checkpoint, leaves.Leaf]:
+def open_receipt(receipt: Proven, log: note.Verifier) -> tuple[Checkpoint, leaves.Leaf]:
     """The checkpoint and leaf a receipt proves, once the log's signature and the inclusion proof verify."""
     try:
         checkpoint = open_checkpoint(receipt.checkpoint, log, log.name)
@@ -41,7 +59,7 @@ def open_receipt(receipt: Receipt, log: note.Verifier) -> tuple[Checkpoint, leav
     return checkpoint, leaf
 
 
-def conflicting_heads(a: Receipt, b: Receipt, log: note.Verifier) -> str | None:
+def conflicting_heads(a: Proven, b: Proven, log: note.Verifier) -> str | None:
     """Why two receipts for one chain cannot both be true, or ``None`` when they agree (or cannot be
     compared offline: two sizes and two different events). Raises :class:`ReceiptError` for a receipt that
     proves nothing or two receipts of different chains."""
