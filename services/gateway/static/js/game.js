@@ -9,6 +9,7 @@ import { Decision } from "./shell/decide.js";
 import { GameLog } from "./shell/log.js";
 import { changedPlaces, focusedKey, listenForKeys, markLastMove, nameThePlaces, offerToKeyboard, restoreFocus, signature, zoomForTouch } from "./shell/places.js";
 import { finalTable, playersPanel } from "./shell/players.js";
+import { Receipts } from "./shell/receipts.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
@@ -28,6 +29,7 @@ let socket = null;
 let retry = 500;
 const commands = new SocketCommands();
 let chat = null;
+let receipts = null; // what this browser was shown, and the log's receipts for it (shell/receipts.js)
 
 /** The one function that sends a move: on the game's socket when it is open, else over HTTP. */
 function sendCommand(command) {
@@ -196,6 +198,7 @@ function onFrame(frame) {
   if (frame.type === "chat") return chat && chat.take(frame);
   if (frame.type === "pong" || (frame.type === "result" && commands.settle(frame))) return;
   if (frame.type === "result") return;
+  if (frame.hash) receipts.saw(frame);
   if (frame.type === "hello") S.viewer = frame.viewer;
   if ((frame.type === "hello" || frame.type === "resync") && S.live && frame.seq < S.live.seq) rewound(frame.seq);
   if (frame.type === "hello" && chat) chat.load(); // messages sent while the socket was closed
@@ -228,6 +231,7 @@ function rewound(seq) {
 async function finish() {
   S.decision = null;
   setConn("game over");
+  receipts.end();
   await loadEvents();
   render();
 }
@@ -243,6 +247,7 @@ async function loadEvents() {
     from = body.events[body.events.length - 1].seq;
   }
   log.reset(all);
+  receipts.saw(...all);
   return all.length ? all[all.length - 1].seq : 0;
 }
 
@@ -351,6 +356,8 @@ async function start() {
   log = new GameLog($("log"), S.board, context);
   chat = new Chat($("chat"), gameId, S.viewer, token);
   chat.start();
+  receipts = new Receipts($("audit"), gameId, body.seed_commitment);
+  receipts.start();
   const last = await loadEvents();
   S.live = { seq: body.last_seq, view: body.view, to_act: body.to_act, outcome: body.outcome, status: body.status };
   viewCache.set(S.live.seq, S.live);

@@ -1,0 +1,246 @@
+// Receipts (issue 41): what this browser was shown of a game, kept so that the player can prove it later.
+// Each event's (seq, hash) as the frames and the event list carried them, the game's seed commitment from the
+// first move, and the log's receipts (a signed checkpoint and the inclusion proof of the game's newest logged
+// head), asked for a few seconds after new events and at the game's end: never one request a move. Kept in
+// IndexedDB (one object store, keyed by game id: it survives reloads), shown in the "Fair play" disclosure,
+// and saved by *Download my receipts* as the file `harbormaster verify game.jsonl --receipts FILE` reads.
+import { el } from "../dom.js";
+import { api } from "../net.js";
+
+const FORMAT = "harbormaster-receipts/1";
+const DB = "harbormaster-receipts";
+const STORE = "games";
+const EVERY_MS = 4000; // the fewest milliseconds between two receipt requests while events come
+const FIRST_MS = 1500; // the log takes new heads every second or so: asking at once would miss this one
+const RETRY_MS = [2000, 4000, 8000, 15000, 30000]; // not yet logged (404) or unreachable: quietly, later
+const SAVE_MS = 800; // IndexedDB is written at most this often
+const KEEP = 64; // receipts kept a game: the first and the newest (each later head binds every event before it)
+
+const short = (hex) => (hex && hex.length > 16 ? `${hex.slice(0, 8)}…${hex.slice(-4)}` : hex || "");
+
+function openStore() {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(DB, 1);
+    request.onupgradeneeded = () => request.result.createObjectStore(STORE);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+function stored(db, mode, act) {
+  return new Promise((resolve, reject) => {
+    const request = act(db.transaction(STORE, mode).objectStore(STORE));
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+/** A receipt's leaf (base64 of its canonical JSON), read; null when it is not one. */
+function leafOf(receipt) {
+  try {
+    return JSON.parse(atob(receipt.leaf));
+  } catch (e) {
+    return null;
+  }
+}
+
+/** A signed checkpoint's origin and size: its first two lines. */
+function checkpointOf(note) {
+  const [origin, size] = String(note || "").split("\n");
+  return { origin, size: Number(size) };
+}
+
+export class Receipts {
+  /** `box`: the panel (a <details>); `seedCommitment`: as `GET /api/games/{id}` showed it. */
+  constructor(box, gameId, seedCommitment) {
+    this.box = box;
+    this.gameId = gameId;
+    this.seed = seedCommitment || "";
+    this.seen = new Map(); // seq -> hash, as shown (after a rewind, the store's event at a seq replaces ours)
+    this.receipts = [];
+    this.log = null;
+    this.warnings = [];
+    this.state = "waiting"; // what the last receipt request answered: waiting, none (404), failed, ok
+    this.db = null;
+    this.timers = { ask: null, save: null };
+    this.asking = false;
+    this.lastAsked = 0;
+    this.failures = 0;
+    this.build();
+  }
+
+  /** Restore what this browser kept of the game, and learn the log's key (once a page). */
+  async start() {
+    try {
+      this.db = await openStore();
+      this.merge(await stored(this.db, "readonly", (s) => s.get(this.gameId)));
+    } catch (e) {
+      this.warn("This browser does not keep receipts (no IndexedDB here): download them before you leave.");
+    }
+    const { status, body } = await api("/api/log/key").catch(() => ({ status: 0, body: null }));
+    if (status === 200 && body && body.vkey) this.log = { origin: body.origin, vkey: body.vkey, retired: body.retired || [] };
+    this.paint();
+    if (this.uncovered()) this.schedule(0);
+  }
+
+  merge(kept) {
+    if (!kept) return;
+    if (kept.seed_commitment && this.seed && kept.seed_commitment !== this.seed)
+      this.warn(`Earlier this browser was shown another seed commitment for this game (${short(kept.seed_commitment)}): the game may have been dealt again.`);
+    this.seed = kept.seed_commitment || this.seed;
+    for (const [seq, hash] of kept.seen || []) if (!this.seen.has(seq)) this.seen.set(seq, hash);
+    this.receipts = [...(kept.receipts || []), ...this.receipts];
+    this.log = this.log || kept.log || null;
+  }
+
+  /** Frames (hello, event, resync) or listed events shown to the player: their (seq, hash). */
+  saw(...items) {
+    const fresh = items.filter((item) => item.hash && this.seen.get(item.seq) !== item.hash);
+    if (!fresh.length) return;
+    for (const item of fresh) this.seen.set(item.seq, item.hash);
+    this.save();
+    this.schedule(Math.max(FIRST_MS, EVERY_MS - (Date.now() - this.lastAsked)));
+    this.paint();
+  }
+
+  /** The game is over: ask for the receipt of its last head now, and until one covers it. */
+  end() {
+    this.schedule(FIRST_MS);
+  }
+
+  highest() {
+    return Math.max(0, ...this.seen.keys());
+  }
+
+  /** The newest head of this game a receipt proves: {seq, hash, receipt}. */
+  covered() {
+    let best = null;
+    for (const receipt of this.receipts) {
+      const leaf = leafOf(receipt);
+      if (leaf && leaf.kind === "head" && leaf.id === this.gameId && (!best || leaf.seq > best.seq)) best = { seq: leaf.seq, hash: leaf.hash, receipt };
+    }
+    return best;
+  }
+
+  uncovered() {
+    const best = this.covered();
+    return this.highest() > (best ? best.seq : 0);
+  }
+
+  schedule(delay) {
+    if (this.timers.ask !== null || this.asking) return;
+    this.timers.ask = setTimeout(() => this.ask(), delay);
+  }
+
+  async ask() {
+    this.timers.ask = null;
+    this.asking = true;
+    this.lastAsked = Date.now();
+    const path = `/api/games/${encodeURIComponent(this.gameId)}/receipt`;
+    const { status, body } = await api(path).catch(() => ({ status: 0, body: null }));
+    this.asking = false;
+    if (status === 200 && body && body.leaf) this.take(body);
+    else this.state = status === 404 ? "none" : "failed"; // not logged yet, or the server away: quietly
+    this.failures = this.state === "ok" ? 0 : this.failures + 1;
+    this.paint();
+    if (this.uncovered()) this.schedule(this.state === "ok" ? EVERY_MS : RETRY_MS[Math.min(this.failures, RETRY_MS.length) - 1]);
+  }
+
+  take(receipt) {
+    this.state = "ok";
+    const leaf = leafOf(receipt);
+    if (!leaf || this.receipts.some((r) => r.index === receipt.index && r.size === receipt.size)) return;
+    const shown = leaf.kind === "head" ? this.seen.get(leaf.seq) : undefined;
+    if (shown && shown !== leaf.hash)
+      this.warn(`The log's head for event ${leaf.seq} (${short(leaf.hash)}) is not the event you were shown (${short(shown)}).`);
+    if (receipt.seed_commitment && this.seed && receipt.seed_commitment !== this.seed)
+      this.warn(`The log names another seed commitment for this game (${short(receipt.seed_commitment)}).`);
+    this.receipts.push(receipt);
+    if (this.receipts.length > KEEP) this.receipts.splice(1, this.receipts.length - KEEP);
+    this.save();
+  }
+
+  warn(text) {
+    if (!this.warnings.includes(text)) this.warnings.push(text);
+    this.paint();
+  }
+
+  record() {
+    const seen = [...this.seen].sort((a, b) => a[0] - b[0]);
+    return { seed_commitment: this.seed, seen, receipts: this.receipts, log: this.log };
+  }
+
+  save() {
+    if (!this.db || this.timers.save !== null) return;
+    this.timers.save = setTimeout(() => {
+      this.timers.save = null;
+      stored(this.db, "readwrite", (s) => s.put(this.record(), this.gameId)).catch(() => this.warn("The receipts could not be kept in this browser."));
+    }, SAVE_MS);
+  }
+
+  /** The receipts file: what `harbormaster verify game.jsonl --receipts FILE` reads. */
+  file() {
+    const { seed_commitment, seen, receipts, log } = this.record();
+    return { format: FORMAT, log: log || { origin: "", vkey: "" }, games: { [this.gameId]: { seed_commitment, seen, receipts } } };
+  }
+
+  download() {
+    const blob = new Blob([JSON.stringify(this.file(), null, 1)], { type: "application/json" });
+    const link = el("a", { href: URL.createObjectURL(blob), download: `receipts-${this.gameId}.json`, hidden: true });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  }
+
+  // --- the panel -------------------------------------------------------------------------------------------
+
+  build() {
+    const field = (id) => el("dd", { id });
+    this.parts = { brief: el("span", { class: "audit-brief", id: "audit-brief" }), seed: field("audit-seed"), last: field("audit-last"), receipt: field("audit-receipt"), warnings: el("div", { id: "audit-warnings", role: "alert" }) };
+    const copy = el("button", { type: "button", class: "small-button", id: "audit-copy", onclick: () => this.copySeed(copy) }, "Copy");
+    const save = el("button", { type: "button", class: "small-button", id: "download-receipts", onclick: () => this.download() }, "Download my receipts");
+    this.box.replaceChildren(
+      el("summary", {}, el("h2", {}, "Fair play"), this.parts.brief),
+      this.parts.warnings,
+      el("dl", { class: "audit-facts" },
+        el("dt", {}, "Seed commitment"), this.parts.seed,
+        el("dt", {}, "Last event seen"), this.parts.last,
+        el("dt", {}, "Latest receipt"), this.parts.receipt),
+      el("div", { class: "audit-actions" }, copy, save),
+      el("p", { class: "audit-help" }, "The dice and shuffles come from a secret seed the server committed to before the first move; the last move reveals it. ",
+        "Your browser keeps each event's hash it was shown and the log's signed receipts: with them ", el("code", {}, "harbormaster verify game.jsonl --receipts FILE"),
+        " proves that the game's export is the history you saw."));
+    this.paint();
+  }
+
+  paint() {
+    const { brief, seed, last, receipt, warnings } = this.parts;
+    brief.textContent = this.seed ? `seed ${short(this.seed)}` : "";
+    brief.title = this.seed;
+    seed.replaceChildren(el("code", { title: this.seed }, short(this.seed) || "—"));
+    const top = this.highest();
+    last.replaceChildren(top ? el("span", {}, `event ${top} · `, el("code", { title: this.seen.get(top) }, short(this.seen.get(top)))) : "none yet");
+    receipt.replaceChildren(this.receiptLine());
+    warnings.replaceChildren(...this.warnings.map((text) => el("p", { class: "notice error" }, text)));
+    this.box.dataset.covered = this.covered() ? this.covered().seq : 0;
+    this.box.dataset.receipts = this.receipts.length;
+  }
+
+  receiptLine() {
+    const best = this.covered();
+    if (!best) return this.state === "failed" ? "the log did not answer: asked again soon" : "not logged yet: asked again in a few seconds";
+    const { origin, size } = checkpointOf(best.receipt.checkpoint);
+    return el("span", {}, `event ${best.seq}, in the log's checkpoint of ${size.toLocaleString("en")} leaves (`, el("code", {}, origin), ")");
+  }
+
+  async copySeed(button) {
+    try {
+      await navigator.clipboard.writeText(this.seed);
+      button.textContent = "Copied";
+    } catch (e) {
+      button.textContent = "Select it above";
+    }
+    setTimeout(() => (button.textContent = "Copy"), 1500);
+  }
+}

@@ -1,0 +1,163 @@
+"""Receipts for players and spectators (issue 41): the game page keeps each event's ``(seq, hash)`` it was shown
+and the game's seed commitment in IndexedDB, shows them in its *Fair play* disclosure, and saves them with the
+log's receipts as the file ``harbormaster verify --receipts`` reads."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import redis
+
+from events import codec, keys
+from tests.browser.play import Clicks, take_one_step
+from tests.gateway.client import create
+from tests.gateway.harness import ServerThread, running_stack
+
+pytestmark = [pytest.mark.browser, pytest.mark.redis]
+
+KEPT = """
+(gameId) => new Promise((resolve, reject) => {
+  const opened = indexedDB.open("harbormaster-receipts", 1);
+  opened.onerror = () => reject(opened.error);
+  opened.onsuccess = () => {
+    const db = opened.result;
+    if (!db.objectStoreNames.contains("games")) return resolve(null);
+    const read = db.transaction("games").objectStore("games").get(gameId);
+    read.onsuccess = () => resolve(read.result || null);
+  };
+})
+"""
+"""What the page keeps in IndexedDB for a game (``null`` before its first save)."""
+ON_THE_PAGE = "(id) => { const r = document.getElementById(id).getBoundingClientRect(); return [r.left + scrollX, r.top + scrollY, r.width, r.height]; }"
+
+
+@pytest.fixture
+def quick_stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
+    with running_stack(redis_url, bot_delay_s=0.0) as server:
+        yield server
+
+
+def stored_hashes(client: redis.Redis, game_id: str) -> dict[int, str]:
+    entries: list[tuple[bytes, dict[bytes, bytes]]] = client.xrange(keys.events(game_id))  # type: ignore[assignment]
+    envelopes = [codec.decode_envelope(fields[b"e"]) for _, fields in entries]
+    return {envelope.seq: envelope.hash for envelope in envelopes}
+
+
+def seed_commitment(client: redis.Redis, game_id: str) -> str:
+    raw = client.hget(keys.meta(game_id), "header")
+    return codec.decode_header(bytes(raw or b"")).seed_commitment  # type: ignore[arg-type]
+
+
+def kept(page: Any, game_id: str, upto: int) -> dict[str, Any]:
+    """The page's IndexedDB record of the game once it holds event ``upto`` (it is written within a second)."""
+    for _ in range(100):
+        record: dict[str, Any] | None = page.evaluate(KEPT, game_id)
+        if record and any(seq == upto for seq, _ in record["seen"]):
+            return record
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the page never kept event {upto} of {game_id}: {record}")
+
+
+def play_moves(page: Any, api: httpx.Client, game_id: str, moves: int, seed: int = 3) -> None:
+    rng, clicks = random.Random(seed), Clicks()
+    while _moves_of_seat_0(api, game_id) < moves:
+        if not take_one_step(page, rng, clicks):
+            page.wait_for_timeout(100)
+
+
+def _moves_of_seat_0(api: httpx.Client, game_id: str) -> int:
+    events = api.get(f"/api/games/{game_id}/events").json()["events"]
+    return len({e["command_id"] for e in events if e["seat"] == 0})
+
+
+def settled(page: Any, element_id: str) -> list[float]:
+    """Where an element lies on the page once it stays there for half a second."""
+    where: list[float] = page.evaluate(ON_THE_PAGE, element_id)
+    for _ in range(40):
+        page.wait_for_timeout(500)
+        now: list[float] = page.evaluate(ON_THE_PAGE, element_id)
+        if now == where:
+            return now
+        where = now
+    raise AssertionError(f"#{element_id} never stopped moving")
+
+
+def shown_seq(page: Any) -> int:
+    return int(page.evaluate("document.body.dataset.seq"))
+
+
+def download_receipts(page: Any, folder: Path) -> dict[str, Any]:
+    if page.evaluate("!document.getElementById('audit').open"):
+        page.locator("#audit summary").click()
+    with page.expect_download() as download:
+        page.locator("#download-receipts").click()
+    path = folder / download.value.suggested_filename
+    download.value.save_as(path)
+    saved: dict[str, Any] = json.loads(path.read_text())
+    return saved
+
+
+def test_the_page_keeps_what_it_was_shown_across_a_reload_and_saves_it(
+    browser: Any, quick_stack: ServerThread, redis_client: redis.Redis, tmp_path: Path
+) -> None:
+    context = browser.new_context(viewport={"width": 1360, "height": 1000}, accept_downloads=True)
+    page, watcher = context.new_page(), browser.new_page()
+    with httpx.Client(base_url=quick_stack.base, timeout=30) as api:
+        game = create(api, "manila", 3, bots={"1": "greedy", "2": "random"})
+        gid = game["game_id"]
+        commitment = seed_commitment(redis_client, gid)
+        page.goto(f"{quick_stack.base}/games/{gid}#token={game['seats'][0]['token']}")
+        watcher.goto(f"{quick_stack.base}/games/{gid}")
+        page.locator("#board svg.board-manila").wait_for()
+        brief = page.locator("#audit-brief")  # on screen from the first move, the disclosure closed
+        assert brief.is_visible() and brief.get_attribute("title") == commitment
+        assert commitment[:8] in brief.inner_text()
+        play_moves(page, api, gid, 2)
+        upto = shown_seq(page)
+        record = kept(page, gid, upto)
+        truth = stored_hashes(redis_client, gid)
+        assert record["seed_commitment"] == commitment
+        assert [seq for seq, _ in record["seen"]] == list(range(1, len(record["seen"]) + 1))
+        assert all(truth[seq] == shown for seq, shown in record["seen"])  # each hash as the store has it
+        assert record["receipts"] == []  # no log runs here: the receipt fetch answered "not yet", quietly
+        assert page.locator("#audit-warnings .notice").count() == 0
+        page.reload()
+        page.locator("#board svg.board-manila").wait_for()
+        again = kept(page, gid, upto)
+        assert again["seen"][: len(record["seen"])] == record["seen"]  # kept across the reload
+        saved = download_receipts(page, tmp_path)
+        spectator = kept(watcher, gid, shown_seq(watcher))
+    assert saved["format"] == "harbormaster-receipts/1" and set(saved["games"]) == {gid}
+    mine = saved["games"][gid]
+    assert mine["seed_commitment"] == commitment and mine["receipts"] == []
+    assert [tuple(pair) for pair in mine["seen"]][: len(record["seen"])] == [tuple(p) for p in record["seen"]]
+    assert spectator["seen"] and all(truth.get(seq, shown) == shown for seq, shown in spectator["seen"])
+    assert spectator["seed_commitment"] == commitment
+    context.close()
+
+
+def test_on_a_phone_the_disclosure_is_tappable_and_never_moves_the_board(
+    browser: Any, quick_stack: ServerThread
+) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    with httpx.Client(base_url=quick_stack.base, timeout=30) as api:
+        game = create(api, "elcapitan", 3, bots={"1": "greedy", "2": "random"})
+        page.goto(f"{quick_stack.base}/games/{game['game_id']}#token={game['seats'][0]['token']}")
+        page.locator("#board svg.board-elcapitan").wait_for()
+        page.locator("#audit-brief").wait_for()
+        board = settled(page, "board")  # once the action bar holds the first decision
+        page.locator("#audit summary").tap()
+        page.locator("#download-receipts").wait_for()
+        assert page.evaluate(ON_THE_PAGE, "board") == board  # the board stays where it was on the page
+        for selector in ("#audit summary", "#download-receipts", "#audit-copy"):
+            box = page.locator(selector).bounding_box()
+            assert box is not None and box["height"] >= 44, (selector, box)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing sideways
+    context.close()
