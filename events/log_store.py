@@ -186,6 +186,21 @@ class LogStore:
         """Whether a stored checkpoint of ``size`` has exactly the text ``note_text`` (signatures aside)."""
         return any(note.split(stored)[0] == note_text for _, stored in self.checkpoints(size, size))
 
+    def cosigned_checkpoint(self, witnesses: Sequence[note.Verifier]) -> str | None:
+        """The latest checkpoint with the cosignature lines of those of ``witnesses`` that cosigned exactly it."""
+        current = self.checkpoint()
+        if current is None:
+            return None
+        text, _ = note.split(current)
+        stored = self.cosigned()
+        lines = []
+        for witness in witnesses:
+            signed = stored.get(witness.name)
+            if signed is None or note.split(signed)[0] != text:
+                continue
+            lines += [s.line for s in note.split(signed)[1] if (s.name, s.id) == (witness.name, witness.id)]
+        return current + "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
     # --- writes of others -----------------------------------------------------------------------------
 
     def store_cosigned(self, witness: str, signed: str) -> None:

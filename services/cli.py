@@ -139,6 +139,9 @@ def parser() -> argparse.ArgumentParser:
         "--reuse-port", action="store_true", help="share the port with other gateways (SO_REUSEPORT)"
     )
     game_cli.add_parsers(sub)
+    from services import log_cli
+
+    log_cli.add_parsers(sub)
     from services.tournament_cli import add_parser as add_tournament_parser
 
     add_tournament_parser(sub)
@@ -148,7 +151,7 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-LONG_RUNNING = ("worker", "rq-worker", "gateway")
+LONG_RUNNING = ("worker", "rq-worker", "gateway", "sequencer")
 """Processes ``serve`` supervises: started while Redis restarts, they wait for it rather than exit."""
 
 
@@ -171,6 +174,10 @@ def run(argv: Sequence[str]) -> int:
         return game_cli.cmd_verify(args) if args.subcommand == "verify" else tournament_verify(args, settings)
     if args.subcommand == "serve":
         return cmd_serve(settings, args)
+    if args.subcommand == "log-key":  # the key file alone: no Redis
+        from services.log_cli import cmd_log_key
+
+        return cmd_log_key(settings, args)
     if args.subcommand == "witness":  # no Redis: it follows another server's log over HTTP
         from services.witness.cli import cmd_witness
 
@@ -187,6 +194,10 @@ def run(argv: Sequence[str]) -> int:
                 return cmd_worker(services, url, args)
             if args.subcommand == "rq-worker":
                 return cmd_rq_worker(services, args)
+            if args.subcommand == "sequencer":
+                from services.log_cli import cmd_sequencer
+
+                return cmd_sequencer(services)
             return cmd_gateway(services, url, args)
     runs_its_own = args.subcommand == "tournament" and args.verb == "run"
     if runs_its_own:  # it starts workers (and perhaps Redis): SIGTERM stops them all, as Ctrl-C does
@@ -199,6 +210,10 @@ def run(argv: Sequence[str]) -> int:
             require_rq(services)  # its rounds and bots are rq jobs: refused here, before anything is written
 
             return run_verb(services, url, args)
+        if args.subcommand in ("checkpoint", "log-export"):
+            from services.log_cli import run_verb as run_log_verb
+
+            return run_log_verb(services, args)
         try:
             if args.subcommand == "new":
                 return game_cli.cmd_new(services, url, args)

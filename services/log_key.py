@@ -24,6 +24,7 @@ from pathlib import Path
 import msgspec
 
 from events.tlog import note
+from services.cli_common import UserError
 from services.config import Settings
 
 KEY_FILE_NAME = "log-signing.key"
@@ -31,7 +32,7 @@ PREFIX = "PRIVATE+KEY+"
 DEFAULT_HOST = "harbormaster.local"
 
 
-class LogKeyError(Exception):
+class LogKeyError(UserError):
     """The key file is missing where it was named, unreadable, or not a key."""
 
 

@@ -16,6 +16,7 @@ from types import FrameType
 import structlog
 
 from events.migrate import scope_all
+from services import log_key
 from services.bootstrap import Services, build, require_rq
 from services.config import Settings
 from services.discovery import ServeState, announce, withdraw
@@ -94,6 +95,7 @@ def serve(
         # First: a Redis we cannot run on (a Cluster without RQ_REDIS_URL) is refused before any child starts.
         services = build(settings, url)
         rq = require_rq(services)
+        log_key.load(settings)  # the log's signing key, made at first start: a bad key file stops serve here
         # Where the other verbs find this Redis, from any folder (services/discovery.py).
         announced = announce(url, gateway=f"http://{host}:{port}/")
         services.bus.ensure_groups()
@@ -113,6 +115,7 @@ def serve(
             for n in range(max(1, rq_workers))
         ]
         children.append(Child(name="gateway", argv=["gateway", "--host", host, "--port", str(port)]))
+        children.append(Child(name="sequencer", argv=["sequencer"], env=quiet))  # the log (docs/audit.md)
         supervisor = Supervisor(
             url,
             children,
