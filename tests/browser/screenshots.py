@@ -2,8 +2,9 @@
 
 ``python -m tests.browser.screenshots`` starts its own Redis and stack, plays each game some way with
 random legal moves over HTTP, and writes ``docs/screenshots/<game>-<player|spectator>-<width>.png``, the
-lobby, and a bot tournament in its second round (``tournaments-<width>.png``,
-``tournament-<width>.png``); ``… screenshots tournaments`` (or ``games``, or a game's kind) takes only those. Needs
+lobby, a player's *Fair play* disclosure opened (``receipts-<width>.png``), and a bot tournament in its second
+round (``tournaments-<width>.png``, ``tournament-<width>.png``); ``… screenshots tournaments`` (or ``games``,
+``receipts``, or a game's kind) takes only those. Needs
 Chromium (``HARBORMASTER_CHROMIUM`` or ``chromium`` on PATH) and playwright.
 """
 
@@ -86,6 +87,23 @@ def _games(browser: Any, api: httpx.Client, base: str, kinds: tuple[str, ...] = 
         _shoot(browser, f"{base}/", width, SHOTS / f"lobby-{width}.png")
 
 
+def _receipts(browser: Any, api: httpx.Client, base: str) -> None:
+    """A player's *Fair play* disclosure opened mid-game (its receipt once the log has one)."""
+    game_id, token = _mid_game(api, "manila")
+    for width in WIDTHS:
+        context = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=1)
+        try:
+            page = context.new_page()
+            page.goto(f"{base}/games/{game_id}#token={token}")
+            page.locator("#audit summary").click()
+            with contextlib.suppress(Exception):  # no log running: the disclosure says "not logged yet"
+                page.locator("#audit:not([data-covered='0'])").wait_for(timeout=8000)
+            page.wait_for_timeout(600)
+            page.screenshot(path=str(SHOTS / f"receipts-{width}.png"), full_page=True)
+        finally:
+            context.close()
+
+
 def _tournaments(browser: Any, api: httpx.Client, base: str, url: str) -> None:
     tid = _tournament_mid_way(api, url)
     ready = "#standings, .tournament-row"
@@ -116,6 +134,8 @@ def main(argv: list[str]) -> int:
                     _games(browser, api, stack.base)
                 if only in MOVES:
                     _games(browser, api, stack.base, (only,))
+                if only in (None, "receipts"):
+                    _receipts(browser, api, stack.base)
                 if only in (None, "tournaments"):
                     _tournaments(browser, api, stack.base, server.url)
                 browser.close()

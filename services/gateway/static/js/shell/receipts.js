@@ -198,7 +198,7 @@ export class Receipts {
   build() {
     const field = (id) => el("dd", { id });
     this.parts = { brief: el("span", { class: "audit-brief", id: "audit-brief" }), seed: field("audit-seed"), last: field("audit-last"), receipt: field("audit-receipt"), warnings: el("div", { id: "audit-warnings", role: "alert" }) };
-    const copy = el("button", { type: "button", class: "small-button", id: "audit-copy", onclick: () => this.copySeed(copy) }, "Copy");
+    const copy = el("button", { type: "button", class: "small-button", id: "audit-copy", "aria-label": "Copy the seed commitment", onclick: () => this.copySeed(copy) }, "Copy");
     const save = el("button", { type: "button", class: "small-button", id: "download-receipts", onclick: () => this.download() }, "Download my receipts");
     this.box.replaceChildren(
       el("summary", {}, el("h2", {}, "Fair play"), this.parts.brief),
