@@ -21,6 +21,7 @@ from services.bootstrap import Services, build, require_rq
 from services.config import Settings
 from services.discovery import ServeState, announce, withdraw
 from services.games import create_game
+from services.home import home
 from services.redis_launcher import EmbeddedRedis, running_url
 from services.supervise import Child, Supervisor
 from services.tournament_service import reconcile_running
@@ -77,8 +78,16 @@ def serve(
 ) -> int:
     """Run everything until interrupted (Ctrl-C or SIGTERM); returns the exit code.
 
-    Either way the gateway and the workers are stopped first, warmly, and the embedded Redis last.
+    Either way the gateway and the workers are stopped first, warmly, and the embedded Redis last. A second
+    serve (this user's, or on the same data folder or address) is refused before anything starts.
     """
+    with home(settings.data_dir, host, port, own_redis=settings.redis_url is None):
+        return _serve(settings, host, port, demo, workers, bot_delay, rq_workers)
+
+
+def _serve(
+    settings: Settings, host: str, port: int, demo: bool, workers: int, bot_delay: float, rq_workers: int
+) -> int:
     previous = signal.signal(signal.SIGTERM, _raise_terminated)
     # Ctrl-C stops serve even when it was started with SIGINT ignored (a background job of a script
     # inherits that, and Python then never raises KeyboardInterrupt).
