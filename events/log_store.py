@@ -166,6 +166,11 @@ class LogStore:
         found = self.redis.zrevrange(keys.log_chain(stream, chain_id), 0, newest - 1, withscores=True)
         return [(int(member), int(score)) for member, score in found]
 
+    def chain_start(self, stream: str, chain_id: str) -> int | None:
+        """The leaf index of the chain's ``Start`` (scored 0), if logged."""
+        found = self.redis.zrangebyscore(keys.log_chain(stream, chain_id), 0, 0, start=0, num=1)
+        return int(found[0]) if found else None
+
     def published_key(self) -> PublishedKey | None:
         raw = self.redis.hgetall(keys.LOG_KEY)
         if not raw or b"vkey" not in raw:

@@ -82,8 +82,8 @@ def test_documented_parameter_bounds_are_the_enforced_ones(api: httpx.Client) ->
     game = create(api, "race", 2)
     checked = 0
     for path, ops in spec["paths"].items():
-        if "get" not in ops or path.startswith("/ws/"):
-            continue
+        if "get" not in ops or path.startswith(("/ws/", "/api/log/")):
+            continue  # the log's bounds are its tree's: tests/gateway/test_log_http.py
         url = path.replace("{game_id}", game["game_id"]).replace("{command_id}", "c1")
         for param in ops["get"].get("parameters", []):
             schema = param["schema"]

@@ -19,7 +19,7 @@ from domain.engine import Game
 from events.ids import ID_PATTERN
 from services.gateway.api import clocks_http as c
 from services.gateway.api import games_http as g
-from services.gateway.api import metrics_http, players_endpoints
+from services.gateway.api import log_http, metrics_http, players_endpoints
 from services.gateway.api import protocol as p
 from services.gateway.api import tournaments_http as t
 from services.gateway.api.operation import (
@@ -177,6 +177,7 @@ ENDPOINTS: dict[str, dict[str, Endpoint]] = {
         for verb, handler, summary, request in ORGANISER_WRITES
     },
     **players_endpoints.ENDPOINTS,  # accounts, tables, chat, ratings
+    **log_http.ENDPOINTS,  # the transparency log: key, checkpoint, leaves, proofs, cosignatures, receipts
     "/healthz": {"get": op(g.healthz, "200 when Redis answers, else 503.", "200", p.Health)},
     "/metrics": {"get": plain(metrics_http.metrics, "Prometheus text format.",
                               {"description": "metrics", "content": {"text/plain": {}}})},
@@ -206,6 +207,7 @@ SCHEMA_STRUCTS: tuple[Any, ...] = (
     p.ServerFrame, p.ClientFrame, TournamentSpec, t.TournamentInfo, t.TournamentList, c.GameClock,
     t.WithdrawBody, t.CancelBody, t.AdjudicateBody, t.ReplaceBody,
     *players_endpoints.STRUCTS,
+    *log_http.STRUCTS,
 )  # fmt: skip
 
 
