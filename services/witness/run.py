@@ -41,6 +41,8 @@ class Witness:
         self.client, self.signer, self.state_path, self.state = client, signer, state_path, state
         self.delivered = -1
         """The tree size whose cosignature the log took (or refused for good) since this process started."""
+        self.refused = 0
+        """The status the log refused the last cosignature with (0: it took it)."""
 
     def round(self, now: Callable[[], float] = time.time) -> int | None:
         """Look once; an exit code when the witness must stop (or report), ``None`` when all is well."""
@@ -82,8 +84,11 @@ class Witness:
         self.delivered = self.state.size
         if status in (200, 204):
             log.info("cosignature_taken", size=self.state.size)
-        else:  # the log does not list this witness, most often: say so once, not every round
+        elif (
+            status != self.refused
+        ):  # the log does not list this witness, most often: said once, not each round
             log.warning("cosignature_not_taken", size=self.state.size, status=status, answer=answer)
+        self.refused = 0 if status in (200, 204) else status
 
     def _alarm(self, decision: core.Forked, at: float) -> int:
         stamp = datetime.fromtimestamp(at, UTC)

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import structlog.testing
 
 from events.tlog import note
 from events.tlog.witness import WitnessState, check_evidence, cosigned_by, read_evidence
@@ -217,3 +218,20 @@ def test_the_loop_backs_off_while_unreachable_then_cosigns_and_posts_again_what_
             )
     assert len(log.posts) == 2 and waits == [0.5, 0.5]  # the 503 cost a round: the next posted it again
     assert state_of(tmp_path).size == 4
+
+
+def test_a_log_that_does_not_list_the_witness_is_told_once_not_every_round(tmp_path: Path) -> None:
+    log = FakeLog()
+    signer, _ = files.load_or_make_key(tmp_path / "w.key", "witness.test/w1")
+    state = WitnessState(log_vkey=log.signer.verifier.vkey)
+    with serving(log) as url, structlog.testing.capture_logs() as seen:
+        follower = Witness(LogClient(url), signer, tmp_path / "state.json", state)
+        for _ in range(3):
+            log.grow(2)
+            assert follower.round() is None
+        log.witnesses.append(signer.verifier)
+        log.grow(1)
+        assert follower.round() is None
+    warned = [entry for entry in seen if entry["event"] == "cosignature_not_taken"]
+    assert [(entry["status"], entry["size"]) for entry in warned] == [(403, 2)]  # three refused, told once
+    assert len(log.posts) == 4 and cosigned_by(log.checkpoint(), signer.verifier)
