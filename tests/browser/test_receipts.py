@@ -5,21 +5,31 @@ log's receipts as the file ``harbormaster verify --receipts`` reads."""
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 import redis
 
 from events import codec, keys
+from events.chain import sealed
+from events.tlog.note import Signer
 from tests.browser.play import Clicks, take_one_step
 from tests.gateway.client import create
 from tests.gateway.harness import ServerThread, running_stack
+from workers.log_sequencer import LogSequencer
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
+
+ORIGIN = "harbormaster.test/log"
 
 KEPT = """
 (gameId) => new Promise((resolve, reject) => {
@@ -160,4 +170,117 @@ def test_on_a_phone_the_disclosure_is_tappable_and_never_moves_the_board(
             box = page.locator(selector).bounding_box()
             assert box is not None and box["height"] >= 44, (selector, box)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing sideways
+    context.close()
+
+
+# --- the operator rewrites a move: the player's receipts catch it -----------------------------------------
+
+
+@pytest.fixture
+def logged_stack(redis_url: str, redis_client: redis.Redis) -> Iterator[tuple[ServerThread, LogSequencer]]:
+    """The stack with the log's sequencer every 0.2 s, as ``serve`` runs it (its own thread)."""
+    with running_stack(redis_url, bot_delay_s=0.0) as server:
+        sequencer = LogSequencer(redis.Redis.from_url(redis_url), Signer.generate(ORIGIN), interval_s=0.2)
+        thread = threading.Thread(target=sequencer.run, daemon=True)
+        thread.start()
+        try:
+            yield server, sequencer
+        finally:
+            sequencer.stopping.set()
+            thread.join(timeout=15)
+
+
+def covered(page: Any, upto: int) -> None:
+    """Wait until the page holds a receipt of the log covering event ``upto`` of its game."""
+    page.wait_for_function(
+        f"Number(document.getElementById('audit').dataset.covered) >= {upto}", timeout=60_000
+    )
+
+
+def bumped(payload: bytes) -> bytes | None:
+    """The event's payload with its first number other than a seat one higher (``None``: it has none)."""
+    fields = msgspec.msgpack.decode(payload)
+    if not isinstance(fields, dict):
+        return None
+    for name, value in fields.items():
+        if type(value) is int and name != "seat":
+            return msgspec.msgpack.encode({**fields, name: value + 1})
+    return None
+
+
+def rewrite_a_move(client: redis.Redis, game_id: str, after: int) -> int:
+    """As a forger with Redis access would: change the payload of seat 0's first event with a number past
+    ``after``, and re-hash the chain from there with ``events.chain``; returns that event's seq."""
+    stream = keys.events(game_id)
+    entries: list[tuple[bytes, dict[bytes, bytes]]] = client.xrange(stream)  # type: ignore[assignment]
+    envelopes = [codec.decode_envelope(fields[b"e"]) for _, fields in entries]
+    target = next(e.seq for e in envelopes if e.seq > after and e.seat == 0 and bumped(e.payload) is not None)
+    prev = envelopes[target - 2].hash
+    pipe = client.pipeline(transaction=True)
+    pipe.delete(stream)
+    for (entry_id, fields), envelope in zip(entries, envelopes, strict=True):
+        if envelope.seq >= target:
+            payload = bumped(envelope.payload) if envelope.seq == target else envelope.payload
+            envelope = sealed(msgspec.structs.replace(envelope, payload=payload, prev_hash=prev, hash=""))
+            prev = envelope.hash
+        rewritten: dict[Any, Any] = dict(fields)
+        rewritten[b"e"] = codec.encode_envelope(envelope)
+        pipe.xadd(stream, rewritten, id=entry_id)
+    pipe.hset(keys.results(game_id), keys.POSITION_FIELD, f"{envelopes[-1].seq}:{prev}")
+    pipe.execute()
+    return target
+
+
+def hm(*args: str, url: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HARBORMASTER_LOG_LEVEL": "warning"}
+    env.pop("REDIS_URL", None)
+    if url:
+        env["REDIS_URL"] = url
+    command = [sys.executable, "-m", "services.cli", *args]
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+
+
+def test_a_move_rewritten_in_redis_is_caught_by_the_players_receipts(
+    browser: Any,
+    logged_stack: tuple[ServerThread, LogSequencer],
+    redis_url: str,
+    redis_client: redis.Redis,
+    tmp_path: Path,
+) -> None:
+    stack, sequencer = logged_stack
+    context = browser.new_context(viewport={"width": 1360, "height": 1000}, accept_downloads=True)
+    pages: dict[str, Any] = {}
+    with httpx.Client(base_url=stack.base, timeout=30) as api:
+        games = [create(api, "manila", 3, bots={"1": "greedy", "2": "random"}) for _ in range(2)]
+        for game in games:  # two games played alongside: the second one is left alone
+            page = pages[game["game_id"]] = context.new_page()
+            page.goto(f"{stack.base}/games/{game['game_id']}#token={game['seats'][0]['token']}")
+            page.locator("#board svg.board-manila").wait_for()
+        for n, (game_id, page) in enumerate(pages.items()):
+            play_moves(page, api, game_id, 3, seed=n)
+        saved: dict[str, dict[str, Any]] = {}
+        for game_id, page in pages.items():
+            upto = shown_seq(page)  # seat 0 is to act again: the game stands still
+            covered(page, upto)
+            saved[game_id] = download_receipts(page, tmp_path / game_id)
+    sequencer.stopping.set()
+    forged, untouched = list(pages)
+    first_move = min(seq for seq, _ in saved[forged]["games"][forged]["seen"] if seq > 1)
+    seq = rewrite_a_move(redis_client, forged, first_move)
+    for game_id, receipts in saved.items():
+        mine = receipts["games"][game_id]
+        assert receipts["log"]["origin"] == ORIGIN and mine["receipts"], "the log's receipts were fetched"
+        assert any(s >= seq for s, _ in mine["seen"])
+        (tmp_path / f"{game_id}.receipts.json").write_text(json.dumps(receipts))
+        exported = hm("export", game_id, url=redis_url)
+        assert exported.returncode == 0, exported.stderr
+        (tmp_path / f"{game_id}.jsonl").write_text(exported.stdout)
+    receipts_of = {g: str(tmp_path / f"{g}.receipts.json") for g in pages}
+    caught = hm("verify", str(tmp_path / f"{forged}.jsonl"), "--receipts", receipts_of[forged])
+    assert caught.returncode != 0, caught.stdout
+    alone = hm("verify", str(tmp_path / f"{forged}.jsonl"))  # a live game's decisions wait for its seed
+    assert f"event {seq} " not in alone.stdout + alone.stderr  # so the receipts are what name the move
+    assert f"event {seq} " in caught.stdout + caught.stderr, (seq, caught.stdout, caught.stderr)
+    honest = hm("verify", str(tmp_path / f"{untouched}.jsonl"), "--receipts", receipts_of[untouched])
+    assert honest.returncode == 0, (honest.stdout, honest.stderr)
     context.close()
