@@ -184,9 +184,17 @@ def adjudicate(
         raise RuleViolation("tournament.table", f"round {number} has no table {table}")
     game_id = state.rounds[number - 1].games[table - 1]
     try:
-        position = services.store.meta(game_id).last_hash
+        meta = services.store.meta(game_id)
     except UnknownGame:
         position = ""
+    else:
+        if meta.status == "finished":  # its game decided it: the organiser may not overwrite a played result
+            raise RuleViolation(
+                "tournament.game_over",
+                f"round {number} table {table}'s game {game_id} has ended: its result is the game's, "
+                "recorded when the round closes; only a game not over can be adjudicated",
+            )
+        position = meta.last_hash
 
     def decide(now: State) -> list[Any]:
         return tournament_rules.adjudicate(now, number, table - 1, ranking, position, reason)

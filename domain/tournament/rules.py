@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 
 from domain.engine import RuleViolation
+from domain.text import same_name, unprintable
 from domain.tournament import pairing_v1
 from domain.tournament.data import FORMATS, ON_TIMEOUT, Entrant, TournamentSettings
 from domain.tournament.events import (
@@ -221,6 +222,7 @@ def withdraw(state: State, player: Player, reason: str = "") -> list[TournamentE
         raise _refuse("player", f"there is no player {player}")
     if player in state.withdrawn:
         raise _refuse("withdrawn", f"{state.entrants[player].name} is withdrawn already")
+    _check_reason(reason)
     return [PlayerWithdrawn(player=player, reason=reason[:REASON_CHARS])]
 
 
@@ -232,6 +234,7 @@ def adjudicate(
     decided. Points count; ratings do not move. Like any result, it may close the round."""
     if not reason.strip():
         raise _refuse("reason", "an adjudication states its reason")
+    _check_reason(reason)
     return record_table(state, adjudicated_result(number, table, ranking, position, reason[:REASON_CHARS]))
 
 
@@ -261,6 +264,9 @@ def replace_person(state: State, player: Player, name: str) -> list[TournamentEv
     clean = " ".join(name.split())
     if not 1 <= len(clean) <= NAME_CHARS or not clean.isprintable():
         raise _refuse("name", f"a name is 1 to {NAME_CHARS} printable characters")
+    taken = {same_name(e.name) for n, e in enumerate(state.entrants) if n != player}
+    if same_name(clean) in taken:
+        raise _refuse("name", f"{clean!r} is the name of another player of this tournament")
     return [PlayerReplaced(player=player, name=clean)]
 
 
@@ -268,7 +274,15 @@ def cancel(state: State, reason: str = "") -> list[TournamentEvent]:
     """The organiser cancels the tournament: nothing is paired or recorded after it."""
     if state.status in ("finished", "cancelled"):
         raise _refuse("not_running", f"the tournament is {state.status}")
+    _check_reason(reason)
     return [TournamentCancelled(reason=reason[:REASON_CHARS])]
+
+
+def _check_reason(reason: str) -> None:
+    """An organiser's reason is printable text (``domain/text.py``): it is shown to players and auditors."""
+    bad = unprintable(reason)
+    if bad is not None:
+        raise _refuse("reason", f"a reason is printable text: no control or bidi characters ({bad})")
 
 
 def record_table(state: State, finished: TableFinished) -> list[TournamentEvent]:
@@ -279,9 +293,11 @@ def record_table(state: State, finished: TableFinished) -> list[TournamentEvent]
         raise _refuse("round", f"round {finished.round} has not been paired")
     played = state.rounds[finished.round - 1]
     if not 0 <= finished.table < len(played.results):
-        raise _refuse("table", f"round {finished.round} has no table {finished.table}")
+        raise _refuse("table", f"round {finished.round} has no table {finished.table + 1}")
     if played.results[finished.table] is not None:
-        raise _refuse("table_recorded", f"round {finished.round} table {finished.table} is already recorded")
+        raise _refuse(
+            "table_recorded", f"round {finished.round} table {finished.table + 1} is already recorded"
+        )
     if sorted(finished.ranking) != sorted(played.pairing.tables[finished.table]):
         raise _refuse("ranking", "the ranking must list exactly the table's players")
     after = evolve(state, finished)

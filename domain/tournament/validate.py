@@ -14,6 +14,7 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from domain.engine import Game, RuleViolation
+from domain.text import same_name, unprintable
 from domain.tournament.data import FORMATS, ON_TIMEOUT, Entrant, TournamentSettings
 from domain.tournament.formats import round_robin_rounds
 from domain.tournament.standings import check_tie_breaks
@@ -81,9 +82,20 @@ def _check_clocks(settings: TournamentSettings) -> None:
 def _check_entrants(entrants: Sequence[Entrant], bots: Collection[str]) -> None:
     if len(entrants) > MAX_PLAYERS:
         raise _refuse("entrants", f"{len(entrants)} entrants; a tournament has at most {MAX_PLAYERS}")
+    names: set[str] = set()
     for entrant in entrants:
         if not 1 <= len(entrant.name) <= MAX_NAME:
             raise _refuse("entrants", f"an entrant's name is 1 to {MAX_NAME} characters")
+        bad = unprintable(entrant.name)
+        if bad is not None:  # names are shown on pages and in verify's output (domain/text.py)
+            raise _refuse(
+                "name", f"an entrant's name is printable text: no control or bidi characters ({bad})"
+            )
+        if same_name(entrant.name) in names:  # Ann and ANN, or é composed or not, would be told apart by none
+            raise _refuse(
+                "name", f"two entrants are named {entrant.name!r} (names are unique, whatever the case)"
+            )
+        names.add(same_name(entrant.name))
         if entrant.bot is not None and entrant.bot not in bots:
             shown = entrant.bot[:40]
             raise _refuse("bot", f"unknown bot {shown!r}; this game's bots are {', '.join(sorted(bots))}")

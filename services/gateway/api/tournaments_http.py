@@ -205,9 +205,13 @@ async def _verb(request: Request, verb: Any) -> Response:
         await run_in_threadpool(verb, gateway.services, gateway.redis_url, tid)
     except UnknownTournament as exc:
         raise ApiError(404, "unknown_tournament", f"no tournament {tid!r}") from exc
-    except RuleViolation as exc:
-        raise ApiError(409, exc.code, exc.message) from exc
+    except RuleViolation as exc:  # a reason or name that is not printable text: the body's fault
+        raise ApiError(422 if exc.code in BAD_TEXT else 409, exc.code, exc.message) from exc
     return json_response(await _info(request, tid, full=False))
+
+
+BAD_TEXT = frozenset({"tournament.reason", "tournament.name"})
+"""Refusals of what the organiser typed (``domain/text.py``): 422, as a malformed body."""
 
 
 async def start_tournament(request: Request) -> Response:
