@@ -81,6 +81,8 @@ def check_games(
                 report.problems.append(f"{where}: no game line")
             else:
                 _check_line(listed, played.number, index, recorded, where, report)
+                if recorded is None and listed.archive_last_hash is not None:
+                    _ended_unrecorded(state, game_id, where, report)
             if recorded is not None and recorded.adjudicated:  # decided by the organiser, not by a game
                 report.adjudicated.append(f"{game_id}: {recorded.adjudicated}")
             elif recorded is not None:  # the archive is checked whatever the game line says
@@ -103,10 +105,22 @@ def _check_line(
         report.problems.append(
             f"{where}: the game line's final hash {line.final_hash} is not the recorded result's {recorded_hash}"
         )
-    if line.archive_last_hash is not None and line.archive_last_hash != recorded_hash:
+    # A game may end before its round closes (the tournament records a round's tables together), and a
+    # result the organiser adjudicated names the game's position then: neither ends at the archive's end.
+    unclosed = recorded is None or bool(recorded.adjudicated)
+    if line.archive_last_hash is not None and line.archive_last_hash != recorded_hash and not unclosed:
         report.problems.append(
             f"{where}: the game line's archive ends at {line.archive_last_hash}, not at the result"
         )
+
+
+def _ended_unrecorded(state: State, game_id: str, where: str, report: TournamentReport) -> None:
+    """A game archived with no result: its round had not closed at the export (running, or cancelled
+    first). A finished tournament has closed every round, so there it is a result missing."""
+    if state.status == "finished":
+        report.problems.append(f"{where}: its game ended and was archived, but no result is recorded")
+    else:
+        report.unrecorded.append(game_id)
 
 
 def _prove(

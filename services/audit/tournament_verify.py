@@ -58,6 +58,8 @@ class TournamentReport(msgspec.Struct, kw_only=True):
     """Results re-derived from their game's archive and found as recorded."""
     unproven: list[str] = msgspec.field(default_factory=list)
     """Games with a recorded result whose archive was not at hand: tied to the chain only."""
+    unrecorded: list[str] = msgspec.field(default_factory=list)
+    """Games that ended (archived) in a round not closed at the export: no result yet, nothing to prove."""
     adjudicated: list[str] = msgspec.field(default_factory=list)
     """Tables the organiser decided (``<game id>: <reason>``): their results come from no game."""
     status: str = ""
