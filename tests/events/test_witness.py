@@ -251,3 +251,21 @@ def test_a_receipt_that_proves_nothing_is_refused() -> None:
         conflicting_heads(good, bent, log.signer.verifier)
     with pytest.raises(ReceiptError, match="proves nothing"):
         conflicting_heads(good, good, note.Signer.generate(ORIGIN).verifier)
+
+
+def test_two_witnesses_shown_two_histories_each_cosign_but_their_heads_together_prove_the_fork() -> None:
+    # The server shows witness A one history and witness B another, under one key: each alone sees a
+    # consistent log, so each cosigns. Handed the other's cosigned head (gossip), either one catches it.
+    honest = Log()
+    honest.grow(5)
+    split = honest.forked(at=2)
+    alice = note.Signer.generate("witness.test/a", note.COSIGNATURE_V1)
+    bob = note.Signer.generate("witness.test/b", note.COSIGNATURE_V1)
+    seen_by_alice = follow(pin(honest.signer.verifier.vkey), honest, alice)
+    seen_by_bob = follow(pin(honest.signer.verifier.vkey), split, bob)
+    assert isinstance(seen_by_alice, Cosign) and isinstance(seen_by_bob, Cosign)
+    bobs_head = seen_by_bob.note + seen_by_bob.line
+    caught = decide(seen_by_alice.state, bobs_head, [], alice, NOW)
+    assert isinstance(caught, Forked) and caught.evidence.fault == "fork"
+    assert "two roots for its tree of 5" in check_evidence(caught.evidence)
+    assert cosigned_by(caught.evidence.conflicting, bob.verifier)  # and bob vouched for the other history
