@@ -66,7 +66,7 @@ def _children(pid: int) -> dict[int, str]:
 def test_when_serve_is_killed_its_workers_stop_on_their_own(tmp_path) -> None:
     serve = _start_serve(tmp_path, free_port())
     workers = {pid for pid, cmd in _children(serve.pid).items() if "services.cli" in cmd}
-    assert len(workers) == 3  # a fold worker, an rq worker and the gateway
+    assert len(workers) == 4  # a fold worker, an rq worker, the gateway and the log's sequencer
     serve.kill()  # no chance to stop anything itself
     serve.wait(timeout=10)
     deadline = time.monotonic() + 30

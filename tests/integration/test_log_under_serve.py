@@ -1,0 +1,74 @@
+"""The log under ``harbormaster serve``: the key is made at start in the data folder, ``/api/log/key`` serves
+what ``harbormaster log-key`` prints, checkpoints advance while the demo games play, and ``harbormaster
+checkpoint`` and ``log-export`` give the running log (its export rebuilds the checkpoint's root)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from events.tlog import merkle, note
+from events.tlog.checkpoint import open_checkpoint
+from services.redis_launcher import free_port
+from tests.support.pipeline import stop_serve
+
+pytestmark = pytest.mark.redis
+
+
+def harbormaster(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "services.cli", *args], env=env, capture_output=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    return done.stdout.decode()
+
+
+def test_serve_signs_advancing_checkpoints_with_the_key_log_key_prints(tmp_path: Path) -> None:
+    port = free_port()
+    env = {**os.environ, "HARBORMASTER_DATA": str(tmp_path), "HARBORMASTER_LOG_INTERVAL": "0.5"}
+    env.pop("REDIS_URL", None)
+    with open(tmp_path / "serve.log", "wb") as out:
+        serve = subprocess.Popen(
+            [sys.executable, "-m", "services.cli", "serve", "--demo", "--port", str(port)],
+            env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+    try:
+        api = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
+        sizes: list[int] = []
+        deadline = time.monotonic() + 90
+        while len(set(sizes)) < 3:  # three different sizes: the log grows as the demo games play
+            assert serve.poll() is None and time.monotonic() < deadline, (tmp_path / "serve.log").read_text()[
+                -3000:
+            ]
+            try:
+                response = api.get("/api/log/checkpoint")
+            except httpx.HTTPError:
+                response = None
+            if response is not None and response.status_code == 200:
+                key = api.get("/api/log/key").json()
+                sizes.append(open_checkpoint(response.text, note.Verifier.from_vkey(key["vkey"])).size)
+            time.sleep(0.3)
+        assert sizes == sorted(sizes)
+        printed = json.loads(harbormaster(env, "log-key"))
+        assert printed == {k: key[k] for k in ("origin", "vkey", "retired")}
+        assert (tmp_path / "log-signing.key").stat().st_mode & 0o777 == 0o600
+        signed = harbormaster(env, "checkpoint")
+        assert open_checkpoint(signed, note.Verifier.from_vkey(key["vkey"])).size >= sizes[-1]
+        lines = [json.loads(line) for line in harbormaster(env, "log-export").splitlines()]
+        assert lines[0] == {"log": printed}
+        tree = merkle.MemoryTree()
+        for n, line in enumerate(lines[1:-1]):
+            assert line["index"] == n
+            tree.append(base64.b64decode(line["leaf"]))
+        exported = open_checkpoint(lines[-1]["checkpoint"], note.Verifier.from_vkey(key["vkey"]))
+        assert (exported.size, exported.root) == (tree.size, tree.root())
+    finally:
+        stop_serve(serve, tmp_path)
