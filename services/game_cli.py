@@ -6,11 +6,13 @@ import argparse
 import json
 import sys
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
+from domain.text import escaped
 from events import codec
 from events.archived import archived_envelopes
 from events.command_ids import reserved_message, reserved_prefix
@@ -128,12 +130,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
         path = Path(args.file)
         if not path.exists():
             raise UserError(f"no such file: {path}")
-        report = verify_file(path, load_games(Settings.from_env()))
+        try:  # a folder, a file not ours to read, a damaged gzip: one line, not a traceback
+            report = verify_file(path, load_games(Settings.from_env()))
+        except (OSError, EOFError, zlib.error) as exc:
+            raise UserError(f"cannot read {path}: {exc}") from None
     problem = report.first_problem()
     if problem is not None:
-        print(f"FAILED at seq {problem.seq}: {problem.reason}", file=sys.stderr)
+        # Reasons may quote the file (ids, values): escaped, so that a forged one cannot paint the terminal.
+        print(f"FAILED at seq {problem.seq}: {escaped(problem.reason)}", file=sys.stderr)
         for other in report.problems[1:]:
-            print(f"  also at seq {other.seq}: {other.reason}", file=sys.stderr)
+            print(f"  also at seq {other.seq}: {escaped(other.reason)}", file=sys.stderr)
         return 1
     if report.finished:
         checked = "finished game, every decision re-checked"
@@ -143,8 +149,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
             "(chain and replay; decisions are re-checked once the game ends and reveals its seed)"
         )
     chat = f"; {report.chat} chat lines, counted, outside the hash chain" if report.chat else ""
+    timeouts = f"; {report.timeouts} clock timeouts checked" if report.timeouts else ""
     print(
-        f"OK {report.game} {report.game_id}: {report.events} events, {report.commands} commands; {checked}{chat}"
+        f"OK {escaped(report.game)} {escaped(report.game_id)}: {report.events} events, {report.commands} "
+        f"commands; {checked}{timeouts}{chat}"
     )
     return 0
 

@@ -178,31 +178,25 @@ def run_verb(services: Services, url: str, args: argparse.Namespace) -> int:
 def verify_file(path: str, archives: Path | None) -> int:
     """``tournament verify FILE`` (no Redis needed): 0 when every result is proven against its game's
     archive, 1 with each problem found, 3 when nothing is wrong but some results had no archive at hand."""
+    from services.audit.report_text import tournament_lines
     from services.audit.tournament_verify import verify_tournament_lines
 
-    lines = Path(path).read_bytes().splitlines()
+    lines = read_export(path)
     report = verify_tournament_lines((line for line in lines if line.strip()), archives)
-    if not report.ok:
-        for problem in report.problems or ["no events"]:
-            sys.stderr.write(f"FAILED {report.tournament_id}: {problem}\n")
-        return 1
-    state = "finished" if report.status == "finished" else f"{report.status}, verified up to its last event"
-    sys.stdout.write(f"{'OK' if not report.unproven else 'UNPROVEN'} {report.tournament_id} ({state}): "
-                     f"{report.events} events, chain intact, {report.decisions_checked} decisions re-decided "
-                     f"({report.rounds_checked} pairings), {report.games} games, {report.proven} results proven "
-                     f"against their archives in {archives}\n")  # fmt: skip
-    if not report.ended:
-        sys.stdout.write("exported before tournament exports had an end line: whole, as its events end the "
-                         "tournament\n")  # fmt: skip
-    if report.adjudicated:
-        sys.stdout.write(f"{len(report.adjudicated)} tables adjudicated by the organiser (no game to prove them "
-                         f"against): {'; '.join(report.adjudicated[:10])}\n")  # fmt: skip
-    if report.unproven:
-        sys.stdout.write(f"{len(report.unproven)} results tied to the chain only, no archive found: "
-                         f"{', '.join(report.unproven[:10])}{' …' if len(report.unproven) > 10 else ''} "
-                         "(--archives DIR names the folder)\n")  # fmt: skip
-        return 3
-    return 0
+    printed = tournament_lines(report, archives)  # every line escaped: the file cannot paint the terminal
+    for line in printed.err:
+        sys.stderr.write(line + "\n")
+    for line in printed.out:
+        sys.stdout.write(line + "\n")
+    return printed.code
+
+
+def read_export(path: str) -> list[bytes]:
+    """The export's lines; a file missing or unreadable is one line for the user (``UserError``)."""
+    try:
+        return Path(path).read_bytes().splitlines()
+    except OSError as exc:
+        raise UserError(f"cannot read {path!r}: {exc.strerror or exc}") from None
 
 
 def standings_table(state: State, top: int = 0) -> Table:

@@ -84,7 +84,7 @@ def check_games(
                 if recorded is None and listed.archive_last_hash is not None:
                     _ended_unrecorded(state, game_id, where, report)
             if recorded is not None and recorded.adjudicated:  # decided by the organiser, not by a game
-                report.adjudicated.append(f"{game_id}: {recorded.adjudicated}")
+                _prove_adjudicated(recorded, game_id, archives, games, where, report)
             elif recorded is not None:  # the archive is checked whatever the game line says
                 _prove(state, played.pairing.tables[index], recorded, archives, games, where, report)
 
@@ -121,6 +121,43 @@ def _ended_unrecorded(state: State, game_id: str, where: str, report: Tournament
         report.problems.append(f"{where}: its game ended and was archived, but no result is recorded")
     else:
         report.unrecorded.append(game_id)
+
+
+def _prove_adjudicated(
+    recorded: TableFinished,
+    game_id: str,
+    archives: Path | None,
+    games: Mapping[str, Game[Any, Any, Any, Any]],
+    where: str,
+    report: TournamentReport,
+) -> None:
+    """An adjudication names its game's position when it was decided; with the game's archive at hand, that
+    position is in the game's chain and the game had not ended there (the server refuses to adjudicate a
+    game over: its result is the game's, and a played table relabelled an adjudication is caught so)."""
+    entry = f"{game_id}: {recorded.adjudicated}"
+    path = archives / f"{game_id}.jsonl.gz" if archives is not None else None
+    if path is None or not path.is_file():
+        report.adjudicated.append(entry)
+        return
+    try:
+        checked, verified = read_verified(path, games)
+    except UNREADABLE as exc:
+        report.problems.append(f"{where}: its archive {path.name} cannot be read: {exc}")
+        return
+    if verified is None or verified.header.game_id != game_id:
+        report.problems.append(f"{where}: its archive {path.name} does not verify, or is of another game")
+        return
+    hashes = [envelope.hash for envelope in verified.envelopes]
+    if recorded.final_hash not in hashes:
+        report.problems.append(
+            f"{where}: adjudicated at {recorded.final_hash or 'no position'}, which its game never reached"
+        )
+    elif checked.finished and recorded.final_hash == hashes[-1]:
+        report.problems.append(
+            f"{where}: adjudicated after its game had ended (at seq {len(hashes)}): the game's result stands"
+        )
+    else:
+        report.adjudicated_proven.append(entry)
 
 
 def _prove(

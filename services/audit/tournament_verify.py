@@ -61,7 +61,10 @@ class TournamentReport(msgspec.Struct, kw_only=True):
     unrecorded: list[str] = msgspec.field(default_factory=list)
     """Games that ended (archived) in a round not closed at the export: no result yet, nothing to prove."""
     adjudicated: list[str] = msgspec.field(default_factory=list)
-    """Tables the organiser decided (``<game id>: <reason>``): their results come from no game."""
+    """Tables the organiser decided (``<game id>: <reason>``) whose game's archive was not at hand."""
+    adjudicated_proven: list[str] = msgspec.field(default_factory=list)
+    """Tables the organiser decided, proven against their game's archive: decided at a position the game
+    reached, before it ended."""
     status: str = ""
     """The tournament's status at the export's last event (``running``: verified up to it)."""
     ended: bool = False

@@ -106,6 +106,17 @@ def test_a_command_id_in_the_reserved_at_namespace_is_refused(redis_url, redis_c
     assert result.returncode == 2 and b"reserved" in result.stderr
 
 
+def test_a_missing_or_unreadable_export_is_one_line_for_both_verifiers(tmp_path) -> None:
+    """Issue 41.6: ``tournament verify`` on a missing file printed a traceback; ``verify`` on a damaged
+    archive too. Each is one line and a non-zero exit."""
+    damaged = tmp_path / "g.jsonl.gz"
+    damaged.write_bytes(b"\x1f\x8b not a gzip stream")
+    for args in (("tournament", "verify", str(tmp_path / "none.jsonl")), ("verify", str(damaged))):
+        result = hm(*args, url=None, data_dir=tmp_path)
+        assert result.returncode != 0, args
+        assert b"Traceback" not in result.stderr and result.stderr.count(b"\n") == 1, result.stderr
+
+
 def test_the_server_s_own_command_ids_are_refused_from_send(redis_url, redis_client) -> None:
     """Issue 41.3: ``send`` is a client too; a ``timeout-`` id would pass in the log as the clock's."""
     game_id = json.loads(hm("new", "race", "--seats", "2", url=redis_url).stdout)["game_id"]

@@ -84,3 +84,44 @@ def test_a_closed_round_is_proven_against_both_archives(redis_url, redis_client,
     assert service.reconcile(services, redis_url, "whole").status == "finished"
     report = _verify(services, "whole", tmp_path)
     assert report.ok and report.proven == 2 and not report.unrecorded, report.problems
+
+
+def test_an_adjudicated_table_is_proven_against_its_game_s_archive(redis_url, redis_client, tmp_path) -> None:
+    """Issue 41.4: table 2 is adjudicated before its game ended (which then plays on to its end, archived);
+    ``tournament verify`` proves the adjudication against that archive instead of listing it unproven."""
+    services = services_for(redis_url)
+    state = _first_table_ended(services, redis_url, "adj", tmp_path)
+    second = state.rounds[0].games[1]
+    service.adjudicate(services, redis_url, "adj", 1, 2, list(state.rounds[0].pairing.tables[1]), "no-show")
+    _play_out(services, second)
+    archive_missing(services.store, [second], tmp_path)
+    assert service.reconcile(services, redis_url, "adj").status == "finished"
+    report = _verify(services, "adj", tmp_path)
+    assert report.ok, report.problems
+    assert report.adjudicated_proven == [f"{second}: no-show"] and report.adjudicated == []
+    assert report.proven == 1  # table 1, from its game
+
+
+def test_a_finished_game_adjudicated_anyway_is_caught(redis_url, redis_client, tmp_path) -> None:
+    """The report's case as the server before the fix recorded it: the organiser's ranking over a game that
+    had ended (the service now answers 409; here the decision is appended as that server did)."""
+    from domain.tournament import rules as tournament_rules
+    from events.tournament_store import TournamentStore
+
+    services = services_for(redis_url)
+    state = _first_table_ended(services, redis_url, "over", tmp_path)
+    first = state.rounds[0].games[0]
+    try:
+        service.adjudicate(services, redis_url, "over", 1, 1, [1, 0], "overrule")
+    except service.RuleViolation as exc:
+        assert exc.code == "tournament.game_over"
+    else:
+        raise AssertionError("a game over was adjudicated")
+    store = TournamentStore(services.redis)
+    loaded = store.load("over")
+    ranking = tuple(reversed(loaded.state.rounds[0].pairing.tables[0]))
+    position = services.store.meta(first).last_hash
+    events = tournament_rules.adjudicate(loaded.state, 1, 0, ranking, position, "overrule")
+    assert store.append(loaded, "adjudicate-r1-t1", events).status == "ok"
+    report = _verify(services, "over", tmp_path)
+    assert any("adjudicated after its game had ended" in p for p in report.problems), report.problems

@@ -66,3 +66,37 @@ def test_a_pairing_the_rules_would_not_make_is_named(redis_url, redis_client) ->
     assert store.append(loaded, "start", [honest[0], swapped]).status == "ok"  # a forged decision, chained
     report = verify_tournament_lines(service.export_lines(services, tid))
     assert report.problems and "RoundPaired is not what the rules decide" in report.problems[0]
+
+
+FAKE_OK = "late\x1b[1A\x1b[2K\r\x1b[32mOK tv (finished)\x1b[0m\u202e"
+"""The report's reason: erase the line above, paint a green OK, and turn what follows right to left."""
+
+
+def test_what_verify_prints_from_the_file_is_escaped(redis_url, redis_client, tmp_path, capsys) -> None:
+    """Issue 41.5: a forged file (the intake now refuses such reasons) adjudicates a table with a reason full
+    of terminal escapes; ``tournament verify`` prints it escaped (``\\x1b``), never raw."""
+    from services.tournament_cli import verify_file
+
+    services = services_for(redis_url)
+    tid = service.create(
+        services, service.TournamentSpec(game="manila", rounds=1, table_size=3, players=6, id="tesc")
+    )
+    store = TournamentStore(services.redis)
+    loaded = store.load(tid)
+    assert store.append(loaded, "start", tournament_rules.start(loaded.state)).status == "ok"
+    loaded = store.load(tid)
+    tables = loaded.state.rounds[0].pairing.tables
+    finished = [tournament_rules.adjudicated_result(1, 0, tables[0], "h", FAKE_OK),
+                TableFinished(round=1, table=1, ranking=tables[1], scores=(3, 2, 1), winners=tables[1][:1],
+                              final_hash="h")]  # fmt: skip
+    assert (
+        store.append(loaded, "close-r1", tournament_rules.record_tables(loaded.state, finished)).status
+        == "ok"
+    )
+    path = tmp_path / "tesc.jsonl"
+    path.write_bytes(b"".join(line + b"\n" for line in service.export_lines(services, tid)))
+    assert verify_file(str(path), None) == 3  # nothing wrong; one result with no archive at hand
+    printed = capsys.readouterr()
+    shown = printed.out + printed.err
+    assert "\x1b" not in shown and "\r" not in shown and "\u202e" not in shown
+    assert "late\\x1b[1A\\x1b[2K\\r\\x1b[32mOK" in shown and "\\u202e" in shown
