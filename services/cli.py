@@ -10,7 +10,6 @@ import gc
 import signal
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from types import FrameType
 
 import redis
@@ -234,9 +233,12 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
 
 
 def tournament_verify(args: argparse.Namespace, settings: Settings) -> int:
+    from services.anchor_cli import anchors_from, tournament_paths
     from services.tournament_cli import verify_file
 
-    return verify_file(args.file, Path(args.archives) if args.archives else settings.archive_dir)
+    export, archives, log = tournament_paths(args.file, args.archives)  # a file, or an export folder
+    anchors = anchors_from(args, default_log=log)
+    return verify_file(str(export), archives or settings.archive_dir, anchors)
 
 
 def _explain(exc: Exception) -> tuple[int, str] | None:

@@ -115,6 +115,8 @@ def cmd_export(services: Services, args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from services import anchor_cli
+    from services.audit.chains import read_game_chain
     from services.audit.verify import verify_file
 
     if args.file.startswith("s3://"):  # an archive in the bucket: fetched, then verified as a file
@@ -124,6 +126,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             settings = Settings.from_env()
             with fetched(args.file, settings.archive_s3_endpoint) as path:
                 report = verify_file(path, load_games(settings))
+                chain = read_game_chain(path)
         except BucketError as exc:
             raise UserError(str(exc)) from exc
     else:
@@ -132,6 +135,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             raise UserError(f"no such file: {path}")
         try:  # a folder, a file not ours to read, a damaged gzip: one line, not a traceback
             report = verify_file(path, load_games(Settings.from_env()))
+            chain = read_game_chain(path)
         except (OSError, EOFError, zlib.error) as exc:
             raise UserError(f"cannot read {path}: {exc}") from None
     problem = report.first_problem()
@@ -140,6 +144,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         print(f"FAILED at seq {problem.seq}: {escaped(problem.reason)}", file=sys.stderr)
         for other in report.problems[1:]:
             print(f"  also at seq {other.seq}: {escaped(other.reason)}", file=sys.stderr)
+        anchor_cli.verify_chain(chain, args)  # what the anchors say of it too: which event, which field
         return 1
     if report.finished:
         checked = "finished game, every decision re-checked"
@@ -154,7 +159,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         f"OK {escaped(report.game)} {escaped(report.game_id)}: {report.events} events, {report.commands} "
         f"commands; {checked}{timeouts}{chat}"
     )
-    return 0
+    return anchor_cli.verify_chain(chain, args)
 
 
 def cmd_games(services: Services, args: argparse.Namespace) -> int:
@@ -217,6 +222,9 @@ def add_parsers(sub: Any) -> None:
     verify.add_argument(
         "file", help="an export or archive file, or an archive in the bucket: s3://bucket/key"
     )
+    from services.anchor_cli import add_flags
+
+    add_flags(verify)  # --log, --checkpoint, --receipts, --log-key, --witness: what binds the operator
     games = sub.add_parser("games", help="list games")
     games.add_argument("--live", action="store_true")
     archive = sub.add_parser("archive", help="write finished games as <id>.jsonl.gz (verify reads them)")

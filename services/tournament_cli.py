@@ -19,6 +19,7 @@ from rich.table import Table
 
 from domain.tournament import FORMATS, Entrant, State
 from services import tournament_service as service
+from services.audit.anchor import Anchors
 from services.bootstrap import Services
 from services.cli_common import UserError
 from services.config import Settings
@@ -46,10 +47,13 @@ def add_parser(sub: Any) -> None:
         "verify",
         help="check a tournament export offline: chain, every decision, every result against its game",
     )
-    check.add_argument("file")
+    check.add_argument("file", help="the export, or its folder (<id>.jsonl, log.jsonl, archives)")
     check.add_argument(
         "--archives", help="the folder of the games' <game id>.jsonl.gz (default: HARBORMASTER_ARCHIVE's)"
     )
+    from services.anchor_cli import add_flags
+
+    add_flags(check)  # the anchors; --log defaults to the folder's log.jsonl
     link = verbs.add_parser(
         "link", help="a person's current table and the link that opens it with their seat"
     )
@@ -175,9 +179,21 @@ def run_verb(services: Services, url: str, args: argparse.Namespace) -> int:
     return 0
 
 
-def verify_file(path: str, archives: Path | None) -> int:
+def verify_file(path: str, archives: Path | None, anchors: Anchors | None = None) -> int:
     """``tournament verify FILE`` (no Redis needed): 0 when every result is proven against its game's
-    archive, 1 with each problem found, 3 when nothing is wrong but some results had no archive at hand."""
+    archive, 1 with each problem found, 3 when nothing is wrong but some results had no archive at hand.
+    With ``anchors``, then the export against the log and what the auditor holds (``anchor_cli``): 1 on a
+    difference."""
+    code = _verify_export(path, archives)
+    if anchors is None:
+        return code
+    from services.anchor_cli import verify_tournament
+
+    anchored = verify_tournament(Path(path).read_bytes().splitlines(), archives, anchors)
+    return 1 if anchored == 1 else code
+
+
+def _verify_export(path: str, archives: Path | None) -> int:
     from services.audit.report_text import tournament_lines
     from services.audit.tournament_verify import verify_tournament_lines
 

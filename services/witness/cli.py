@@ -58,6 +58,10 @@ def cmd_witness(args: argparse.Namespace, data_dir: Path) -> int:
         return EXIT_UNREACHABLE
     except (files.WitnessFileError, note.NoteError) as error:
         raise UserError(str(error)) from None
+    except (
+        OSError
+    ) as error:  # a state it cannot write (a full disk, a read-only folder): stop, cosign nothing
+        raise UserError(f"cannot keep the witness's files: {error}") from None
 
 
 def _file_name(url: str) -> str:

@@ -84,9 +84,7 @@ class Witness:
         self.delivered = self.state.size
         if status in (200, 204):
             log.info("cosignature_taken", size=self.state.size)
-        elif (
-            status != self.refused
-        ):  # the log does not list this witness, most often: said once, not each round
+        elif status != self.refused:  # most often the log does not list it: said once, not each round
             log.warning("cosignature_not_taken", size=self.state.size, status=status, answer=answer)
         self.refused = 0 if status in (200, 204) else status
 

@@ -12,10 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
-import structlog.testing
 
 from events.tlog import note
-from events.tlog.witness import WitnessState, check_evidence, cosigned_by, read_evidence
+from events.tlog.witness import WitnessState, check_evidence, cosigned_by, pin, read_evidence
+from services import logging as hm_logging
 from services.cli import main
 from services.witness import files
 from services.witness.client import LogClient
@@ -26,8 +26,11 @@ from tests.support.log_server import FakeLog, serving
 def witness(tmp_path: Path, url: str, *extra: str, once: bool = True) -> int:
     """The command, in this process; its exit code."""
     argv = ["witness", url, "--state", str(tmp_path / "state.json"), "--key", str(tmp_path / "w.key"), *extra]
-    with pytest.raises(SystemExit) as exited:
-        main([*argv, "--once"] if once else argv)
+    try:
+        with pytest.raises(SystemExit) as exited:
+            main([*argv, "--once"] if once else argv)
+    finally:  # main configures logging for a process: the other tests get the test set-up back
+        hm_logging.configure("console", os.environ.get("HARBORMASTER_LOG_LEVEL", "warning"), cache=False)
     return int(exited.value.code or 0)
 
 
@@ -220,11 +223,13 @@ def test_the_loop_backs_off_while_unreachable_then_cosigns_and_posts_again_what_
     assert state_of(tmp_path).size == 4
 
 
-def test_a_log_that_does_not_list_the_witness_is_told_once_not_every_round(tmp_path: Path) -> None:
+def test_a_log_that_does_not_list_the_witness_is_told_once_not_every_round(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     log = FakeLog()
     signer, _ = files.load_or_make_key(tmp_path / "w.key", "witness.test/w1")
     state = WitnessState(log_vkey=log.signer.verifier.vkey)
-    with serving(log) as url, structlog.testing.capture_logs() as seen:
+    with serving(log) as url:
         follower = Witness(LogClient(url), signer, tmp_path / "state.json", state)
         for _ in range(3):
             log.grow(2)
@@ -232,6 +237,21 @@ def test_a_log_that_does_not_list_the_witness_is_told_once_not_every_round(tmp_p
         log.witnesses.append(signer.verifier)
         log.grow(1)
         assert follower.round() is None
-    warned = [entry for entry in seen if entry["event"] == "cosignature_not_taken"]
-    assert [(entry["status"], entry["size"]) for entry in warned] == [(403, 2)]  # three refused, told once
+    assert capsys.readouterr().err.count("cosignature_not_taken") == 1  # three refused, told once
     assert len(log.posts) == 4 and cosigned_by(log.checkpoint(), signer.verifier)
+
+
+def test_a_state_it_cannot_write_stops_it_in_one_line_before_it_cosigns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = FakeLog()
+    log.grow(2)
+    state = tmp_path / "state.json"
+    files.save_state(state, pin(log.signer.verifier.vkey))
+    (
+        tmp_path / f".state.json.{os.getpid()}.tmp"
+    ).mkdir()  # where its next state would be written: no file can be
+    with serving(log) as url:
+        assert witness(tmp_path, url) == 2
+    assert "cannot keep the witness's files" in capsys.readouterr().err
+    assert not log.posts and state_of(tmp_path).size == 0  # nothing cosigned that it could not remember
