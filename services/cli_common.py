@@ -55,12 +55,17 @@ def redis_for_games(settings: Settings, may_start: bool = False) -> Iterator[str
 
 @contextmanager
 def _embedded(data_dir: Path) -> Iterator[str]:
+    from services.home import folder_held
+
     server = EmbeddedRedis(data_dir)
     server.start()
     try:
         yield server.url
     finally:
-        server.stop()
+        if folder_held(data_dir):  # a serve started meanwhile took this Redis over: it is serve's now
+            sys.stderr.write(f"harbormaster: the Redis on {data_dir} is left to the serve that runs on it\n")
+        else:
+            server.stop()
 
 
 def json_arg(text: str | None, name: str) -> dict[str, Any]:

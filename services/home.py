@@ -87,6 +87,23 @@ def home(data_dir: Path, host: str, port: int, own_redis: bool) -> Iterator[None
             lock.close()
 
 
+def folder_held(data_dir: Path) -> bool:
+    """Whether a ``serve`` holds ``data_dir`` now (its lock is taken): a command that started the folder's
+    Redis leaves it running at its end, since that serve adopted it (issue 42: a ``tournament run`` shut
+    down the Redis a ``serve`` had adopted, and ``serve`` answered 503 from then on)."""
+    try:
+        handle = open(data_dir / LOCK_NAME)  # noqa: SIM115 - closed below
+    except OSError:
+        return False
+    with handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        fcntl.flock(handle, fcntl.LOCK_UN)
+        return False
+
+
 def _lock(data_dir: Path) -> IO[str]:
     data_dir.mkdir(parents=True, exist_ok=True)
     handle = open(data_dir / LOCK_NAME, "a+")  # noqa: SIM115 - held open for the serve's lifetime

@@ -86,6 +86,9 @@ class EmbeddedRedis:
         self.extra_args = extra_args
         """More ``redis-server`` options, after ours (tests start a Cluster node with them)."""
         self.process: subprocess.Popen[bytes] | None = None
+        self.adopted = False
+        """Whether this server was found running (left by a ``serve`` that was killed) and taken over: it is
+        watched by PING instead of by its process, and stopped and restarted like one started here."""
         socket_path = self.data_dir / "redis.sock"
         self.socket_path: Path | None = (
             socket_path if unix_socket and len(str(socket_path).encode()) <= UNIX_PATH_MAX else None
@@ -141,6 +144,39 @@ class EmbeddedRedis:
         log.info("embedded_redis_started", url=self.url, data_dir=str(self.data_dir), pid=self.process.pid)
         return self.url
 
+    def adopt(self, url: str) -> str:
+        """Take over the server answering at ``url`` on this data folder: learn its TCP port, so that a
+        restart listens where every child already connects; returns ``url``."""
+        client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=2)
+        try:
+            port = client.config_get("port").get("port")
+        finally:
+            client.close()
+        if not port:
+            raise RuntimeError(f"the Redis at {url} does not say its port")
+        self.port = int(port)
+        self.adopted = True
+        log.info("embedded_redis_adopted", url=url, data_dir=str(self.data_dir), port=self.port)
+        return url
+
+    def running(self) -> bool:
+        """Whether the server is up: its process, or for an adopted one, an answer to PING."""
+        if self.process is not None:
+            return self.process.poll() is None
+        if not self.adopted:
+            return False
+        client = redis.Redis(
+            host="127.0.0.1", port=self.port or 0, socket_connect_timeout=0.5, socket_timeout=1
+        )
+        try:
+            return bool(client.ping())
+        except redis.BusyLoadingError:
+            return True
+        except redis.RedisError:
+            return False
+        finally:
+            client.close()
+
     def _wait_ready(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout
         client = redis.Redis(host="127.0.0.1", port=self.port or 0, socket_connect_timeout=0.2)
@@ -162,6 +198,9 @@ class EmbeddedRedis:
 
     def stop(self) -> None:
         """Shut down cleanly: the append-only file is flushed before the process exits."""
+        if self.process is None and self.adopted:
+            self._stop_adopted()
+            return
         if self.process is None or self.process.poll() is not None:
             return
         # SHUTDOWN closes the connection by design.
@@ -175,6 +214,16 @@ class EmbeddedRedis:
         with contextlib.suppress(FileNotFoundError):
             self.url_file.unlink()
         log.info("embedded_redis_stopped", data_dir=str(self.data_dir))
+
+    def _stop_adopted(self) -> None:
+        with contextlib.suppress(redis.RedisError):
+            redis.Redis(host="127.0.0.1", port=self.port or 0, socket_timeout=10).shutdown(nosave=False)
+        deadline = time.monotonic() + 10
+        while self.running() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        with contextlib.suppress(FileNotFoundError):
+            self.url_file.unlink()
+        log.info("embedded_redis_stopped", data_dir=str(self.data_dir), adopted=True)
 
     def __enter__(self) -> EmbeddedRedis:
         self.start()

@@ -96,10 +96,11 @@ def _serve(
     supervisor: Supervisor | None = None
     announced: ServeState | None = None
     try:
-        url = settings.redis_url or running_url(settings.data_dir)
-        if url is None:
+        url = settings.redis_url
+        if url is None:  # the data folder's Redis: started here, or adopted from a serve that was killed
             server = EmbeddedRedis(settings.data_dir)
-            url = server.start()
+            left = running_url(settings.data_dir)
+            url = server.adopt(left) if left else server.start()
         delay = bot_delay or (0.7 if demo else 0.0)
         # First: a Redis we cannot run on (a Cluster without RQ_REDIS_URL) is refused before any child starts.
         services = build(settings, url)

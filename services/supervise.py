@@ -23,6 +23,8 @@ from services.redis_launcher import EmbeddedRedis
 log = structlog.get_logger("supervise")
 
 REDIS_START_TIMEOUT_S = 120.0
+ADOPTED_CHECK_S = 1.0
+"""How often an adopted embedded Redis (one a killed ``serve`` left running) is asked whether it is up."""
 """Loading a large append-only file takes a while; the clients wait and retry meanwhile."""
 
 
@@ -71,6 +73,7 @@ class Supervisor:
         self.redis_server = redis_server
         self.redis_backoff = Backoff()
         self.redis_due_at = 0.0
+        self.redis_checked_at = 0.0
         self.redis_restarts = 0
         self.periodic = periodic
         self.every_s = every_s
@@ -113,14 +116,15 @@ class Supervisor:
 
     def _check_redis(self, now: float) -> None:
         server = self.redis_server
-        if (
-            server is None
-            or server.process is None
-            or server.process.poll() is None
-            or now < self.redis_due_at
-        ):
+        if server is None or (server.process is None and not server.adopted) or now < self.redis_due_at:
             return
-        log.warning("embedded_redis_died", code=server.process.returncode, data_dir=str(server.data_dir))
+        if server.process is None and now < self.redis_checked_at + ADOPTED_CHECK_S:
+            return  # an adopted server is checked by PING, once a second, not by its process every tick
+        self.redis_checked_at = now
+        if server.running():
+            return
+        code = server.process.returncode if server.process is not None else None
+        log.warning("embedded_redis_died", code=code, data_dir=str(server.data_dir), adopted=server.adopted)
         self.redis_restarts += 1
         try:
             server.start(timeout=REDIS_START_TIMEOUT_S)
