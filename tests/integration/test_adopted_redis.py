@@ -63,7 +63,8 @@ def test_serve_adopts_the_redis_a_killed_serve_left_and_restarts_it_when_it_dies
         assert running_url(tmp_path) == left  # the same Redis, taken over
         os.kill(_pid_of(left), signal.SIGKILL)  # whoever stops it
         _eventually(lambda: running_url(tmp_path) is not None and _healthy(port), 60, "Redis restarted")
-        assert _pid_of(running_url(tmp_path)) != 0
+        restarted = running_url(tmp_path)
+        assert restarted is not None and _pid_of(restarted) != 0
         started = time.monotonic()
         os.killpg(second.pid, signal.SIGINT)  # Ctrl-C
         second.wait(timeout=30)
