@@ -235,7 +235,8 @@ class LogStore:
         self, token: str, size: int, data: Sequence[bytes], signer: note.Signer, queue_ids: Sequence[str] = ()
     ) -> Appended:
         """Append ``data`` to the tree of ``size`` leaves and sign the new checkpoint, atomically."""
-        made, root = self.computed(lambda node: _extend(size, data, node))
+        frontier = self.nodes(_frontier(size))  # all an append reads: the old tree's compact range
+        made, root = _extend(size, data, lambda level, index: frontier[(level, index)])
         new_size = size + len(data)
         signed = note.sign(Checkpoint(signer.name, new_size, root).text, signer)
         script_keys, args = _script_call(token, size, data, made, signed, signer.verifier.vkey, queue_ids)
@@ -259,6 +260,17 @@ def new_token() -> str:
 def _head(raw: bytes) -> ChainHead:
     seq, _, chain_hash = raw.decode().partition(":")
     return ChainHead(int(seq), chain_hash)
+
+
+def _frontier(size: int) -> list[tuple[int, int]]:
+    """The perfect subtrees that make up the tree of ``size`` leaves, largest first: every stored node that
+    appending to it or computing a larger tree's root needs (RFC 9162's compact range)."""
+    found, start = [], 0
+    for level in reversed(range(size.bit_length())):
+        if size >> level & 1:
+            found.append((level, start >> level))
+            start += 1 << level
+    return found
 
 
 def _extend(

@@ -171,7 +171,11 @@ class LogSequencer:
             seq, _, chain_hash = (position or b"0:").decode().partition(":")
             start = None
             if chain_field(stream, chain_id) not in opened:
-                decoded = codec.decode_header(header)
+                try:
+                    decoded = codec.decode_header(header)
+                except (msgspec.DecodeError, msgspec.ValidationError):  # one bad record never stops the log
+                    log.warning("log_chain_header_unreadable", stream=stream, id=chain_id)
+                    continue
                 start = leaves.Start(
                     stream=stream,
                     id=chain_id,
