@@ -85,6 +85,8 @@ def add_parser(sub: Any) -> None:
         parser.add_argument("tournament_id")
         if verb == "standings":
             parser.add_argument("--top", type=int, default=0, help="rows to show (0: all)")
+        if verb == "export":
+            parser.add_argument("--to", help="a folder: the export, its games' archives, log.jsonl")
 
 
 def _spec_flags(p: argparse.ArgumentParser, required: bool = True) -> None:
@@ -172,6 +174,11 @@ def run_verb(services: Services, url: str, args: argparse.Namespace) -> int:
         return 0
     if args.verb == "standings":
         Console().print(standings_table(service.load(services, tid), args.top))
+        return 0
+    if args.to:  # the auditor's folder: what tournament verify FOLDER proves against the log
+        from services.export_folder import write_folder
+
+        print(json.dumps(write_folder(services, tid, Path(args.to))), file=out)
         return 0
     for line in service.export_lines(services, tid):
         sys.stdout.buffer.write(line + b"\n")
