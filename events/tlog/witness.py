@@ -31,6 +31,8 @@ class WitnessState(msgspec.Struct, frozen=True, kw_only=True):
     """What a witness keeps about one log, durably: the pinned key, and the last checkpoint it cosigned."""
 
     log_vkey: str
+    retired: tuple[str, ...] = ()
+    """The log's earlier keys, oldest first: they signed what was cosigned before a rotation."""
     size: int = 0
     root: bytes = merkle.EMPTY_ROOT
     cosigned: str = ""
@@ -62,6 +64,17 @@ def pin(log_vkey: str) -> WitnessState:
     return WitnessState(log_vkey=verifier.vkey)
 
 
+def rotate(state: WitnessState, log_vkey: str) -> WitnessState:
+    """The state once the log's operator rotated its key to ``log_vkey`` (checked out of band by the
+    witness's owner): the same origin, the same cosigned tree, which the new key's checkpoints must extend."""
+    new = pin(log_vkey).log
+    if new.name != state.origin:
+        raise note.NoteError(f"the key {new.vkey} is not of the log {state.origin}")
+    if new.vkey == state.log_vkey:
+        return state
+    return msgspec.structs.replace(state, log_vkey=new.vkey, retired=(*state.retired, state.log_vkey))
+
+
 # --- what the witness concludes -----------------------------------------------------------------------------
 
 Fault = Literal["fork", "inconsistent", "rollback"]
@@ -73,6 +86,7 @@ class Evidence(msgspec.Struct, frozen=True, kw_only=True):
     fault: Fault
     reason: str
     log_vkey: str
+    retired: tuple[str, ...] = ()
     cosigned: str
     """The note this witness cosigned before."""
     conflicting: str
@@ -194,6 +208,7 @@ def _forked(
         fault=fault,
         reason=reason,
         log_vkey=state.log_vkey,
+        retired=state.retired,
         cosigned=state.cosigned,
         conflicting=signed,
         proof=None if proof is None else list(proof),
@@ -244,7 +259,7 @@ def evidence_text(evidence: Evidence, witness_vkey: str, detected: str) -> str:
         f"witness: {witness_vkey}\n"
     )
     parts = {
-        "log key": evidence.log_vkey + "\n",
+        "log key": "".join(vkey + "\n" for vkey in (evidence.log_vkey, *evidence.retired)),
         "cosigned checkpoint": evidence.cosigned,
         "conflicting checkpoint": evidence.conflicting,
         "consistency proof": proof,
@@ -263,6 +278,7 @@ def read_evidence(text: str) -> Evidence:
     fault = header.get("fault", "")
     if fault not in ("fork", "inconsistent", "rollback") or len(parts) != 4:
         raise note.NoteError("not a witness's evidence file")
+    log_keys = parts["log key"].split()
     raw = parts["consistency proof"]
     try:
         proof = None if raw.startswith("none") else [base64.b64decode(p, validate=True) for p in raw.split()]
@@ -271,7 +287,8 @@ def read_evidence(text: str) -> Evidence:
     return Evidence(
         fault=fault,  # type: ignore[arg-type]  # one of the three, checked above
         reason=header.get("reason", ""),
-        log_vkey=parts["log key"].strip(),
+        log_vkey=log_keys[0] if log_keys else "",
+        retired=tuple(log_keys[1:]),
         cosigned=_tail(parts["cosigned checkpoint"]),
         conflicting=_tail(parts["conflicting checkpoint"]),
         proof=proof,
@@ -285,8 +302,11 @@ def _tail(body: str) -> str:
 def check_evidence(evidence: Evidence) -> str:
     """Re-prove evidence from scratch; returns what it shows, raises ``NoteError`` if it shows nothing."""
     log = note.Verifier.from_vkey(evidence.log_vkey)
-    old = open_checkpoint(evidence.cosigned, log)
-    new = open_checkpoint(evidence.conflicting, log, old.origin)
+    new = open_checkpoint(evidence.conflicting, log, log.name)
+    keys = [log, *(note.Verifier.from_vkey(vkey) for vkey in evidence.retired)]
+    old = parse(note.open_note(evidence.cosigned, keys)[0])  # signed before a rotation, perhaps
+    if old.origin != new.origin:
+        raise note.NoteError(f"the two checkpoints are of two logs: {old.origin} and {new.origin}")
     if old.size == new.size:
         if old.root == new.root:
             raise note.NoteError("the two checkpoints are the same")

@@ -80,12 +80,19 @@ def _key(path: Path, name: str | None) -> note.Signer:
 def _state(
     client: LogClient, path: Path, log_key: str | None, interval_s: float, once: bool
 ) -> core.WitnessState:
-    """The state on file (its pinned key must be ``log_key``, if given), else a new one pinning ``log_key``
-    or, trusting on first use, the key the server names."""
+    """The state on file (moved to ``log_key`` if that is a new key of the same log: a rotation), else a new
+    one pinning ``log_key`` or, trusting on first use, the key the server names."""
     state = files.load_state(path)
     if state is not None:
-        if log_key is not None and note.Verifier.from_vkey(log_key).vkey != state.log_vkey:
+        if log_key is None or note.Verifier.from_vkey(log_key).vkey == state.log_vkey:
+            return state
+        if note.Verifier.from_vkey(log_key).name != state.origin:
             raise files.WitnessFileError(f"{path} follows the log with key {state.log_vkey}, not {log_key}")
+        state = core.rotate(
+            state, log_key
+        )  # the log's new key: its checkpoints must extend the cosigned tree
+        files.save_state(path, state)
+        print(f"log key rotated (the old one kept for what it signed): {state.log_vkey}", flush=True)
         return state
     if log_key is None:
         info = _first_contact(client, interval_s, once)

@@ -160,7 +160,7 @@ def test_mistakes_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Capture
         assert witness(tmp_path, url, "--name", "witness.test/a") == 0
         assert witness(tmp_path, url, "--name", "witness.test/b") == 2
         assert "is the key of witness witness.test/a, not witness.test/b" in capsys.readouterr().err
-        other = note.Signer.generate("harbormaster.test/log").verifier.vkey
+        other = note.Signer.generate("elsewhere.test/log").verifier.vkey
         assert witness(tmp_path, url, "--log-key", other) == 2
         assert "follows the log with key" in capsys.readouterr().err
         with files.locked(tmp_path / "state.json"):
@@ -255,3 +255,40 @@ def test_a_state_it_cannot_write_stops_it_in_one_line_before_it_cosigns(
         assert witness(tmp_path, url) == 2
     assert "cannot keep the witness's files" in capsys.readouterr().err
     assert not log.posts and state_of(tmp_path).size == 0  # nothing cosigned that it could not remember
+
+
+def test_a_rotated_log_key_given_by_the_owner_binds_the_new_key_to_the_cosigned_tree(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = FakeLog()
+    log.grow(5)
+    with serving(log) as url:
+        assert witness(tmp_path, url) == 0
+        old_key = log.signer.verifier.vkey
+        log.signer = note.Signer.generate("harbormaster.test/log")  # the operator rotates its key
+        log.grow(2)
+        assert witness(tmp_path, url) == 4  # not the pinned key: refused, until its owner checks the new one
+        assert witness(tmp_path, url, "--log-key", log.signer.verifier.vkey) == 0
+        assert f"log key rotated (the old one kept for what it signed): {log.signer.verifier.vkey}" in (
+            capsys.readouterr().out
+        )
+        state = state_of(tmp_path)
+        assert state.size == 7 and state.retired == (old_key,)
+        log.fork(at=3)  # the new key signs another history of the tree the old one's extends
+        assert witness(tmp_path, url) == EXIT_FORKED
+        [evidence] = tmp_path.glob("fork-*.txt")
+        assert "two roots for its tree of 7" in check_evidence(read_evidence(evidence.read_text()))
+
+
+def test_evidence_of_a_fork_right_after_a_rotation_is_proven_with_the_retired_key(tmp_path: Path) -> None:
+    log = FakeLog()
+    log.grow(5)
+    with serving(log) as url:
+        assert witness(tmp_path, url) == 0
+        log.signer = note.Signer.generate("harbormaster.test/log")
+        log.fork(at=2)  # the new key's first checkpoint: another tree of 5
+        assert witness(tmp_path, url, "--log-key", log.signer.verifier.vkey) == EXIT_FORKED
+        [evidence] = tmp_path.glob("fork-*.txt")
+        read = read_evidence(evidence.read_text())
+        assert len(read.retired) == 1  # the cosigned head is the old key's, the conflicting one the new key's
+        assert "two roots for its tree of 5" in check_evidence(read)
