@@ -17,7 +17,7 @@ import redis
 from events import keys
 from events.archived import trim
 from events.chain import genesis
-from events.log_store import Appended, ChainHead, LogError, LogStore
+from events.log_store import Appended, ChainHead, LogError, LogStore, enqueue
 from events.tlog import leaves, merkle, note
 from events.tlog.checkpoint import open_checkpoint
 from services.bootstrap import Services
@@ -242,3 +242,23 @@ def test_a_sequencer_started_again_goes_on_and_a_rotated_key_signs_anew(
     text = later.store.checkpoint()
     assert text is not None and open_checkpoint(text, rotated.verifier).size == 6
     assert [size for size, _ in later.store.checkpoints()] == [6, 6]
+
+
+def test_queued_leaves_are_logged_after_the_heads_and_anything_else_is_dropped(
+    services: Services, signer: note.Signer
+) -> None:
+    rating = leaves.Rating(account="ann", game_id="g", mu=26.1, sigma=7.9, place=1)
+    commands = leaves.Commands(stream="game", id="g", last_seq=9, count=4, digest="ab" * 32)
+    enqueue(services.redis, rating)
+    services.redis.xadd(keys.LOG_QUEUE, {"leaf": b"not a leaf"})
+    services.redis.xadd(
+        keys.LOG_QUEUE, {"leaf": leaves.encode(leaves.Head(stream="game", id="g", seq=1, hash="x"))}
+    )
+    enqueue(services.redis, commands)
+    create_bot_games(services, "q")
+    sequencer = LogSequencer(services.redis, signer)
+    sequencer.publish()
+    assert sequencer.tick() == 6 + 2
+    logged = the_log(sequencer.store, signer)
+    assert logged[-2:] == [rating, commands]  # after the chains' leaves; a head only the sequencer writes
+    assert services.redis.xlen(keys.LOG_QUEUE) == 0
