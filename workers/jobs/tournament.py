@@ -27,6 +27,7 @@ from domain.tournament import rules as tournament_rules
 from domain.tournament.results import table_finished
 from events import ids, keys
 from events.bus import CommandBus
+from events.clocks import tournament_clock
 from events.connection import connect
 from events.errors import GameExists, UnknownGame
 from events.store import EventStore, LoadedGame, now_ms
@@ -34,7 +35,7 @@ from events.tournament_store import LoadedTournament, TournamentStore, tournamen
 from workers.botrunner import runners_alive
 from workers.jobs.account_ratings import seat_tournament_accounts
 from workers.jobs.archive_trigger import recorded_key, trim_archived
-from workers.jobs.clock import Clock, claim_timeouts, read_clocks
+from workers.jobs.clock import claim_timeouts, read_clocks
 from workers.jobs.failures import TRANSIENT, failure_reason
 from workers.jobs.ownership import owned
 from workers.jobs.people import seat_people
@@ -337,10 +338,9 @@ def reconcile(
         settings = loaded.state.settings
         if settings.clocked:
             live = [g for g, s in game_statuses(store, current.games).items() if s == b"live"]
-            move_ms = int(settings.move_limit_s * 1000) if settings.move_limit_s > 0 else None
-            clock = Clock(move_ms=move_ms, total_ms=int(settings.total_limit_s * 1000),
-                          forfeit=settings.on_timeout == "forfeit",
-                          no_show_ms=int(settings.no_show_s * 1000) if settings.no_show_s > 0 else None)  # fmt: skip
+            # The same clock tournament verify holds each timeout to (services/audit/timeouts.py).
+            forfeit = settings.on_timeout == "forfeit"
+            clock = tournament_clock(settings.move_limit_s, settings.total_limit_s, settings.no_show_s, forfeit)
             claim_timeouts(store, CommandBus(store.redis, partitions), live, now_ms=now_ms(), clock=clock)
         close_and_act(store, rq, tournaments, tournament_id, current.number, redis_url, partitions, plugins)
     return tournaments.load(tournament_id)
