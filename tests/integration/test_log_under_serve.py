@@ -1,12 +1,14 @@
 """The log under ``harbormaster serve``: the key is made at start in the data folder, ``/api/log/key`` serves
-what ``harbormaster log-key`` prints, checkpoints advance while the demo games play, and ``harbormaster
-checkpoint`` and ``log-export`` give the running log (its export rebuilds the checkpoint's root)."""
+what ``harbormaster log-key`` prints, checkpoints advance while the demo games play, ``harbormaster
+checkpoint`` and ``log-export`` give the running log (its export rebuilds the checkpoint's root and reads as
+``verify --log`` reads it), and a sequencer killed with ``kill -9`` is replaced and the log goes on, consistent."""
 
 from __future__ import annotations
 
 import base64
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -17,6 +19,7 @@ import pytest
 
 from events.tlog import merkle, note
 from events.tlog.checkpoint import open_checkpoint
+from services.audit.log_file import read_log
 from services.redis_launcher import free_port
 from tests.support.pipeline import stop_serve
 
@@ -31,6 +34,20 @@ def harbormaster(env: dict[str, str], *args: str) -> str:
     return done.stdout.decode()
 
 
+def children(pid: int) -> dict[int, str]:
+    """The processes whose parent is ``pid``, with their command lines (from /proc)."""
+    found = {}
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{entry}/stat") as stat, open(f"/proc/{entry}/cmdline", "rb") as cmd:
+                if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    found[int(entry)] = cmd.read().replace(b"\0", b" ").decode()
+        except (OSError, ValueError):
+            continue
+    return found
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="finds serve's children in /proc")
 def test_serve_signs_advancing_checkpoints_with_the_key_log_key_prints(tmp_path: Path) -> None:
     port = free_port()
     env = {**os.environ, "HARBORMASTER_DATA": str(tmp_path), "HARBORMASTER_LOG_INTERVAL": "0.5"}
@@ -43,6 +60,7 @@ def test_serve_signs_advancing_checkpoints_with_the_key_log_key_prints(tmp_path:
     try:
         api = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10)
         sizes: list[int] = []
+        verifier: note.Verifier | None = None
         deadline = time.monotonic() + 90
         while len(set(sizes)) < 3:  # three different sizes: the log grows as the demo games play
             assert serve.poll() is None and time.monotonic() < deadline, (tmp_path / "serve.log").read_text()[
@@ -54,9 +72,10 @@ def test_serve_signs_advancing_checkpoints_with_the_key_log_key_prints(tmp_path:
                 response = None
             if response is not None and response.status_code == 200:
                 key = api.get("/api/log/key").json()
-                sizes.append(open_checkpoint(response.text, note.Verifier.from_vkey(key["vkey"])).size)
+                verifier = note.Verifier.from_vkey(key["vkey"])
+                sizes.append(open_checkpoint(response.text, verifier).size)
             time.sleep(0.3)
-        assert sizes == sorted(sizes)
+        assert sizes == sorted(sizes) and verifier is not None
         printed = json.loads(harbormaster(env, "log-key"))
         assert printed == {k: key[k] for k in ("origin", "vkey", "retired")}
         assert (tmp_path / "log-signing.key").stat().st_mode & 0o777 == 0o600
@@ -70,5 +89,33 @@ def test_serve_signs_advancing_checkpoints_with_the_key_log_key_prints(tmp_path:
             tree.append(base64.b64decode(line["leaf"]))
         exported = open_checkpoint(lines[-1]["checkpoint"], note.Verifier.from_vkey(key["vkey"]))
         assert (exported.size, exported.root) == (tree.size, tree.root())
+        (tmp_path / "log.jsonl").write_text(harbormaster(env, "log-export"))
+        read = read_log(tmp_path / "log.jsonl")  # what verify --log reads
+        assert (
+            read.keys.vkey == key["vkey"]
+            and len(read.leaves) == open_checkpoint(read.checkpoint, verifier).size
+        )
+        # kill -9 of the sequencer: serve starts another, which takes the lease once it expires and goes on
+        # from the tree in Redis, consistent with what was signed before.
+        [sequencer] = [
+            pid for pid, cmd in children(serve.pid).items() if cmd.endswith("services.cli sequencer ")
+        ]
+        os.kill(sequencer, signal.SIGKILL)
+        time.sleep(0.5)  # a script it sent before it died has run by now
+        before = open_checkpoint(api.get("/api/log/checkpoint").text, verifier)
+        deadline = time.monotonic() + 60
+        while (later := open_checkpoint(api.get("/api/log/checkpoint").text, verifier)).size <= before.size:
+            assert time.monotonic() < deadline, "no checkpoint after the sequencer was killed"
+            time.sleep(0.3)
+        again = [pid for pid, cmd in children(serve.pid).items() if cmd.endswith("services.cli sequencer ")]
+        assert again and sequencer not in again  # serve started another
+        proof = api.get("/api/log/proof/consistency", params={"old": exported.size, "new": later.size}).json()
+        merkle.verify_consistency(
+            exported.size,
+            later.size,
+            exported.root,
+            later.root,
+            [base64.b64decode(p) for p in proof["proof"]],
+        )
     finally:
         stop_serve(serve, tmp_path)
