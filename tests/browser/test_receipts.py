@@ -116,7 +116,11 @@ def download_receipts(page: Any, folder: Path) -> dict[str, Any]:
 def test_the_page_keeps_what_it_was_shown_across_a_reload_and_saves_it(
     browser: Any, quick_stack: ServerThread, redis_client: redis.Redis, tmp_path: Path
 ) -> None:
-    context = browser.new_context(viewport={"width": 1360, "height": 1000}, accept_downloads=True)
+    context = browser.new_context(
+        viewport={"width": 1360, "height": 1000},
+        accept_downloads=True,
+        permissions=["clipboard-read", "clipboard-write"],
+    )
     page, watcher = context.new_page(), browser.new_page()
     with httpx.Client(base_url=quick_stack.base, timeout=30) as api:
         game = create(api, "manila", 3, bots={"1": "greedy", "2": "random"})
@@ -142,6 +146,8 @@ def test_the_page_keeps_what_it_was_shown_across_a_reload_and_saves_it(
         again = kept(page, gid, upto)
         assert again["seen"][: len(record["seen"])] == record["seen"]  # kept across the reload
         saved = download_receipts(page, tmp_path)
+        page.locator("#audit-copy").click()  # the whole seed commitment, for the player to keep or compare
+        assert page.evaluate("navigator.clipboard.readText()") == commitment
         spectator = kept(watcher, gid, shown_seq(watcher))
     assert saved["format"] == "harbormaster-receipts/1" and set(saved["games"]) == {gid}
     mine = saved["games"][gid]

@@ -66,6 +66,7 @@ export class Receipts {
     this.asking = false;
     this.lastAsked = 0;
     this.failures = 0;
+    this.wholeSeed = false;
     this.build();
   }
 
@@ -74,6 +75,7 @@ export class Receipts {
     try {
       this.db = await openStore();
       this.merge(await stored(this.db, "readonly", (s) => s.get(this.gameId)));
+      if (this.seen.size) this.save(); // what the page was shown before the store opened
     } catch (e) {
       this.warn("This browser does not keep receipts (no IndexedDB here): download them before you leave.");
     }
@@ -218,7 +220,7 @@ export class Receipts {
     const { brief, seed, last, receipt, warnings } = this.parts;
     brief.textContent = this.seed ? `seed ${short(this.seed)}` : "";
     brief.title = this.seed;
-    seed.replaceChildren(el("code", { title: this.seed }, short(this.seed) || "—"));
+    seed.replaceChildren(el("code", { title: this.seed }, (this.wholeSeed ? this.seed : short(this.seed)) || "—"));
     const top = this.highest();
     last.replaceChildren(top ? el("span", {}, `event ${top} · `, el("code", { title: this.seen.get(top) }, short(this.seen.get(top)))) : "none yet");
     receipt.replaceChildren(this.receiptLine());
@@ -238,8 +240,11 @@ export class Receipts {
     try {
       await navigator.clipboard.writeText(this.seed);
       button.textContent = "Copied";
-    } catch (e) {
-      button.textContent = "Select it above";
+    } catch (e) { // no clipboard (a page not served over https): the whole value, selected, to copy by hand
+      this.wholeSeed = true;
+      this.paint();
+      getSelection().selectAllChildren(this.parts.seed);
+      button.textContent = "Selected";
     }
     setTimeout(() => (button.textContent = "Copy"), 1500);
   }
