@@ -13,19 +13,23 @@ from __future__ import annotations
 import contextlib
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
+import redis
 from playwright.sync_api import sync_playwright
 
+from events.tlog.note import Signer
 from services import tournament_service as service
 from services.redis_launcher import EmbeddedRedis
 from tests.browser.conftest import CHROMIUM
 from tests.gateway.client import create, play_random
 from tests.gateway.harness import running_stack
 from tests.support.pipeline import services_for
+from workers.log_sequencer import LogSequencer
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
@@ -87,17 +91,29 @@ def _games(browser: Any, api: httpx.Client, base: str, kinds: tuple[str, ...] = 
         _shoot(browser, f"{base}/", width, SHOTS / f"lobby-{width}.png")
 
 
-def _receipts(browser: Any, api: httpx.Client, base: str) -> None:
-    """A player's *Fair play* disclosure opened mid-game (its receipt once the log has one)."""
-    game_id, token = _mid_game(api, "manila")
+def _receipts(browser: Any, api: httpx.Client, base: str, url: str) -> None:
+    """A player's *Fair play* disclosure opened mid-game, with the log's receipt (a sequencer runs meanwhile,
+    as under ``serve``)."""
+    sequencer = LogSequencer(
+        redis.Redis.from_url(url), Signer.generate("harbormaster.example/log"), interval_s=0.2
+    )
+    thread = threading.Thread(target=sequencer.run, daemon=True)
+    thread.start()
+    try:
+        _disclosures(browser, base, *_mid_game(api, "manila"))
+    finally:
+        sequencer.stopping.set()
+        thread.join(timeout=15)
+
+
+def _disclosures(browser: Any, base: str, game_id: str, token: str) -> None:
     for width in WIDTHS:
         context = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=1)
         try:
             page = context.new_page()
             page.goto(f"{base}/games/{game_id}#token={token}")
             page.locator("#audit summary").click()
-            with contextlib.suppress(Exception):  # no log running: the disclosure says "not logged yet"
-                page.locator("#audit:not([data-covered='0'])").wait_for(timeout=8000)
+            page.locator("#audit:not([data-covered='0'])").wait_for(timeout=30_000)
             page.wait_for_timeout(600)
             page.screenshot(path=str(SHOTS / f"receipts-{width}.png"), full_page=True)
         finally:
@@ -135,7 +151,7 @@ def main(argv: list[str]) -> int:
                 if only in MOVES:
                     _games(browser, api, stack.base, (only,))
                 if only in (None, "receipts"):
-                    _receipts(browser, api, stack.base)
+                    _receipts(browser, api, stack.base, server.url)
                 if only in (None, "tournaments"):
                     _tournaments(browser, api, stack.base, server.url)
                 browser.close()
