@@ -24,13 +24,18 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import structlog
 
 from domain import games_with_plugins
+from events.archived import archive_lines
 from events.connection import connect
 from events.ids import safe_part
+from events.log_store import enqueue
 from events.store import EventStore
+from events.tlog import leaves
 from services.archive_bucket import ArchiveBucket, BucketError
+from services.audit.jsonl import LINE_DECODER, CommandLine
 from services.audit.verify import verify_file
 from services.config import Settings
 from services.export import export_lines
@@ -175,7 +180,25 @@ def _archive_owned(store: EventStore, game_id: str, archive_dir: str | Path, tok
     if not set_entry_if_owner(store.redis, game_id, token, entry):
         log.warning("archive_lease_lost", game_id=game_id)  # another writer's verified entry stands
         return archived(store.redis, [game_id]).get(game_id, {})
+    queue_commands_leaf(store.redis, game_id, Path(entry["file"]), entry["last_seq"])
     return entry
+
+
+def queue_commands_leaf(client: Any, game_id: str, path: Path, last_seq: int) -> None:
+    """Ask the service's log to hold the digest of the game's command records, which sit beside its hash chain
+    (who sent each command, its seat, origin, id and result): ``verify --log`` holds the export to it."""
+    lines = [raw for raw in archive_lines(str(path)) if isinstance(_line(raw), CommandLine)]
+    digest = leaves.commands_digest(lines)
+    enqueue(
+        client, leaves.Commands(stream="game", id=game_id, last_seq=last_seq, count=len(lines), digest=digest)
+    )
+
+
+def _line(raw: bytes) -> object:
+    try:
+        return LINE_DECODER.decode(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
 
 
 def run_archive_job(

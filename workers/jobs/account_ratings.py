@@ -23,7 +23,9 @@ import structlog
 from domain.engine import Outcome
 from domain.tournament.ratings import Rating, rate_table
 from events import keys
+from events.log_store import enqueue
 from events.store import LoadedGame
+from events.tlog import leaves
 from events.tournament_store import tournament_key
 
 log = structlog.get_logger("ratings")
@@ -136,7 +138,20 @@ def rate_game(client: Any, game_id: str, game: str, outcome: Outcome) -> bool:
             except redis.WatchError:
                 continue
     log.info("game_rated", game_id=game_id, game=game, accounts=ranking)
+    _log_ratings(client, game_id, ranking, places, after)
     return True
+
+
+def _log_ratings(
+    client: Any, game_id: str, ranking: list[str], places: list[int], after: dict[str, Rating]
+) -> None:
+    """Ask the service's log to hold each account's new rating (``workers/log_sequencer.py`` appends them). Its
+    queue is in another Cluster slot than the ratings, so it is written after their transaction: a crash in
+    between loses these leaves, never a rating."""
+    for account, place in zip(ranking, places, strict=True):
+        rating = after[account]
+        leaf = leaves.Rating(account=account, game_id=game_id, mu=rating.mu, sigma=rating.sigma, place=place)
+        enqueue(client, leaf)
 
 
 def _rated(before: dict[str, Rating], ranking: list[str], places: list[int]) -> dict[str, Rating]:
