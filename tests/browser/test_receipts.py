@@ -262,6 +262,8 @@ def test_a_move_rewritten_in_redis_is_caught_by_the_players_receipts(
             page = pages[game["game_id"]] = context.new_page()
             page.goto(f"{stack.base}/games/{game['game_id']}#token={game['seats'][0]['token']}")
             page.locator("#board svg.board-manila").wait_for()
+        watcher = browser.new_page()  # a spectator, in a browser of its own, gets receipts too
+        watcher.goto(f"{stack.base}/games/{games[1]['game_id']}")
         for n, (game_id, page) in enumerate(pages.items()):
             play_moves(page, api, game_id, 3, seed=n)
         saved: dict[str, dict[str, Any]] = {}
@@ -269,6 +271,9 @@ def test_a_move_rewritten_in_redis_is_caught_by_the_players_receipts(
             upto = shown_seq(page)  # seat 0 is to act again: the game stands still
             covered(page, upto)
             saved[game_id] = download_receipts(page, tmp_path / game_id)
+        covered(watcher, shown_seq(watcher))
+        assert kept(watcher, games[1]["game_id"], shown_seq(watcher))["receipts"]
+        watcher.close()
     sequencer.stopping.set()
     forged, untouched = list(pages)
     first_move = min(seq for seq, _ in saved[forged]["games"][forged]["seen"] if seq > 1)

@@ -91,8 +91,17 @@ export class Receipts {
       this.warn(`Earlier this browser was shown another seed commitment for this game (${short(kept.seed_commitment)}): the game may have been dealt again.`);
     this.seed = kept.seed_commitment || this.seed;
     for (const [seq, hash] of kept.seen || []) if (!this.seen.has(seq)) this.seen.set(seq, hash);
-    this.receipts = [...(kept.receipts || []), ...this.receipts];
+    for (const receipt of kept.receipts || []) this.keep(receipt);
     this.log = this.log || kept.log || null;
+  }
+
+  /** A receipt not held yet, in the order of the log's growth: the first and the newest `KEEP` are kept. */
+  keep(receipt) {
+    if (this.receipts.some((r) => r.index === receipt.index && r.size === receipt.size)) return false;
+    this.receipts.push(receipt);
+    this.receipts.sort((a, b) => a.size - b.size || a.index - b.index);
+    if (this.receipts.length > KEEP) this.receipts.splice(1, this.receipts.length - KEEP);
+    return true;
   }
 
   /** Frames (hello, event, resync) or listed events shown to the player: their (seq, hash). */
@@ -151,14 +160,12 @@ export class Receipts {
   take(receipt) {
     this.state = "ok";
     const leaf = leafOf(receipt);
-    if (!leaf || this.receipts.some((r) => r.index === receipt.index && r.size === receipt.size)) return;
+    if (!leaf || !this.keep(receipt)) return;
     const shown = leaf.kind === "head" ? this.seen.get(leaf.seq) : undefined;
     if (shown && shown !== leaf.hash)
       this.warn(`The log's head for event ${leaf.seq} (${short(leaf.hash)}) is not the event you were shown (${short(shown)}).`);
     if (receipt.seed_commitment && this.seed && receipt.seed_commitment !== this.seed)
       this.warn(`The log names another seed commitment for this game (${short(receipt.seed_commitment)}).`);
-    this.receipts.push(receipt);
-    if (this.receipts.length > KEEP) this.receipts.splice(1, this.receipts.length - KEEP);
     this.save();
   }
 
@@ -174,10 +181,20 @@ export class Receipts {
 
   save() {
     if (!this.db || this.timers.save !== null) return;
-    this.timers.save = setTimeout(() => {
-      this.timers.save = null;
-      stored(this.db, "readwrite", (s) => s.put(this.record(), this.gameId)).catch(() => this.warn("The receipts could not be kept in this browser."));
-    }, SAVE_MS);
+    this.timers.save = setTimeout(() => this.write(), SAVE_MS);
+  }
+
+  /** Read, merged and written in one transaction: another tab on the same game adds, never overwrites. */
+  write() {
+    this.timers.save = null;
+    const transaction = this.db.transaction(STORE, "readwrite");
+    const store = transaction.objectStore(STORE);
+    const read = store.get(this.gameId);
+    read.onsuccess = () => {
+      this.merge(read.result);
+      store.put(this.record(), this.gameId);
+    };
+    transaction.onerror = () => this.warn("The receipts could not be kept in this browser.");
   }
 
   /** The receipts file: what `harbormaster verify game.jsonl --receipts FILE` reads. */
