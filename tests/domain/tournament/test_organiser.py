@@ -70,3 +70,29 @@ def test_withdrawing_below_a_table_ends_the_tournament_and_cancel_stops_it() -> 
         rules.cancel(state)
     with pytest.raises(RuleViolation, match="player"):
         rules.withdraw(_started(6, rounds=1), 99)
+
+
+def test_refusals_count_tables_from_one_as_the_api_does() -> None:
+    """Issue 41.6: "round 1 table 0" was the first table; the API and every page count from 1."""
+    state = _started(6, rounds=2)
+    tables = state.rounds[0].pairing.tables
+    first = TableFinished(
+        round=1, table=0, ranking=tables[0], scores=(9, 5, 1), winners=tables[0][:1], final_hash="h"
+    )
+    state = fold(rules.record_table(state, first), state)
+    with pytest.raises(RuleViolation, match="round 1 table 1 is already recorded"):
+        rules.record_table(state, first)
+    with pytest.raises(RuleViolation, match="round 1 has no table 3"):
+        rules.record_table(state, TableFinished(round=1, table=2, ranking=tables[0], scores=(1, 1, 1),
+                                                winners=(), final_hash="h"))  # fmt: skip
+
+
+@pytest.mark.parametrize("reason", ["\x00", "\x1b[32mOK", "a\rb", "\x9b", "\u202e", "\u2067"])
+def test_an_organiser_s_reason_is_printable_text(reason: str) -> None:
+    """Issue 41.5: withdraw, adjudicate and cancel refuse control and bidi characters."""
+    state = _started(6, rounds=2)
+    table = state.rounds[0].pairing.tables[0]
+    for decide in (lambda: rules.withdraw(state, 0, reason), lambda: rules.cancel(state, reason),
+                   lambda: rules.adjudicate(state, 1, 0, table, "h", f"late {reason}")):  # fmt: skip
+        with pytest.raises(RuleViolation, match="printable"):
+            decide()
