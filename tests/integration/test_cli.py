@@ -117,6 +117,21 @@ def test_a_missing_or_unreadable_export_is_one_line_for_both_verifiers(tmp_path)
         assert b"Traceback" not in result.stderr and result.stderr.count(b"\n") == 1, result.stderr
 
 
+def test_verify_prints_what_it_read_from_the_file_escaped(redis_url, redis_client, tmp_path) -> None:
+    """Issue 41.5: a forged command id with terminal escapes is quoted in verify's message escaped, so it
+    cannot erase the FAILED line and paint a green OK."""
+    game_id = json.loads(hm("new", "race", "--seats", "2", url=redis_url).stdout)["game_id"]
+    lines = [json.loads(line) for line in hm("export", game_id, url=redis_url).stdout.splitlines()]
+    command = next(line for line in lines if line["kind"] == "command")
+    command["command_id"], command["last_seq"] = "x\x1b[1A\x1b[2K\r\x1b[32mOK", 999
+    path = tmp_path / "forged.jsonl"
+    path.write_bytes(b"".join(json.dumps(line).encode() + b"\n" for line in lines))
+    failed = hm("verify", str(path), url=None)
+    assert failed.returncode == 1 and b"points past the last event" in failed.stderr
+    assert b"\x1b" not in failed.stderr and b"\r" not in failed.stderr
+    assert b"x\\x1b[1A\\x1b[2K\\r\\x1b[32mOK" in failed.stderr
+
+
 def test_the_server_s_own_command_ids_are_refused_from_send(redis_url, redis_client) -> None:
     """Issue 41.3: ``send`` is a client too; a ``timeout-`` id would pass in the log as the clock's."""
     game_id = json.loads(hm("new", "race", "--seats", "2", url=redis_url).stdout)["game_id"]
