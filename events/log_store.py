@@ -52,6 +52,11 @@ return 'ok'
 class LogError(Exception):
     """The log refused a write: someone else holds the lease, the tree moved, or another key signs it."""
 
+    def __init__(self, message: str, status: str = "") -> None:
+        super().__init__(message)
+        self.status = status
+        """The script's refusal: ``lease``, ``size``, ``key`` or ``node``; empty for another refusal."""
+
 
 class ChainHead(msgspec.Struct, frozen=True):
     """A chain's last logged head: ``(seq, hash)``."""
@@ -244,7 +249,7 @@ class LogStore:
         status = reply[0].decode()
         if status != "ok":
             detail = [x.decode() if isinstance(x, bytes) else x for x in reply[1:]]
-            raise LogError(f"the log refused the append ({status} {detail})")
+            raise LogError(f"the log refused the append ({status} {detail})", status)
         return Appended(int(reply[1]), signed)
 
 

@@ -221,6 +221,8 @@ class LogSequencer:
             return self._append(size, items, dropped)
         except LogError as exc:  # another sequencer appended meanwhile, or took the lease: next round
             log.warning("log_append_refused", error=str(exc))
+            if exc.status == "key" and self.store.published_key() is None:  # Redis lost it (flushed): again
+                self.publish()
             return 0
 
     def _checkpoint_is_ours(self) -> bool:
@@ -238,10 +240,12 @@ class LogSequencer:
         started = time.perf_counter()
         batches = [items[i : i + BATCH] for i in range(0, len(items), BATCH)] or [[]]
         for n, batch in enumerate(batches):
+            if n and not self.store.acquire(self.token, self.lease_ttl_ms):  # a long round keeps its lease
+                raise LogError("the lease was lost during the round", "lease")
             data = [d for d, _ in batch]
             ids = [i for _, i in batch if i is not None] + (list(dropped) if n == len(batches) - 1 else [])
             size = self.store.append(self.token, size, data, self.signer, ids).size
-        self.appended += len(items)
+            self.appended += len(batch)
         log.info(
             "log_appended", leaves=len(items), size=size, ms=round((time.perf_counter() - started) * 1000, 1)
         )

@@ -262,3 +262,17 @@ def test_queued_leaves_are_logged_after_the_heads_and_anything_else_is_dropped(
     logged = the_log(sequencer.store, signer)
     assert logged[-2:] == [rating, commands]  # after the chains' leaves; a head only the sequencer writes
     assert services.redis.xlen(keys.LOG_QUEUE) == 0
+
+
+def test_a_sequencer_whose_published_key_was_lost_publishes_it_again(
+    services: Services, signer: note.Signer, redis_client: redis.Redis
+) -> None:
+    create_bot_games(services, "lost")
+    sequencer = LogSequencer(services.redis, signer)
+    sequencer.publish()
+    assert sequencer.tick() == 6
+    redis_client.delete(keys.LOG_KEY)  # an operator's mistake, or a Redis restored without it
+    create_bot_games(services, "later")
+    assert sequencer.tick() == 0  # refused (the script checks the published key), published again ...
+    assert sequencer.tick() == 6  # ... and the next round goes on
+    assert len(the_log(sequencer.store, signer)) == 12
