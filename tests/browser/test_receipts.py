@@ -10,6 +10,7 @@ import random
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -256,6 +257,9 @@ def test_a_move_rewritten_in_redis_is_caught_by_the_players_receipts(
     stack, sequencer = logged_stack
     context = browser.new_context(viewport={"width": 1360, "height": 1000}, accept_downloads=True)
     pages: dict[str, Any] = {}
+    asked: list[str] = []  # every receipt request any page makes
+    context.on("request", lambda r: asked.append(r.url) if r.url.endswith("/receipt") else None)
+    started = time.monotonic()
     with httpx.Client(base_url=stack.base, timeout=30) as api:
         games = [create(api, "manila", 3, bots={"1": "greedy", "2": "random"}) for _ in range(2)]
         for game in games:  # two games played alongside: the second one is left alone
@@ -275,6 +279,11 @@ def test_a_move_rewritten_in_redis_is_caught_by_the_players_receipts(
         assert kept(watcher, games[1]["game_id"], shown_seq(watcher))["receipts"]
         watcher.close()
     sequencer.stopping.set()
+    seconds = time.monotonic() - started
+    for game_id, receipts in saved.items():  # batched: a request every 1.5 s at most, never one a move
+        mine = [url for url in asked if f"/games/{game_id}/" in url]
+        assert 1 <= len(mine) <= 2 + seconds / 1.5, (len(mine), seconds)
+        assert len(mine) < len(receipts["games"][game_id]["seen"]) / 2
     forged, untouched = list(pages)
     first_move = min(seq for seq, _ in saved[forged]["games"][forged]["seen"] if seq > 1)
     seq = rewrite_a_move(redis_client, forged, first_move)
