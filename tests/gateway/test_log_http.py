@@ -178,15 +178,15 @@ def test_a_tournament_has_a_receipt(api: httpx.Client) -> None:
 
 
 def test_a_witness_cosignature_is_taken_shown_and_refused_when_it_should_be(api: httpx.Client) -> None:
-    finished_game(api)
+    game_id = finished_game(api)
+    receipt_when_final(api, f"/api/games/{game_id}/receipt")  # the log has it all: no newer checkpoint comes
     signed, checkpoint = signed_checkpoint(api)
     text = note.split(signed)[0]
     line = WITNESS.cosignature_line(text, int(time.time()))
     assert api.post("/api/log/cosignature", content=signed + line).status_code == 204
     shown = api.get("/api/log/checkpoint").text
-    if note.split(shown)[0] == text:  # still the latest: shown with the witness's line
-        assert shown == signed + line
-        assert note.open_note(shown, [WITNESS.verifier])[1] == [WITNESS.verifier]
+    assert shown == signed + line  # the latest checkpoint, shown with the witness's line
+    assert note.open_note(shown, [WITNESS.verifier])[1] == [WITNESS.verifier]
     stranger = note.Signer.generate("witness.test/stranger", note.COSIGNATURE_V1)
     refusals = [
         (signed + stranger.cosignature_line(text, 1), 403, "no valid cosignature"),
@@ -198,4 +198,13 @@ def test_a_witness_cosignature_is_taken_shown_and_refused_when_it_should_be(api:
     for body, status, message in refusals:
         response = api.post("/api/log/cosignature", content=body)
         assert response.status_code == status and message in response.json()["message"], response.text
-    assert parse(note.split(shown)[0]).size >= checkpoint.size
+    assert api.get("/api/log/checkpoint").text == shown  # nothing refused was kept
+    older = note.Signer.generate("harbormaster.test/other")  # a note of another log, cosigned
+    other = Checkpoint("harbormaster.test/other", 1, bytes(32)).text
+    response = api.post(
+        "/api/log/cosignature", content=note.sign(other, older) + WITNESS.cosignature_line(other, 1)
+    )
+    assert (
+        response.status_code == 409
+        and parse(note.split(api.get("/api/log/checkpoint").text)[0]) == checkpoint
+    )
