@@ -35,8 +35,7 @@ def log_leaves(chains: Sequence[ExportChain], interval_ms: int = 1000) -> list[b
             whole = len(seen) == len(chain.envelopes)
             fresh = leaves_for_chain(chain.header, seen, chain.finished and whole, logged.get(key))
             made += fresh
-            if seen:
-                logged[key] = (seen[-1].seq, seen[-1].hash)
+            logged[key] = (seen[-1].seq, seen[-1].hash) if seen else (0, "")  # started, no head yet
             if (
                 any(isinstance(leaf, Head) and leaf.finished for leaf in fresh)
                 and chain.command_lines is not None
