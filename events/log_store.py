@@ -208,7 +208,8 @@ class LogStore:
             signed = stored.get(witness.name)
             if signed is None or note.split(signed)[0] != text:
                 continue
-            lines += [s.line for s in note.split(signed)[1] if (s.name, s.id) == (witness.name, witness.id)]
+            mine = [s.line for s in note.split(signed)[1] if (s.name, s.id) == (witness.name, witness.id)]
+            lines += mine[-1:]  # one line a witness, however often it cosigned this checkpoint
         return current + "".join(line if line.endswith("\n") else line + "\n" for line in lines)
 
     # --- writes of others -----------------------------------------------------------------------------

@@ -102,3 +102,25 @@ def test_the_chains_heads_and_open_set_follow_the_leaves(log: LogStore, signer: 
     assert log.chain("game", "g1") == [(3, 12), (2, 9), (1, 3), (0, 0)]
     assert log.heads(["game:g1", "game:nope"]) == {"game:g1": ChainHead(12, "h12")}
     assert log.open_chains() == [] and log.queued(10) == []
+
+
+def test_the_checkpoint_is_shown_with_one_line_of_each_witness_that_cosigned_exactly_it(
+    log: LogStore, signer: note.Signer
+) -> None:
+    token = new_token()
+    assert log.acquire(token, 5000)
+    older = log.append(token, 0, [datum(0)], signer).checkpoint
+    latest = log.append(token, 1, [datum(1)], signer).checkpoint
+    first, second, unlisted = (note.Signer.generate(f"w.test/{n}", note.COSIGNATURE_V1) for n in (1, 2, 3))
+    text, old_text = note.split(latest)[0], note.split(older)[0]
+    line = first.cosignature_line(text, 7)
+    log.store_cosigned(first.name, latest + line + first.cosignature_line(text, 5) + line)
+    log.store_cosigned(second.name, older + second.cosignature_line(old_text, 6))  # an older checkpoint
+    log.store_cosigned(unlisted.name, latest + unlisted.cosignature_line(text, 8))  # not configured
+    shown = log.cosigned_checkpoint([first.verifier, second.verifier])
+    assert shown == latest + line
+    assert (
+        log.has_checkpoint(2, text)
+        and log.has_checkpoint(1, old_text)
+        and not log.has_checkpoint(2, old_text)
+    )
