@@ -4,6 +4,7 @@ log's receipts as the file ``harbormaster verify --receipts`` reads."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import random
@@ -304,3 +305,28 @@ def test_a_move_rewritten_in_redis_is_caught_by_the_players_receipts(
     honest = hm("verify", str(tmp_path / f"{untouched}.jsonl"), "--receipts", receipts_of[untouched])
     assert honest.returncode == 0, (honest.stdout, honest.stderr)
     context.close()
+
+
+def test_at_the_end_a_spectator_keeps_the_receipt_of_the_games_last_event(
+    browser: Any, logged_stack: tuple[ServerThread, LogSequencer], redis_client: redis.Redis
+) -> None:
+    stack, _ = logged_stack
+    watcher = browser.new_page()
+    with httpx.Client(base_url=stack.base, timeout=30) as api:
+        bots = {str(seat): "greedy" for seat in range(3)}
+        game_id = create(api, "manila", 3, bots=bots)["game_id"]
+        watcher.goto(f"{stack.base}/games/{game_id}")
+        watcher.wait_for_function("document.body.dataset.status === 'finished'", timeout=240_000)
+        last = max(stored_hashes(redis_client, game_id))
+        covered(watcher, last)
+    for _ in range(50):  # kept in IndexedDB within a second of its arrival
+        record = kept(watcher, game_id, last)
+        heads = [json.loads(base64.b64decode(receipt["leaf"])) for receipt in record["receipts"]]
+        if any(head["seq"] == last for head in heads):
+            break
+        watcher.wait_for_timeout(100)
+    assert {"kind": "head", "seq": last, "finished": True} in [
+        {key: head.get(key) for key in ("kind", "seq", "finished")} for head in heads
+    ]
+    assert dict(map(tuple, record["seen"]))[last] == stored_hashes(redis_client, game_id)[last]
+    watcher.close()
