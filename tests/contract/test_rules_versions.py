@@ -100,15 +100,16 @@ def test_a_first_event_of_version_1_keeps_its_bytes_a_new_game_names_its_version
     for key, first in (("elcapitan", elc_ev.GameStarted), ("eic", eic_ev.GameSetUp)):
         game = GAMES[key]
         new = game.setup(2, {}, b"seed")[0]
-        assert isinstance(new, first) and new.rules == game.rules == 2
-        assert game.rules_in(game.fold([new])) == 2
+        assert isinstance(new, first) and new.rules == game.rules == {"elcapitan": 3, "eic": 2}[key]
+        assert game.rules_in(game.fold([new])) == game.rules
         again = game.setup_for(2, {}, b"seed", 1)
         assert again[0].rules == 1 and b"rules" not in codec.encode_event(again[0])
+        assert game.setup_for(2, {}, b"seed", 2)[0].rules == 2  # every earlier version sets up again
         assert [codec.encode_event(e) for e in again[1:]] == [
             codec.encode_event(e) for e in game.setup(2, {}, b"seed")[1:]
         ]
     with pytest.raises(RuleViolation):
-        GAMES["elcapitan"].setup_for(2, {}, b"seed", 3)
+        GAMES["elcapitan"].setup_for(2, {}, b"seed", 4)
 
 
 def test_manila_has_one_rules_version() -> None:

@@ -19,7 +19,7 @@ from domain.elcapitan.rules import building, payday, pirate, sailing
 from domain.elcapitan.rules.board import DESTINATION, rule
 from domain.elcapitan.rules.emitter import Emitter
 from domain.elcapitan.rules.flow import end_turn
-from domain.elcapitan.rules.steps import turn_steps
+from domain.elcapitan.rules.steps import action_within_reach, turn_steps
 from domain.elcapitan.state import RULES, State
 from domain.engine import Outcome, Rng, Seat, check_known_options, check_seat_count, rng_for
 
@@ -68,8 +68,13 @@ def _others(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:
 
 
 def _may_pass(state: State, seat: Seat) -> bool:
-    """A turn passes without an action only when no sailing, action or loan is possible.
+    """A turn passes without an action only when no action or loan can be reached this turn.
 
+    Rules 3 (issue 45): „Im weiteren Spielverlauf ist das Segeln freiwillig.“ A sailing obliges only on the
+    way to an action („kann zuerst segeln und muss danach eine der drei folgenden Aktionen ausführen“):
+    the pass is refused while a build, re-opening, fortress or loan is open here or in a city the hand's
+    cards reach, and, for a ship not yet in the game, while it can come in („Bei Spielbeginn müssen Sie mit
+    einer Zielkarte zu der Stadt segeln“). Rules 2 refused it while any sailing was possible.
     Rules 2: „Kauf von Segelkarten: Diese Aktion ist freiwillig.“ Buying never obliges, except that a ship
     not yet in the game must come in: „Bei Spielbeginn müssen Sie mindestens eine Zielkarte kaufen, um Ihr
     Schiff ins Spiel zu bringen.“ (Rules 1 counted every affordable card as a step still open.)
@@ -82,7 +87,13 @@ def _may_pass(state: State, seat: Seat) -> bool:
     if state.rules == 1:
         return not steps
     entering = not state.players[seat].ship
-    return not any(not isinstance(c, cmd.BuyCard) or (entering and c.card in DESTINATION) for c in steps)
+    if any(not isinstance(c, cmd.BuyCard) or (entering and c.card in DESTINATION) for c in steps):
+        if state.rules == 2 or entering:
+            return False
+        if any(not isinstance(c, cmd.BuyCard | cmd.Sail) for c in steps):
+            return False
+        return not action_within_reach(state, seat)
+    return True
 
 
 def _check_end_turn(state: State, seat: Seat) -> bool:

@@ -6,11 +6,13 @@ rules package (``legal_commands``) both import it, with no circle through the pa
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from domain.elcapitan import commands as cmd
 from domain.elcapitan import data
 from domain.elcapitan.rules import building, pirate, sailing
-from domain.elcapitan.rules.board import card_cost
-from domain.elcapitan.state import State
+from domain.elcapitan.rules.board import DESTINATION, arrival_space, card_cost
+from domain.elcapitan.state import EMPTY, State
 from domain.engine import Seat
 
 
@@ -33,3 +35,53 @@ def turn_steps(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:
             if building.accepts(building.check_loan, state, seat, kind.amount, owed):
                 out.append(cmd.TakeLoan(amount=kind.amount))
     return out
+
+
+def _reachable(state: State, seat: Seat) -> set[str]:
+    """Cities the ship can end its sailing in this turn with the cards in hand (no purchase).
+
+    The pirate sails like a ship (ambiguity 34), so ``pirate.card_routes`` from the ship's city gives
+    every city a sequence of the hand's cards reaches, in polynomial time. From the bank or off the board
+    only a destination card to its city starts a voyage (ambiguity 6). The ship's own city counts again
+    when sailing away and back would anchor it on a cheaper space (ambiguity 21).
+    """
+    p = state.players[seat]
+    if p.ship in ("", "bank"):
+        out: set[str] = set()
+        for card in dict.fromkeys(c for c in p.hand if c in DESTINATION):
+            city = DESTINATION[card].city
+            if state.city_index(city) >= 0:
+                rest = list(p.hand)
+                rest.remove(card)
+                out |= {city, *pirate.card_routes(replace(state, pirate=city), rest)}
+        return out
+    routes = pirate.card_routes(replace(state, pirate=p.ship), p.hand)
+    out = set(routes)
+    if arrival_space(state, seat, p.ship) != p.harbour:
+        for city, route in routes.items():
+            rest = list(p.hand)
+            for card in route:
+                rest.remove(card)
+            if p.ship in pirate.card_routes(replace(state, pirate=city), rest):
+                out.add(p.ship)
+                break
+    return out
+
+
+def action_within_reach(state: State, seat: Seat) -> bool:
+    """Whether a build, re-opening or fortress is open in some city the ship can sail to this turn.
+
+    Rules 3: „Im weiteren Spielverlauf ist das Segeln freiwillig.“ Sailing obliges only as the way to the
+    turn's action („Wer an der Reihe ist, kann zuerst segeln und muss danach eine der drei folgenden
+    Aktionen ausführen“); sailing costs nothing but cards, so the action open there is the one the
+    ship would find on the harbour space it anchors on.
+    """
+    p = state.players[seat]
+    for city in _reachable(state, seat):
+        space = arrival_space(state, seat, city)
+        if space == EMPTY:
+            continue  # a full city is passed through: no action there
+        players = (*state.players[:seat], replace(p, ship=city, harbour=space), *state.players[seat + 1 :])
+        if building.action_commands(replace(state, players=players), seat):
+            return True
+    return False
