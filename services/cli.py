@@ -22,7 +22,7 @@ from services import logging as hm_logging
 from services.bootstrap import ClusterNotSupported, Services, build, require_rq
 from services.cli_common import UserError, redis_for, redis_for_games
 from services.config import Settings
-from services.discovery import NoServer
+from services.discovery import NoServer, at_home
 from services.redis_launcher import RedisNotFound, wait_for_redis
 
 __all__ = ["UserError", "main", "parser", "run"]
@@ -167,6 +167,8 @@ def run(argv: Sequence[str]) -> int:
     except ValueError as exc:  # a setting that cannot be used: one line naming it, before anything starts
         raise UserError(str(exc)) from exc
     hm_logging.configure(settings.log_format, settings.log_level)
+    if args.subcommand not in ("serve", "witness"):  # a verb works in the home of the service it talks to
+        settings = at_home(settings)
     if args.subcommand in LONG_RUNNING:  # the processes that run the compiled path (serve's children too)
         _warn_if_interpreted()
     if args.subcommand == "verify" or getattr(args, "verb", None) == "verify":

@@ -121,6 +121,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     archive_dir: Path | None = None
     """``HARBORMASTER_ARCHIVE`` (default ``<data_dir>/archive``; ``off``: no archive): where each finished
     game is archived as ``<game id>.jsonl.gz`` (``services/archive.py``)."""
+    archive_dir_named: bool = False
+    """Whether ``HARBORMASTER_ARCHIVE`` was set: then a verb writes archives there, not in the serve's home."""
     archive_trim: bool = True
     """``HARBORMASTER_ARCHIVE_TRIM`` (default on; ``0`` keeps archived games in Redis as well): a tournament
     game is trimmed from Redis once its archive verified and its table is recorded."""
@@ -169,6 +171,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             else Path(archive).resolve()
             if archive
             else data_dir / "archive",
+            archive_dir_named=bool(archive),
             archive_trim=env.get("HARBORMASTER_ARCHIVE_TRIM", "1") != "0",
             archive_bucket=env.get("HARBORMASTER_ARCHIVE_BUCKET") or None,
             archive_s3_endpoint=env.get("HARBORMASTER_ARCHIVE_S3_ENDPOINT") or None,

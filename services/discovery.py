@@ -31,6 +31,11 @@ class ServeState(msgspec.Struct, frozen=True, kw_only=True):
     pid: int
     cwd: str
     gateway: str = ""
+    data_dir: str = ""
+    """The service's home: its data folder (signing key, embedded Redis); the verbs that talk to this serve
+    use it, wherever they run (empty in a file written before it was kept)."""
+    archive_dir: str = ""
+    """Where this serve's archives go (``HARBORMASTER_ARCHIVE``'s folder; empty: archives off)."""
 
 
 class Found(msgspec.Struct, frozen=True, kw_only=True):
@@ -52,9 +57,12 @@ def state_file() -> Path:
     return state_dir() / STATE_FILE_NAME
 
 
-def announce(redis_url: str, gateway: str = "") -> ServeState:
+def announce(redis_url: str, gateway: str = "", settings: Settings | None = None) -> ServeState:
     """Write the state file for this ``serve`` (readable by this user only)."""
-    state = ServeState(redis_url=redis_url, pid=os.getpid(), cwd=os.getcwd(), gateway=gateway)
+    home = "" if settings is None else str(settings.data_dir)
+    archives = "" if settings is None or settings.archive_dir is None else str(settings.archive_dir)
+    state = ServeState(redis_url=redis_url, pid=os.getpid(), cwd=os.getcwd(), gateway=gateway,
+                       data_dir=home, archive_dir=archives)  # fmt: skip
     folder = state_dir()
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     partial = folder / f".{STATE_FILE_NAME}.{os.getpid()}"
@@ -76,6 +84,23 @@ def read_state() -> ServeState | None:
         return msgspec.json.decode(state_file().read_bytes(), type=ServeState)
     except (FileNotFoundError, msgspec.DecodeError, msgspec.ValidationError):
         return None
+
+
+def at_home(settings: Settings) -> Settings:
+    """``settings`` with the home of the service a verb talks to: the running ``serve``'s data and archive
+    folders when the verb uses that serve's Redis, so a verb run from any folder writes archives and reads the
+    signing key where the service keeps them (issue 43: archives split between folders). A folder the user
+    named (``HARBORMASTER_DATA``, ``HARBORMASTER_ARCHIVE``), ``REDIS_URL`` or a Redis running on the local
+    data folder keeps the settings as they are."""
+    if settings.redis_url or settings.data_dir_named or running_url(settings.data_dir):
+        return settings
+    state = read_state()
+    if state is None or not state.data_dir or not _answers(state.redis_url):
+        return settings
+    archives = settings.archive_dir
+    if not settings.archive_dir_named:
+        archives = Path(state.archive_dir) if state.archive_dir else None
+    return msgspec.structs.replace(settings, data_dir=Path(state.data_dir), archive_dir=archives)
 
 
 def _answers(url: str) -> bool:

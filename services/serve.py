@@ -107,7 +107,7 @@ def _serve(
         rq = require_rq(services)
         log_key.load(settings)  # the log's signing key, made at first start: a bad key file stops serve here
         # Where the other verbs find this Redis, from any folder (services/discovery.py).
-        announced = announce(url, gateway=f"http://{host}:{port}/")
+        announced = announce(url, gateway=f"http://{host}:{port}/", settings=settings)
         services.bus.ensure_groups()
         renamed = scope_all(services.redis)  # data of a version before command ids had senders
         if renamed:
