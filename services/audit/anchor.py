@@ -50,6 +50,10 @@ FROM_EXPORT = (
     "the log's key was read from the export ({key}): a key taken from the export proves nothing against its "
     "operator (pin the key you trust with --log-key)"
 )
+FROM_RECEIPTS = (
+    "the log's key was read from the receipts file ({key}), as the server gave it to the player: pin the key "
+    "you trust with --log-key"
+)
 
 
 class Anchors(msgspec.Struct, kw_only=True):
@@ -99,7 +103,7 @@ def _check(
     log = read_log(anchors.log) if anchors.log else None
     receipts = read_receipts(anchors.receipts) if anchors.receipts else None
     keys = log.keys if log else receipts.log if receipts else None
-    trusted = _trusted(anchors, keys, report)
+    trusted = _trusted(anchors, keys, FROM_EXPORT if log else FROM_RECEIPTS, report)
     if trusted is None:
         return
     pinned = anchors.log_key is not None
@@ -110,6 +114,7 @@ def _check(
     if checked:
         report.problems += checked.problems
         report.unproven += checked.notes
+        report.proven += checked.proven
         held += [_Held(label=label, checkpoint=cp) for label, cp in checked.checkpoints]
     if log is None or tree is None:
         report.anchored = 0
@@ -123,7 +128,9 @@ def _check(
     _match(chains, listed, log, report)
 
 
-def _trusted(anchors: Anchors, keys: LogKeys | None, report: AnchorReport) -> list[Verifier] | None:
+def _trusted(
+    anchors: Anchors, keys: LogKeys | None, said: str, report: AnchorReport
+) -> list[Verifier] | None:
     """The keys a checkpoint must be signed by: the pinned one, else the export's own (said so)."""
     try:
         if anchors.log_key:
@@ -131,7 +138,7 @@ def _trusted(anchors: Anchors, keys: LogKeys | None, report: AnchorReport) -> li
         if keys is None:
             report.problems.append("no log key: give the log (--log), receipts (--receipts) or --log-key")
             return None
-        report.unproven.append(FROM_EXPORT.format(key=safe(keys.vkey.split("+")[0])))
+        report.unproven.append(said.format(key=safe(keys.vkey.split("+")[0])))
         return [Verifier.from_vkey(vkey) for vkey in [keys.vkey, *keys.retired]]
     except NoteError as exc:
         report.problems.append(f"the log key: {exc}")

@@ -25,6 +25,7 @@ from services.audit.log_file import GameReceipts, Receipt, ReceiptsFile, signed_
 class ReceiptsCheck(msgspec.Struct, kw_only=True):
     problems: list[str] = msgspec.field(default_factory=list)
     notes: list[str] = msgspec.field(default_factory=list)
+    proven: list[str] = msgspec.field(default_factory=list)
     checkpoints: list[tuple[str, Checkpoint]] = msgspec.field(default_factory=list)
     """Each receipt checkpoint that verified, with where it comes from: the log must extend it."""
     receipts: list[Receipt] = msgspec.field(default_factory=list)
@@ -42,9 +43,13 @@ def check_receipts(
                 f"receipts for game {safe(game_id)}, which this export does not hold: not checked"
             )
             continue
+        before = len(check.problems)
         _check_game(chain, held, check)
         for receipt in held.receipts:
             _check_receipt(chain, receipt, keys, check)
+        if len(check.problems) == before:
+            check.proven.append(f"{chain.name}: {len(held.receipts)} receipts verify in their signed checkpoints, "
+                                f"and the export holds the {len(held.seen)} events this player was shown")  # fmt: skip
     return check
 
 
