@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from services.audit.anchor import AnchorReport, Anchors, check_anchors
-from services.audit.chains import ExportChain, pairing_seed_problem, read_game_chain, tournament_chain
+from services.audit.chains import ExportChain, pairing_seed_problem, read_game_chain, safe, tournament_chain
 from services.cli_common import UserError
 
 LOG_FILE = "log.jsonl"
@@ -80,12 +80,13 @@ def verify_tournament(lines: Iterable[bytes], archives: Path | None, anchors: An
 
 def report(found: AnchorReport, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out, err = out or sys.stdout, err or sys.stderr
+    # safe() again on whole lines: a reader's error may quote the file (an id is escaped where it is named).
     for problem in found.problems:
-        err.write(f"ANCHOR FAILED: {problem}\n")
+        err.write(f"ANCHOR FAILED: {safe(problem)}\n")
     for proven in found.proven:
-        out.write(f"ANCHORED: {proven}\n")
+        out.write(f"ANCHORED: {safe(proven)}\n")
     for unproven in found.unproven[:20]:
-        out.write(f"NOT PROVEN: {unproven}\n")
+        out.write(f"NOT PROVEN: {safe(unproven)}\n")
     if len(found.unproven) > 20:
         out.write(f"NOT PROVEN: … and {len(found.unproven) - 20} more\n")
     return 1 if found.problems else 0

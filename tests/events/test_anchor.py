@@ -107,3 +107,18 @@ def test_a_receipt_whose_proof_fails_and_files_that_are_not_ours(tmp_path: Path)
     assert report.problems == [f"{log}: line 2 is not a log line: leaf 3 comes where leaf 0 should"]
     missing = check_anchors([chain], Anchors(log=tmp_path / "none.jsonl"))
     assert missing.problems and "cannot be read" in missing.problems[0]
+
+
+def test_what_is_printed_is_escaped(tmp_path: Path) -> None:
+    import io
+
+    from services.anchor_cli import report
+
+    log = tmp_path / "log.jsonl"
+    log.write_text(
+        '{"log": {"origin": "x", "vkey": "y"}}\n{"index": "\\u001b[32mOK\\u202e", "leaf": "AA=="}\n'
+    )
+    out, err = io.StringIO(), io.StringIO()
+    assert report(check_anchors([_chain()], Anchors(log=log)), out, err) == 1
+    assert "\x1b" not in err.getvalue() and "\u202e" not in err.getvalue()
+    assert "[32mOK" in err.getvalue()  # shown, escaped
