@@ -306,6 +306,10 @@ class EventStore:
         raw = self.redis.hget(keys.results(game_id), keys.result_field(origin, seat, command_id))
         return codec.decode_record(raw) if raw else None
 
+    def count_games(self, live_only: bool = False) -> int:
+        """How many games the index holds (or live ones)."""
+        return int(self.redis.zcard(keys.LIVE_GAMES if live_only else keys.GAMES_INDEX))
+
     def list_games(self, live_only: bool = False, offset: int = 0, limit: int = 50) -> list[str]:
         index = keys.LIVE_GAMES if live_only else keys.GAMES_INDEX
         ids = self.redis.zrevrange(index, offset, offset + limit - 1)

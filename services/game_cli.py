@@ -163,13 +163,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_games(services: Services, args: argparse.Namespace) -> int:
-    for game_id in services.store.list_games(live_only=args.live):
+    """The games, newest first, ``--limit`` of them (0: all); how many more there are is said on stderr."""
+    listed = services.store.list_games(live_only=args.live, limit=args.limit or 1 << 62)
+    for game_id in listed:
         meta = services.store.meta(game_id)
         print(
             json.dumps(
                 {"game_id": game_id, "game": meta.header.game, "status": meta.status, "seq": meta.last_seq}
             )
         )
+    total = services.store.count_games(live_only=args.live)
+    if total > len(listed):
+        print(f"the newest {len(listed)} of {total} games; --limit N or --limit 0 for all", file=sys.stderr)
     return 0
 
 
@@ -227,6 +232,7 @@ def add_parsers(sub: Any) -> None:
     add_flags(verify)  # --log, --checkpoint, --receipts, --log-key, --witness: what binds the operator
     games = sub.add_parser("games", help="list games")
     games.add_argument("--live", action="store_true")
+    games.add_argument("--limit", type=int, default=50, help="how many, newest first (0: all; default 50)")
     archive = sub.add_parser("archive", help="write finished games as <id>.jsonl.gz (verify reads them)")
     archive.add_argument("game_ids", nargs="*", help="default: every finished game not archived yet")
     archive.add_argument("--to", help="the folder (default: HARBORMASTER_ARCHIVE or <data dir>/archive)")

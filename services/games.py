@@ -32,7 +32,7 @@ def create_game(
     Raises ``RuleViolation`` for a seat count or options the game refuses, ``GameExists`` for a taken id,
     and, before writing anything, ``ClusterNotSupported`` for bot seats on a Cluster without ``RQ_REDIS_URL``.
     """
-    check_bots(services, game, bots or {})
+    check_bots(services, game, bots or {}, seats)
     if bots:
         require_rq(services)
     game_id = checked_game_id(game_id) if game_id is not None else uuid.uuid4().hex[:12]
@@ -57,13 +57,16 @@ def checked_game_id(game_id: str, client_chosen: bool = False) -> str:
     return game_id
 
 
-def check_bots(services: Services, game: str, bots: Mapping[int, str]) -> None:
-    """Refuse a bot name the game does not have (it would otherwise play as ``random``)."""
+def check_bots(services: Services, game: str, bots: Mapping[int, str], seats: int | None = None) -> None:
+    """Refuse a bot name the game does not have (it would otherwise play as ``random``), and a bot on a seat
+    the table does not have (the HTTP API refused it; ``new --seats 3 --bots '{"7": ...}'`` took it)."""
     known = services.store.games.get(game)
     if known is None:
         return  # the store refuses the game itself
     names = bot_names(known)
     for seat, name in sorted(bots.items()):
+        if seats is not None and not 0 <= seat < seats:
+            raise RuleViolation("game.bot", f"seat {seat}: the table has seats 0 to {seats - 1}")
         if name not in names:
             raise RuleViolation(
                 "game.bot", f"seat {seat}: unknown bot {name[:40]!r}; this game's bots are {', '.join(names)}"

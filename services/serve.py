@@ -33,9 +33,14 @@ DEMO_SEATS = {"manila": 4, "elcapitan": 4, "eic": 4}
 
 
 def start_demo_games(services: Services, url: str, host: str, port: int) -> list[str]:
-    """A live all-bot game of each kind, greedy against random, for people to watch."""
+    """A live all-bot game of each kind, greedy against random, for people to watch; a kind whose demo game
+    is still being played (a serve started again on the same data) keeps that one, so each start does not
+    add three more."""
+    live = services.store.list_games(live_only=True, limit=1000)
     started = []
     for key, game in sorted(services.store.games.items()):
+        if any(game_id.startswith(f"demo-{key}-") for game_id in live):
+            continue
         seats = max(game.min_seats, min(game.max_seats, DEMO_SEATS.get(key, 4)))
         bots = {seat: "greedy" if seat % 2 == 0 else "random" for seat in range(seats)}
         game_id, _ = create_game(
@@ -50,7 +55,7 @@ def start_demo_games(services: Services, url: str, host: str, port: int) -> list
 
 def _announce(host: str, port: int) -> None:
     """The one line a user needs, on stdout, plainly (the logs go to stderr)."""
-    shown = "localhost" if host in ("0.0.0.0", "127.0.0.1", "::") else host
+    shown = "127.0.0.1" if host in ("0.0.0.0", "127.0.0.1") else "[::1]" if host == "::" else host
     sys.stdout.write(f"\nHarbormaster is up: open http://{shown}:{port}/ in a browser (Ctrl-C stops it)\n\n")
     sys.stdout.flush()
 

@@ -80,8 +80,11 @@ def add_parser(sub: Any) -> None:
     stop.add_argument("--reason", default="")
     listing = verbs.add_parser("list", help="the tournaments, newest first: id, game, format, status, round")
     listing.add_argument("--limit", type=int, default=50)
+    helps = {"start": "start a tournament (its first round is paired)", "pause": "pause a tournament",
+             "resume": "resume a paused tournament", "status": "a tournament's status, round and tables",
+             "standings": "a tournament's standings", "export": "export a tournament for tournament verify"}  # fmt: skip
     for verb in ("start", "pause", "resume", "status", "standings", "export"):
-        parser = verbs.add_parser(verb, help=f"{verb} a tournament")
+        parser = verbs.add_parser(verb, help=helps[verb])
         parser.add_argument("tournament_id")
         if verb == "standings":
             parser.add_argument("--top", type=int, default=0, help="rows to show (0: all)")
