@@ -24,6 +24,7 @@ import redis
 from events import codec, keys
 from events.chain import sealed
 from events.tlog.note import Signer
+from tests.browser.axe import axe_script, serious_violations
 from tests.browser.play import Clicks, take_one_step
 from tests.gateway.client import create
 from tests.gateway.harness import ServerThread, running_stack
@@ -176,8 +177,10 @@ def test_on_a_phone_the_disclosure_is_tappable_and_never_moves_the_board(
         assert page.evaluate(ON_THE_PAGE, "board") == board  # the board stays where it was on the page
         for selector in ("#audit summary", "#download-receipts", "#audit-copy"):
             box = page.locator(selector).bounding_box()
-            assert box is not None and box["height"] >= 44, (selector, box)
+            assert box is not None and box["height"] >= 44 and box["width"] >= 44, (selector, box)
         assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing sideways
+        script = axe_script()  # opened, with no serious or critical axe-core violation (when npm has it)
+        assert script is None or serious_violations(page, script) == []
     context.close()
 
 
