@@ -210,7 +210,8 @@ def _extends(tree: MemoryTree, origin: str, held: _Held, report: AnchorReport) -
     if cp.origin != origin:
         report.problems.append(f"{said} is of log {safe(cp.origin)!r}, not {safe(origin)!r}")
     elif cp.size > tree.size:
-        report.problems.append(f"the log was cut back to {tree.size} leaves: it does not extend {said}")
+        report.problems.append(f"the log has only {tree.size} leaves: it does not extend {said} (it was cut "
+                               "back, or exported before that checkpoint: export the log again)")  # fmt: skip
     elif tree.root(cp.size) != cp.root:
         report.problems.append(f"the log was rewritten before leaf {cp.size}: it does not extend {said}")
     else:
