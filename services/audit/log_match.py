@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import msgspec
 
 from events.chain import genesis
-from events.tlog.leaves import Commands, Head, Leaf, Start, commands_digest, decode
+from events.tlog.leaves import Commands, Head, Leaf, Rating, Start, commands_digest, decode
 from services.audit.chains import ExportChain, Listed, safe, short
 
 Key = tuple[str, str]
@@ -55,9 +55,9 @@ def describe(leaf: Leaf | None) -> str:
         return f"{leaf.stream} {safe(leaf.id)} event {leaf.seq} has hash {short(leaf.hash)}{ended}"
     if isinstance(leaf, Commands):
         return f"{leaf.stream} {safe(leaf.id)}'s {leaf.count} command records digest to {short(leaf.digest)}"
-    if leaf is None:
-        return "an unreadable leaf"
-    return f"account {safe(leaf.account)}'s rating after game {safe(leaf.game_id)}"
+    if isinstance(leaf, Rating):
+        return f"account {safe(leaf.account)}'s rating after game {safe(leaf.game_id)}"
+    return "an unreadable leaf" if leaf is None else f"a {type(leaf).__name__} leaf"
 
 
 def match_chains(

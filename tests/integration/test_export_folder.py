@@ -94,3 +94,34 @@ def test_a_key_other_than_the_logs_is_refused(exported: Exported, capsys: pytest
     other = Signer.generate("harbormaster.test/log").verifier.vkey
     code, said = _run(capsys, "tournament", "verify", str(exported.folder), "--log-key", other)
     assert code == 1 and "ANCHOR FAILED: the log's checkpoint" in said, said
+
+
+def test_a_forgery_against_the_sequencers_own_log_is_named(
+    exported: Exported, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The winner renamed in the tournament's creation and its chain re-hashed, the real log kept."""
+    import gzip
+    import json
+
+    import msgspec
+
+    from domain.tournament import TournamentCreated
+    from tests.support.forger import Folder, rechain, replaced
+
+    source = exported.folder
+    games = {p.name.removesuffix(".jsonl.gz"): gzip.decompress(p.read_bytes()).splitlines()
+             for p in sorted(source.glob("*.jsonl.gz"))}  # fmt: skip
+    lines = [json.loads(line) for line in (source / "folder.jsonl").read_bytes().splitlines()]
+    forged = Folder(tid="folder", tournament=lines, games=games)
+
+    def rename(created: TournamentCreated) -> TournamentCreated:
+        entrants = (msgspec.structs.replace(created.entrants[0], name="Mallory"), *created.entrants[1:])
+        return msgspec.structs.replace(created, entrants=entrants)
+
+    rechain(forged, lambda events: replaced(events, lambda e: isinstance(e, TournamentCreated), rename))
+    folder = forged.write(tmp_path / "forged", (source / "log.jsonl").read_bytes())
+    code, said = _run(capsys, "tournament", "verify", str(folder), "--checkpoint", str(exported.checkpoint),
+                      "--log-key", exported.vkey)  # fmt: skip
+    assert code == 1, said
+    assert "OK folder (finished)" in said  # the export alone passes: it is consistent with itself
+    assert "ANCHOR FAILED: tournament folder: event 1 differs from the head the log holds" in said, said
