@@ -315,6 +315,10 @@ def _effects(size: int, data: Iterable[bytes]) -> _Effects:
             field = chain_field(leaf.stream, leaf.id)
             effects.chains.append((keys.log_chain(leaf.stream, leaf.id), 0, index))
             effects.opened[field] = index
+        elif isinstance(leaf, leaves.Sealed):  # a live game's head: remembered by its seal
+            field = chain_field(leaf.stream, leaf.id)
+            effects.chains.append((keys.log_chain(leaf.stream, leaf.id), leaf.seq, index))
+            effects.heads[field] = f"{leaf.seq}:{leaf.seal}"
         elif isinstance(leaf, leaves.Head):
             field = chain_field(leaf.stream, leaf.id)
             effects.chains.append((keys.log_chain(leaf.stream, leaf.id), leaf.seq, index))

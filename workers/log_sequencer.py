@@ -29,6 +29,7 @@ from events import codec, keys
 from events.chain import genesis
 from events.log_store import ChainHead, LogError, LogStore, chain_field, new_token
 from events.tlog import leaves, note
+from events.tlog.seal import seal
 from events.tournament_store import INDEX as TOURNAMENTS_INDEX
 from events.tournament_store import tournament_key
 
@@ -54,6 +55,8 @@ class Observed(msgspec.Struct, frozen=True):
     finished: bool
     start: leaves.Start | None = None
     """Read only for a chain the log has not started."""
+    sealed: bool = False
+    """A live game: ``hash`` is event ``seq``'s seal (``events/tlog/seal.py``), logged as a ``Sealed`` leaf."""
 
     @property
     def field(self) -> str:
@@ -80,12 +83,16 @@ def plan(
         if chain.seq <= 0:
             continue
         if last is None or (last.seq, last.hash) != (chain.seq, chain.hash) or chain.finished:
-            heads.append(
-                leaves.Head(
-                    stream=chain.stream, id=chain.id, seq=chain.seq, hash=chain.hash, finished=chain.finished
-                )
-            )
+            heads.append(_head(chain))
     return [*starts, *heads]
+
+
+def _head(chain: Observed) -> leaves.Leaf:
+    if chain.sealed:
+        return leaves.Sealed(stream=chain.stream, id=chain.id, seq=chain.seq, seal=chain.hash)
+    return leaves.Head(
+        stream=chain.stream, id=chain.id, seq=chain.seq, hash=chain.hash, finished=chain.finished
+    )
 
 
 def _meta_key(stream: str, chain_id: str) -> str:
@@ -160,12 +167,12 @@ class LogSequencer:
         todo = [c for c in chains if chain_field(*c) in opened or chain_field(*c) not in logged]
         pipe = self.redis.pipeline(transaction=False)
         for stream, chain_id in todo:
-            pipe.hmget(_meta_key(stream, chain_id), "status", "header")
+            pipe.hmget(_meta_key(stream, chain_id), "status", "header", "seed")
             pipe.hget(_results_key(stream, chain_id), keys.POSITION_FIELD)
         replies = pipe.execute()
         observed = []
         for n, (stream, chain_id) in enumerate(todo):
-            (status, header), position = replies[2 * n], replies[2 * n + 1]
+            (status, header, seed), position = replies[2 * n], replies[2 * n + 1]
             if header is None:  # not (or no longer) a chain
                 continue
             seq, _, chain_hash = (position or b"0:").decode().partition(":")
@@ -183,7 +190,10 @@ class LogSequencer:
                     seed_commitment=decoded.seed_commitment,
                 )
             finished = status in ENDED[stream]
-            observed.append(Observed(stream, chain_id, int(seq), chain_hash, finished, start))
+            sealed = stream == "game" and not finished and seed is not None and int(seq) > 0
+            if sealed:  # its hash would give away what is hidden from its viewers
+                chain_hash = seal(bytes(seed), chain_id, int(seq), chain_hash)
+            observed.append(Observed(stream, chain_id, int(seq), chain_hash, finished, start, sealed))
         return observed
 
     def _queued(self) -> tuple[list[tuple[bytes, str]], list[str]]:

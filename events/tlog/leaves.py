@@ -39,6 +39,17 @@ class Head(msgspec.Struct, frozen=True, tag="head", tag_field="kind"):
     finished: bool = False
 
 
+class Sealed(msgspec.Struct, frozen=True, tag="sealed", tag_field="kind"):
+    """A live game's head: event ``seq``'s seal (``events/tlog/seal.py``), not its hash, which with the
+    redacted events viewers are sent would give away what is hidden from them. Checked once the game's end
+    reveals its seed."""
+
+    stream: Stream
+    id: str
+    seq: int
+    seal: str
+
+
 class Commands(msgspec.Struct, frozen=True, tag="commands", tag_field="kind"):
     stream: Stream
     id: str
@@ -55,7 +66,7 @@ class Rating(msgspec.Struct, frozen=True, tag="rating", tag_field="kind"):
     place: int
 
 
-Leaf = Start | Head | Commands | Rating
+Leaf = Start | Head | Sealed | Commands | Rating
 
 _encoder = msgspec.json.Encoder(order="sorted")
 _decoder: msgspec.json.Decoder[Leaf] = msgspec.json.Decoder(Leaf)

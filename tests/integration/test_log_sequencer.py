@@ -20,6 +20,7 @@ from events.chain import genesis
 from events.log_store import Appended, ChainHead, LogError, LogStore, enqueue
 from events.tlog import leaves, merkle, note
 from events.tlog.checkpoint import open_checkpoint
+from events.tlog.seal import seal
 from services.bootstrap import Services
 from tests.support.pipeline import services_for
 from workers.fold import FoldWorker
@@ -111,13 +112,18 @@ def test_bot_games_are_logged_start_heads_and_finish(services: Services, signer:
             genesis=genesis(meta.header),
             seed_commitment=meta.header.seed_commitment,
         )
-        heads = [leaf for leaf in mine[1:] if isinstance(leaf, leaves.Head)]
-        assert len(heads) == len(mine) - 1 >= 3
+        heads = mine[1:]
+        assert len(heads) >= 3
         assert [h.seq for h in heads] == sorted({h.seq for h in heads})  # growing, never twice
         assert heads[-1] == leaves.Head(
             stream="game", id=game_id, seq=meta.last_seq, hash=meta.last_hash, finished=True
         )
-        assert not any(h.finished for h in heads[:-1])
+        # While it was live, each head was sealed with the game's seed: its hash would give away what is
+        # hidden; now that the seed is out, every seal is the one of the stored chain at that event.
+        hashes = {e.seq: e.hash for e in services.store.read(game_id)}
+        for live in heads[:-1]:
+            assert isinstance(live, leaves.Sealed)
+            assert live.seal == seal(meta.seed, game_id, live.seq, hashes[live.seq])
         chain = sequencer.store.chain("game", game_id, newest=1000)
         assert [seq for _, seq in chain] == [h.seq for h in reversed(heads)] + [0]
     assert sequencer.store.open_chains() == []
