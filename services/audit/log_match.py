@@ -15,7 +15,8 @@ from collections.abc import Sequence
 import msgspec
 
 from events.chain import genesis
-from events.tlog.leaves import Commands, Head, Leaf, Rating, Start, commands_digest, decode
+from events.tlog.leaves import Commands, Head, Leaf, Rating, Sealed, Start, commands_digest, decode
+from events.tlog.seal import seal_matches
 from services.audit.chains import ExportChain, Listed, safe, short
 
 Key = tuple[str, str]
@@ -27,7 +28,8 @@ class LogIndex:
     def __init__(self, leaves: Sequence[bytes]) -> None:
         self.size = len(leaves)
         self.starts: dict[Key, list[tuple[int, Start]]] = defaultdict(list)
-        self.heads: dict[Key, list[tuple[int, Head]]] = defaultdict(list)
+        self.heads: dict[Key, list[tuple[int, Head | Sealed]]] = defaultdict(list)
+        """``Head`` leaves, and ``Sealed`` ones (a live game's heads, by seal: ``events/tlog/seal.py``)."""
         self.commands: dict[Key, list[tuple[int, Commands]]] = defaultdict(list)
         self.unreadable: list[int] = []
         self.leaves: list[Leaf | None] = []
@@ -40,7 +42,7 @@ class LogIndex:
             self.leaves.append(leaf)
             if isinstance(leaf, Start):
                 self.starts[(leaf.stream, leaf.id)].append((index, leaf))
-            elif isinstance(leaf, Head):
+            elif isinstance(leaf, (Head, Sealed)):
                 self.heads[(leaf.stream, leaf.id)].append((index, leaf))
             elif isinstance(leaf, Commands):
                 self.commands[(leaf.stream, leaf.id)].append((index, leaf))
@@ -53,6 +55,8 @@ def describe(leaf: Leaf | None) -> str:
     if isinstance(leaf, Head):
         ended = ", its end" if leaf.finished else ""
         return f"{leaf.stream} {safe(leaf.id)} event {leaf.seq} has hash {short(leaf.hash)}{ended}"
+    if isinstance(leaf, Sealed):
+        return f"{leaf.stream} {safe(leaf.id)} event {leaf.seq} has seal {short(leaf.seal)}"
     if isinstance(leaf, Commands):
         return f"{leaf.stream} {safe(leaf.id)}'s {leaf.count} command records digest to {short(leaf.digest)}"
     if isinstance(leaf, Rating):
@@ -108,30 +112,36 @@ def _match(
 
 def _match_heads(
     chain: ExportChain,
-    heads: list[tuple[int, Head]],
+    heads: list[tuple[int, Head | Sealed]],
     anchored: int,
     problems: list[str],
     unproven: list[str],
 ) -> None:
     by_seq = {e.seq: e for e in chain.envelopes}
     last = chain.envelopes[-1].seq if chain.envelopes else 0
+    seed = chain.envelopes[-1].seed if chain.finished else None
     matched = 0  # the last event a head proves
+    unsealed = 0  # sealed heads of a live game: checked once its end reveals the seed
     for at, head in heads:
         event = by_seq.get(head.seq)
+        logged = f"sealed {short(head.seal)}" if isinstance(head, Sealed) else f"hash {short(head.hash)}"
         if event is None:
             problems.append(
-                f"{chain.name}: the log holds its event {head.seq} (hash {short(head.hash)}, leaf {at}), but the "
-                f"export ends at event {last}: events were removed"
+                f"{chain.name}: the log holds its event {head.seq} ({logged}, leaf {at}), but the export ends at "
+                f"event {last}: events were removed"
             )
             return
-        if event.hash != head.hash:
+        if isinstance(head, Sealed) and seed is None:
+            unsealed += 1
+            continue
+        if not _same(chain, head, event.hash, seed):
             problems.append(
-                f"{chain.name}: event {head.seq} differs from the head the log holds (leaf {at}: hash "
-                f"{short(head.hash)}, the export's {short(event.hash)}): the history was rewritten after event "
-                f"{matched}, at or before event {head.seq}"
+                f"{chain.name}: event {head.seq} differs from the head the log holds (leaf {at}: {logged}, the "
+                f"export's hash {short(event.hash)}): the history was rewritten after event {matched}, at or "
+                f"before event {head.seq}"
             )
             return
-        if head.finished and not (head.seq == last and chain.finished):
+        if isinstance(head, Head) and head.finished and not (head.seq == last and chain.finished):
             problems.append(
                 f"{chain.name}: the log says it ended at event {head.seq} (leaf {at}), the export "
                 + (f"goes on to event {last}" if last > head.seq else "does not end it there")
@@ -139,12 +149,23 @@ def _match_heads(
             return
         if at < anchored:
             matched = max(matched, head.seq)
-    if chain.finished and not any(head.finished for _, head in heads):
+    if unsealed:
+        unproven.append(
+            f"{chain.name}: {unsealed} heads the log sealed are checked once its end reveals the seed"
+        )
+    if chain.finished and not any(isinstance(head, Head) and head.finished for _, head in heads):
         unproven.append(f"{chain.name}: its end (event {last}) is not in the log")
     elif matched < last:
         unproven.append(
             f"{chain.name}: events after {matched} (to {last}) are not covered by an anchored head"
         )
+
+
+def _same(chain: ExportChain, head: Head | Sealed, chain_hash: str, seed: bytes | None) -> bool:
+    """The export's hash at the head's event is the logged one (a seal: keyed with the revealed seed)."""
+    if isinstance(head, Head):
+        return head.hash == chain_hash
+    return seed is not None and seal_matches(seed, chain.header.game_id, head.seq, chain_hash, head.seal)
 
 
 def _match_commands(
@@ -200,7 +221,9 @@ def match_listed(listed: Sequence[Listed], index: LogIndex) -> list[str]:
         if not index.starts.get(key):
             problems.append(f"{line.where}: game {safe(line.game_id)} is not in the log (no leaf starts it)")
             continue
-        ends = [(at, head) for at, head in index.heads.get(key, []) if head.finished]
+        ends = [
+            (at, head) for at, head in index.heads.get(key, []) if isinstance(head, Head) and head.finished
+        ]
         if line.final_hash is not None and ends and ends[-1][1].hash != line.final_hash:
             at, head = ends[-1]
             problems.append(

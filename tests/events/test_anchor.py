@@ -12,6 +12,7 @@ from pathlib import Path
 from domain.tournament import TournamentPaused
 from events.chain import envelopes_for, genesis
 from events.envelope import GameHeader
+from events.tlog.leaves import decode
 from events.tlog.note import Signer
 from services.audit.anchor import NO_ANCHOR, Anchors, check_anchors
 from services.audit.chains import ExportChain
@@ -122,3 +123,37 @@ def test_what_is_printed_is_escaped(tmp_path: Path) -> None:
     assert report(check_anchors([_chain()], Anchors(log=log)), out, err) == 1
     assert "\x1b" not in err.getvalue() and "\u202e" not in err.getvalue()
     assert "[32mOK" in err.getvalue()  # shown, escaped
+
+
+def test_a_live_games_sealed_heads_are_checked_once_its_seed_is_revealed(tmp_path: Path) -> None:
+    """The log seals a live game's heads with its seed (``events/tlog/seal.py``): a finished export, whose
+    last event reveals the seed, is checked against every seal; a live one cannot be, and says so."""
+    import msgspec
+
+    from events.tlog.leaves import Sealed
+
+    live, signer = _chain(), Signer.generate(ORIGIN)
+    seed = b"s"  # _chain commits to sha256(b"s")
+    last = msgspec.structs.replace(live.envelopes[-1], seed=seed)
+    ended = ExportChain(
+        header=live.header, envelopes=[*live.envelopes[:-1], last], finished=True, command_lines=[]
+    )
+    leaves = log_leaves([ended])
+    assert sum(b'"kind":"sealed"' in leaf for leaf in leaves) == 5  # the last head is plain: the game ended
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(log_file(leaves, signer))
+    pinned = Anchors(log=log, log_key=signer.verifier.vkey)
+    assert check_anchors([ended], pinned).ok
+    log.write_bytes(log_file(leaves[:-2], signer))  # the log while the game was live: no end, no commands
+    report = check_anchors([live], pinned)  # the same events, no seed revealed: the seals wait for it
+    assert report.ok, report.problems
+    assert any(
+        "5 heads the log sealed are checked once its end reveals the seed" in u for u in report.unproven
+    )
+    log.write_bytes(log_file(leaves, signer))
+    forged = [msgspec.structs.replace(e, hash="0" * 64) if e.seq == 3 else e for e in ended.envelopes]
+    report = check_anchors([msgspec.structs.replace(ended, envelopes=forged)], pinned)
+    assert report.problems[0].startswith(
+        "game g1: event 3 differs from the head the log holds (leaf 3: sealed "
+    )
+    assert isinstance(decode(leaves[3]), Sealed)

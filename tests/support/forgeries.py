@@ -21,7 +21,7 @@ from domain.tournament import (
     TournamentStarted,
 )
 from domain.tournament import rules as tournament_rules
-from events.tlog.leaves import Head, decode
+from events.tlog.leaves import Head, Sealed, decode
 from events.tlog.note import Signer
 from tests.support.forger import Events, Folder, events_of, rechain, regame, replaced
 
@@ -49,7 +49,11 @@ def rewritten(honest: Honest, forged: Folder, stream: str, chain_id: str) -> lis
     after = {c.header.game_id: c for c in forged.chains()}[chain_id]
     first = next((a.seq for a, b in zip(before.envelopes, after.envelopes, strict=False) if a.hash != b.hash),
                  min(len(before.envelopes), len(after.envelopes)) + 1)  # fmt: skip
-    heads = [leaf for leaf in map(decode, honest.leaves) if isinstance(leaf, Head) and leaf.id == chain_id]
+    heads = [
+        leaf
+        for leaf in map(decode, honest.leaves)
+        if isinstance(leaf, (Head, Sealed)) and leaf.id == chain_id
+    ]
     hit = next(h for h in heads if h.seq >= first)
     name = f"{stream} {chain_id}"
     if hit.seq > len(after.envelopes):

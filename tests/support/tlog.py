@@ -12,8 +12,9 @@ from typing import Any
 
 from events.tlog import merkle
 from events.tlog.checkpoint import Checkpoint
-from events.tlog.leaves import Commands, Head, Leaf, commands_digest, decode, encode, leaves_for_chain
+from events.tlog.leaves import Commands, Head, Leaf, Sealed, commands_digest, decode, encode, leaves_for_chain
 from events.tlog.note import Signer, sign
+from events.tlog.seal import seal
 from services.audit.chains import ExportChain
 
 ORIGIN = "harbormaster.test/log"
@@ -33,7 +34,9 @@ def log_leaves(chains: Sequence[ExportChain], interval_ms: int = 1000) -> list[b
             key = (chain.stream, chain.header.game_id)
             seen = [e for e in chain.envelopes if e.ts_ms <= tick]
             whole = len(seen) == len(chain.envelopes)
-            fresh = leaves_for_chain(chain.header, seen, chain.finished and whole, logged.get(key))
+            fresh = _sealed(
+                chain, leaves_for_chain(chain.header, seen, chain.finished and whole, logged.get(key))
+            )
             made += fresh
             logged[key] = (seen[-1].seq, seen[-1].hash) if seen else (0, "")  # started, no head yet
             if (
@@ -44,6 +47,15 @@ def log_leaves(chains: Sequence[ExportChain], interval_ms: int = 1000) -> list[b
                 made.append(Commands(chain.stream, chain.header.game_id, seen[-1].seq, len(lines),
                                      commands_digest(lines)))  # fmt: skip
     return [encode(leaf) for leaf in made]
+
+
+def _sealed(chain: ExportChain, made: list[Leaf]) -> list[Leaf]:
+    """A live game's heads as the sequencer logs them: by their seal, keyed with the game's seed."""
+    seed = chain.envelopes[-1].seed if chain.finished and chain.stream == "game" else None
+    if seed is None:
+        return made
+    return [Sealed(leaf.stream, leaf.id, leaf.seq, seal(seed, leaf.id, leaf.seq, leaf.hash))
+            if isinstance(leaf, Head) and not leaf.finished else leaf for leaf in made]  # fmt: skip
 
 
 def tree(leaves: Sequence[bytes]) -> merkle.MemoryTree:
@@ -77,7 +89,10 @@ def receipts_file(leaves: Sequence[bytes], signer: Signer, chain: ExportChain) -
     receipts = []
     for index, data in enumerate(leaves):
         leaf = decode(data)
-        if isinstance(leaf, Head) and (leaf.stream, leaf.id) == (chain.stream, chain.header.game_id):
+        if isinstance(leaf, (Head, Sealed)) and (leaf.stream, leaf.id) == (
+            chain.stream,
+            chain.header.game_id,
+        ):
             proof = merkle.inclusion_proof(index, len(leaves), built.node)
             receipts.append({"stream": leaf.stream, "id": leaf.id, "seed_commitment": chain.header.seed_commitment,
                              "leaf": base64.b64encode(data).decode(), "index": index, "checkpoint": signed,
