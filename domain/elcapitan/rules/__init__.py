@@ -62,12 +62,7 @@ def setup(seats: int, options: Mapping[str, Any], seed: bytes, rules: int = RULE
     ]
 
 
-def _others(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:
-    """Every legal turn command except EndTurn."""
-    return turn_steps(state, seat) + pirate.pirate_commands(state, seat)
-
-
-def _may_pass(state: State, seat: Seat) -> bool:
+def _may_pass(state: State, seat: Seat, steps: list[cmd.ElCapitanCommand] | None = None) -> bool:
     """A turn passes without an action only when no action or loan can be reached this turn.
 
     Rules 3 (issue 45): „Im weiteren Spielverlauf ist das Segeln freiwillig.“ A sailing obliges only on the
@@ -83,7 +78,8 @@ def _may_pass(state: State, seat: Seat) -> bool:
     """
     if state.turn.acted or pirate.pirate_owed(state):
         return False
-    steps = turn_steps(state, seat)
+    if steps is None:  # ``legal_commands`` hands over the steps it has listed already
+        steps = turn_steps(state, seat)
     if state.rules == 1:
         return not steps
     entering = not state.players[seat].ship
@@ -163,8 +159,9 @@ def legal_commands(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:
         return out
     if state.stage == "choose_start":
         return [cmd.ChooseStartPlayer(seat=s) for s in range(state.seats)]
-    others = _others(state, seat)
-    if (state.turn.acted and not pirate.pirate_owed(state)) or _may_pass(state, seat):
+    steps = turn_steps(state, seat)
+    others = steps + pirate.pirate_commands(state, seat)
+    if (state.turn.acted and not pirate.pirate_owed(state)) or _may_pass(state, seat, steps):
         others.append(cmd.EndTurn())
     return others
 

@@ -172,22 +172,30 @@ def decide_fortress(state: State, seat: int) -> list[ev.ElCapitanEvent]:
 
 
 def action_commands(state: State, seat: int) -> list[ElCapitanCommand]:
-    """The build, re-open and fortress commands open to ``seat`` right now."""
+    """The build, re-open and fortress commands open to ``seat`` right now.
+
+    Each command still goes through its ``check_*`` validator; the cheap tests before it are conditions
+    that validator refuses anyway (no supply, too little money, nothing shut down, no fortress left), so
+    the list is the same, without raising a refusal per site (a search lists moves at every node).
+    """
     p = state.players[seat]
     if state.stage != "turn" or seat != state.current or state.turn.acted or p.harbour == EMPTY:
         return []
     if p.ship in ("", "bank"):
         return []
     city = state.cities[state.city_index(p.ship)]
+    affordable = p.money >= CITY[city.name].harbours[p.harbour]
     sites = next_sites(city)
     out: list[ElCapitanCommand] = []
     for neutral in (False, True) if state.seats == 2 else (False,):
+        build = affordable and (p.neutral if neutral else p.warehouses) > 0
+        reopen = colour_of(seat, state.seats, neutral) in city.closed
         for site in sites:
-            if accepts(check_build, state, seat, site, neutral):
+            if build and accepts(check_build, state, seat, site, neutral):
                 out.append(BuildWarehouse(site=site, neutral=neutral))
-            if accepts(check_reopen, state, seat, site, neutral):
+            if reopen and accepts(check_reopen, state, seat, site, neutral):
                 out.append(ReopenWarehouse(site=site, neutral=neutral))
-    if accepts(check_fortress, state, seat):
+    if p.fortresses > 0 and seat not in city.fortresses and accepts(check_fortress, state, seat):
         out.append(BuildFortress())
     return out
 

@@ -6,14 +6,26 @@ rules package (``legal_commands``) both import it, with no circle through the pa
 
 from __future__ import annotations
 
+from typing import Final
+
 from msgspec.structs import replace
 
 from domain.elcapitan import commands as cmd
 from domain.elcapitan import data
 from domain.elcapitan.rules import building, pirate, sailing
-from domain.elcapitan.rules.board import DESTINATION, arrival_space, card_cost
-from domain.elcapitan.state import EMPTY, State
+from domain.elcapitan.rules.board import (
+    CITY,
+    DESTINATION,
+    INTERCONNECTION,
+    arrival_space,
+    card_cost,
+    loans_available,
+)
+from domain.elcapitan.state import EMPTY, CityState, State
 from domain.engine import Seat
+
+COST: Final[dict[str, int]] = {card: card_cost(card) for card in (*DESTINATION, *INTERCONNECTION)}
+"""Every sailing card's price, looked up once (the display is priced at every listing)."""
 
 
 def turn_steps(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:
@@ -21,20 +33,34 @@ def turn_steps(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:
 
     Also the phase-end safeguard's test whether a player could do anything at all (``flow.deadlocked``).
     """
-    out: list[cmd.ElCapitanCommand] = []
     p = state.players[seat]
-    for card in (*state.destinations.display, *state.interconnections.display):
-        if p.money >= card_cost(card):
-            out.append(cmd.BuyCard(card=card))
+    out: list[cmd.ElCapitanCommand] = [
+        cmd.BuyCard(card=card)
+        for card in (*state.destinations.display, *state.interconnections.display)
+        if p.money >= COST[card]
+    ]
     if not state.turn.acted:
         for card in dict.fromkeys(p.hand):
             out += [cmd.Sail(card=card, to=to) for to in sailing.sail_targets(state, seat, card)]
         out += building.action_commands(state, seat)
-        owed = pirate.pirate_owed(state)
-        for kind in data.LOANS:
-            if building.accepts(building.check_loan, state, seat, kind.amount, owed):
-                out.append(cmd.TakeLoan(amount=kind.amount))
+        out += _loans(state, seat)
     return out
+
+
+def _loans(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:
+    """The loans ``building.check_loan`` accepts; the first round and an owed pirate move, which it
+    refuses for every loan, are tested once before it (cheaper than a refusal per loan kind)."""
+    if state.phase == 1 and state.round == 1:
+        return []
+    owed = pirate.pirate_owed(state)
+    if owed:
+        return []
+    return [
+        cmd.TakeLoan(amount=kind.amount)
+        for kind in data.LOANS
+        if loans_available(state, kind.amount) > 0
+        and building.accepts(building.check_loan, state, seat, kind.amount, owed)
+    ]
 
 
 def _reachable(state: State, seat: Seat) -> set[str]:
@@ -77,6 +103,8 @@ def action_within_reach(state: State, seat: Seat) -> bool:
     ship would find on the harbour space it anchors on.
     """
     p = state.players[seat]
+    if not any(_might_act(state, seat, city) for city in state.cities):
+        return False  # the common case of a stuck player: no route search
     for city in _reachable(state, seat):
         space = arrival_space(state, seat, city)
         if space == EMPTY:
@@ -85,3 +113,16 @@ def action_within_reach(state: State, seat: Seat) -> bool:
         if building.action_commands(replace(state, players=players), seat):
             return True
     return False
+
+
+def _might_act(state: State, seat: Seat, city: CityState) -> bool:
+    """A necessary condition of an action in ``city`` (``building``'s validators refuse it otherwise): a
+    shut-down warehouse of the player's there, or a warehouse or fortress in supply and the money for
+    the cheapest harbour space or fortress site."""
+    p = state.players[seat]
+    if any(colour in city.closed for colour in ((seat, seat + 2) if state.seats == 2 else (seat,))):
+        return True
+    printed = CITY[city.name]
+    if (p.warehouses > 0 or p.neutral > 0) and p.money >= min(printed.harbours):
+        return True
+    return p.fortresses > 0 and p.money >= min(printed.fortresses)

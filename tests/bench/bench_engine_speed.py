@@ -1,0 +1,89 @@
+"""What a search pays per event: ``legal_commands`` + ``decide`` + ``evolve`` per CPU-second (issue 45).
+
+Random-bot games at 4 seats are recorded first (every state, seat and command); then the recorded
+positions are timed apart, in CPU time: ``decide`` + ``evolve`` over the trajectory, and one
+``legal_commands`` call per position (what a tree search lists at every node). The bots' own thinking
+is not counted. Prints events per CPU-second with and without the listing, and the listing's cost a call.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import time
+from typing import Any
+
+from domain.engine import Game, Rng, decide_at, play_out
+
+GAMES = ("manila", "eic", "elcapitan")
+
+
+class Trajectory:
+    """The positions of one played game, in order, with the command sent at each."""
+
+    def __init__(self, game: Game[Any, Any, Any, Any], seed: bytes, bots: Any) -> None:
+        played = play_out(game, 4, {}, seed, [bots.random_bot] * 4)
+        self.seed = seed
+        self.opening = game.setup(4, {}, seed)
+        self.events = played.events
+        self.steps: list[tuple[Any, int, Any, int]] = []  # (state, seat, command, seq)
+        self._replay(game, bots)
+
+    def _replay(self, game: Game[Any, Any, Any, Any], bots: Any) -> None:
+        """Play again with the same bot stream, keeping each position (``play_out`` keeps only the end)."""
+        self.steps = []
+        state = game.fold(self.opening)
+        events = list(self.opening)
+        bot_rng = Rng(hashlib.sha256(b"harbormaster/bots\x00" + self.seed).digest())
+        while game.outcome(state) is None:
+            acting = sorted(game.to_act(state))
+            seat = acting[0] if len(acting) == 1 else bot_rng.choice(acting)
+            command = bots.random_bot(state, seat, bot_rng)
+            self.steps.append((state, seat, command, len(events)))
+            new = decide_at(game, state, seat, command, self.seed, len(events))
+            state = game.fold(new, state)
+            events.extend(new)
+        assert len(events) == len(self.events)
+
+
+def _time_decide(game: Game[Any, Any, Any, Any], runs: list[Trajectory]) -> float:
+    started = time.process_time()
+    for run in runs:
+        for state, seat, command, seq in run.steps:
+            game.fold(decide_at(game, state, seat, command, run.seed, seq), state)
+    return time.process_time() - started
+
+
+def _time_legal(game: Game[Any, Any, Any, Any], runs: list[Trajectory]) -> tuple[float, int]:
+    calls = 0
+    started = time.process_time()
+    for run in runs:
+        for state, seat, _, _ in run.steps:
+            game.legal_commands(state, seat)
+            calls += 1
+    return time.process_time() - started, calls
+
+
+def measure(key: str, games: int = 12) -> dict[str, float]:
+    """Events a CPU-second for ``games`` random-bot games of ``key`` at 4 seats."""
+    game = importlib.import_module(f"domain.{key}").GAME
+    bots = importlib.import_module(f"domain.{key}.bots")
+    runs = [Trajectory(game, f"speed-{i}".encode(), bots) for i in range(games)]
+    events = sum(len(r.events) - len(r.opening) for r in runs)
+    decide = _time_decide(game, runs)
+    legal, calls = _time_legal(game, runs)
+    return {
+        "events": events,
+        "decide_evolve": events / decide,
+        "with_legal": events / (decide + legal),
+        "legal_us": legal / calls * 1e6,
+    }
+
+
+def main() -> None:
+    print("| game | decide + evolve | with `legal_commands` | `legal_commands` a call |")
+    print("| --- | --- | --- | --- |")
+    for key in GAMES:
+        f = measure(key)
+        print(f"| {key} | {f['decide_evolve']:,.0f} events/CPU-s | {f['with_legal']:,.0f} | "
+              f"{f['legal_us']:.1f} µs |", flush=True)  # fmt: skip
