@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
+from domain.eic import GAME, data
 from domain.eic import commands as cmd
-from domain.eic import data
 from domain.eic.rules import legal_commands
-from domain.eic.state import State, market_side, purchase_cost, share_value
+from domain.eic.rules.epoch_end import wealth
+from domain.eic.rules.navigation import deck, influence_viewers
+from domain.eic.state import Ship, State, market_side, purchase_cost, share_value, with_player
 from domain.engine import Bot, Command, Rng
+from domain.search import Searcher, softmax, strong_bot
 
 _USEFUL_SPACES = {
     "SHP_HARBOUR_EXT": 2.0,
@@ -89,3 +94,65 @@ def greedy_bot(state: State, seat: int, rng: Rng) -> Command:
 
 
 BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
+
+
+# --- the search bot (issue 45) ---------------------------------------------------------------------------
+
+
+def _unseen(state: State, ship: Ship) -> bool:
+    """As ``views._unseen``: face down, or in its owner's hand in phase C."""
+    return ship.face_down or (state.phase == "C" and ship.zone == 0)
+
+
+def _sample_ships(state: State, owner: int, rng: Rng) -> State:
+    """Another company's unseen ships dealt again among their places: which tile lies where is its
+    secret (the view shows each place's zone, side and cargo, and the kinds only as a sorted list)."""
+    public = {i for ids in (*state.left, state.queue) for i in ids}
+    ships = state.players[owner].ships
+    slots = [k for k, s in enumerate(ships) if _unseen(state, s) and s.id not in public]
+    if len(slots) < 2:
+        return state
+    tiles = rng.shuffled(sorted((ships[k].id, ships[k].kind, ships[k].gained) for k in slots))
+    renamed: dict[str, str] = {}
+    placed = list(ships)
+    for k, (tile, kind, gained) in zip(slots, tiles, strict=True):
+        renamed[ships[k].id] = tile
+        placed[k] = replace(ships[k], id=tile, kind=kind, gained=gained)
+    zones = tuple(tuple(renamed.get(i, i) for i in zone) for zone in state.zones)
+    return replace(with_player(state, owner, ships=tuple(placed)), zones=zones)
+
+
+def _sample_card(state: State, seat: int, market: str, rng: Rng) -> str | None:
+    """A market card ``seat`` has not seen, drawn again from this epoch's cards still in play."""
+    card, revealed = (
+        (state.eu_card, state.eu_revealed) if market == "europe" else (state.fe_card, state.fe_revealed)
+    )
+    if card is None or revealed or state.phase == "over" or seat in influence_viewers(state, market):
+        return card
+    return rng.choice(deck(state, market))
+
+
+def determinize(state: State, seat: int, rng: Rng) -> State:
+    """A state consistent with what ``seat`` sees: the other seated companies' unseen ships placed at
+    random among their places, and the market cards it may not look at drawn again."""
+    for owner in range(state.seats):
+        if owner != seat:
+            state = _sample_ships(state, owner, rng)
+    fe = _sample_card(state, seat, "far_east", rng)
+    eu = _sample_card(state, seat, "europe", rng)
+    return replace(state, fe_card=fe, eu_card=eu)
+
+
+def prospects(state: State) -> list[float]:
+    """Each seated company's share of the win from its wealth now (shares at value and treasury)."""
+    return softmax([float(wealth(state, s)) for s in range(state.seats)], 15.0)
+
+
+def _rollout(state: State, seat: int, rng: Rng) -> Command:
+    return random_bot(state, seat, rng) if rng.random() < 0.1 else greedy_bot(state, seat, rng)
+
+
+SEARCHER = Searcher(game=GAME, determinize=determinize, rollout=_rollout, value=prospects, rollout_depth=16)
+STRONG_ITERATIONS = 60
+"""Iterations of the ``strong`` bot a move as seated (see docs/benchmarks.md)."""
+BOTS["strong"] = strong_bot(SEARCHER, STRONG_ITERATIONS)

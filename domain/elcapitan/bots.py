@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from domain.elcapitan import GAME, data
 from domain.elcapitan import commands as cmd
-from domain.elcapitan import data
 from domain.elcapitan.rules import legal_commands
 from domain.elcapitan.rules.board import CITY, DESTINATION, arrival_space, card_cost, colour_of, repayment
 from domain.elcapitan.rules.chain import next_sites, row_allowed, value
@@ -21,6 +21,7 @@ from domain.elcapitan.rules.pirate import protection
 from domain.elcapitan.rules.sailing import sail_targets
 from domain.elcapitan.state import EMPTY, CityState, State
 from domain.engine import Bot, Rng
+from domain.search import Searcher, softmax, strong_bot
 
 Plan = tuple[float, list[cmd.ElCapitanCommand]]
 
@@ -211,3 +212,44 @@ def greedy_bot(state: State, seat: int, rng: Rng) -> cmd.ElCapitanCommand:
 
 
 BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
+
+
+# --- the search bot (issue 45) ---------------------------------------------------------------------------
+
+
+def determinize(state: State, seat: int, rng: Rng) -> State:
+    """A state consistent with what ``seat`` sees: the only secret is the order of the draw piles.
+
+    Which cards a pile holds is public (every card not on display, in a hand or discarded), so the
+    sorted pile is what the view tells; the order is drawn from ``rng``.
+    """
+    d, i = state.destinations, state.interconnections
+    return replace(
+        state,
+        destinations=replace(d, draw=tuple(rng.shuffled(sorted(d.draw)))),
+        interconnections=replace(i, draw=tuple(rng.shuffled(sorted(i.draw)))),
+    )
+
+
+def prospects(state: State) -> list[float]:
+    """Each seat's share of the win, from its wealth plus what its warehouses would pay at the paydays
+    left (majorities and proliferation as they stand), through a softmax: a lead of ~15 Florin counts."""
+    pay = [0.0] * state.seats
+    for city in state.cities:
+        for s, amount in enumerate(majority_payouts(state, city)):
+            pay[s] += amount
+    for s in range(state.seats):
+        pay[s] += data.PROLIFERATION[min(sum(1 for c in state.cities if s in c.sites), 12)]
+    worth = [w + p * _paydays_left(state) for w, p in zip(wealth(state), pay, strict=True)]
+    return softmax(worth, 15.0)
+
+
+def _rollout(state: State, seat: int, rng: Rng) -> cmd.ElCapitanCommand:
+    """The greedy merchant, now and then a random one: rollouts must not all follow one line."""
+    return random_bot(state, seat, rng) if rng.random() < 0.1 else greedy_bot(state, seat, rng)
+
+
+SEARCHER = Searcher(game=GAME, determinize=determinize, rollout=_rollout, value=prospects, rollout_depth=10)
+STRONG_ITERATIONS = 60
+"""Iterations of the ``strong`` bot a move as seated (about a second here, see docs/benchmarks.md)."""
+BOTS["strong"] = strong_bot(SEARCHER, STRONG_ITERATIONS)

@@ -9,12 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
+from msgspec.structs import replace
+
 from domain.engine import Bot, Rng
+from domain.manila import GAME, data
 from domain.manila import commands as cmd
-from domain.manila import data
 from domain.manila.rules import legal_commands
 from domain.manila.rules.placement import field_cost
-from domain.manila.state import Boat, State, boat_of, share_value
+from domain.manila.state import Boat, State, boat_of, share_value, sort_goods, wealth
+from domain.search import Searcher, softmax, strong_bot
 
 GREEDY_MAX_BID = 8
 
@@ -162,3 +165,58 @@ def greedy_bot(state: State, seat: int, rng: Rng) -> cmd.ManilaCommand:
 
 
 BOTS: dict[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
+
+
+# --- the search bot (issue 45) ---------------------------------------------------------------------------
+
+
+def _unseen_shares(state: State, seat: int) -> list[str]:
+    """The shares the other merchants hold, free or pledged, as ``seat`` can count them: every share of
+    a good not in the supply and not its own (``SHARES_PER_GOOD`` of each)."""
+    me = state.players[seat]
+    pool: list[str] = []
+    for index, good in enumerate(data.GOODS):
+        held = data.SHARES_PER_GOOD - state.supply[index] - me.shares.count(good) - me.mortgaged.count(good)
+        pool += [good] * held
+    return pool
+
+
+def determinize(state: State, seat: int, rng: Rng) -> State:
+    """A state consistent with what ``seat`` sees: the others' shares dealt again at random from the
+    shares it cannot place, each merchant keeping his counts of free and pledged shares."""
+    pool = rng.shuffled(_unseen_shares(state, seat))
+    players = []
+    for s, p in enumerate(state.players):
+        if s != seat:
+            free, pool = pool[: len(p.shares)], pool[len(p.shares) :]
+            pledged, pool = pool[: len(p.mortgaged)], pool[len(p.mortgaged) :]
+            p = replace(p, shares=sort_goods(free), mortgaged=sort_goods(pledged))
+        players.append(p)
+    return replace(state, players=tuple(players))
+
+
+def prospects(state: State) -> list[float]:
+    """Each merchant's share of the win from his wealth now (cash, shares at market value, loans)."""
+    return softmax([float(wealth(state, p)) for p in state.players], 12.0)
+
+
+def _rollout(state: State, seat: int, rng: Rng) -> cmd.ManilaCommand:
+    return random_bot(state, seat, rng) if rng.random() < 0.1 else greedy_bot(state, seat, rng)
+
+
+def _paid_out(start: State, now: State) -> bool:
+    """Money moves at a voyage's end: a rollout is valued once the voyage it started in was paid out."""
+    return now.voyage != start.voyage and now.phase == "auction"
+
+
+SEARCHER = Searcher(
+    game=GAME,
+    determinize=determinize,
+    rollout=_rollout,
+    value=prospects,
+    rollout_depth=80,
+    horizon=_paid_out,
+)
+STRONG_ITERATIONS = 60
+"""Iterations of the ``strong`` bot a move as seated (see docs/benchmarks.md)."""
+BOTS["strong"] = strong_bot(SEARCHER, STRONG_ITERATIONS)

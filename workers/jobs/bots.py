@@ -20,6 +20,7 @@ import structlog
 
 from domain import games_with_plugins
 from domain.engine import Bot, Game, Rng, Seat
+from domain.search import search
 from events import codec
 from events.bus import CommandBus
 from events.connection import connect
@@ -49,12 +50,40 @@ def bot_names(game: Game[Any, Any, Any, Any]) -> tuple[str, ...]:
     return tuple(sorted(bots))
 
 
+STRONG_SECONDS = {"strong": 1.0}
+"""The search bots' time levels: a move searches this long (``domain.search``; the domain has no clock, so
+the deadline is handed in as ``stop``). The search checks it between iterations, each a few milliseconds,
+so a move ends within ``DEADLINE_MARGIN_S`` of its level and never holds a worker longer."""
+STRONG_CAP = 100_000
+"""Iterations no move exceeds, whatever the clock: the deadline stops it long before."""
+DEADLINE_MARGIN_S = 0.25
+
+
+def deadline(seconds: float) -> Any:
+    """A ``stop`` for the search: true once ``seconds`` have passed since it was made."""
+    end = time.monotonic() + seconds
+    return lambda: time.monotonic() >= end
+
+
+def _searching(module: Any, seconds: float) -> Bot:
+    """The game's search bot, budgeted by time: as many iterations as ``seconds`` allow."""
+
+    def choose(state: Any, seat: Seat, rng: Rng) -> Any:
+        return search(module.SEARCHER, state, seat, rng, STRONG_CAP, stop=deadline(seconds))
+
+    return choose
+
+
 def bot_policy(game: Game[Any, Any, Any, Any], name: str) -> Bot:
-    """The game's own bot of that name (``domain.<game>.bots.BOTS``), else a random legal mover."""
+    """The game's own bot of that name (``domain.<game>.bots.BOTS``), else a random legal mover; a search
+    bot (``STRONG_SECONDS``) searches by the clock here, by its iteration count in the domain."""
     try:
-        bots = importlib.import_module(f"domain.{game.key}.bots").BOTS
+        module = importlib.import_module(f"domain.{game.key}.bots")
+        bots = module.BOTS
     except (ImportError, AttributeError):
         return random_legal(game)
+    if name in STRONG_SECONDS and name in bots and hasattr(module, "SEARCHER"):
+        return _searching(module, STRONG_SECONDS[name])
     policy: Bot = bots.get(name, random_legal(game))
     return policy
 

@@ -33,7 +33,7 @@ class OpenTable(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     options: dict[str, Any] = {}
     rated: bool = True
     """Whether the game moves its players' ratings (its accounts are rated against each other)."""
-    bots: list[Literal["random", "greedy"]] = []
+    bots: list[Literal["random", "greedy", "strong"]] = []
     """Server bots in the last seats (``seats`` counts them); the other seats are for accounts."""
 
 

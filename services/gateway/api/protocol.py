@@ -65,7 +65,7 @@ class CreateGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     game: str
     seats: int
     options: dict[str, Any] = {}
-    bots: dict[str, Literal["random", "greedy"]] = {}
+    bots: dict[str, Literal["random", "greedy", "strong"]] = {}
     """Seats (as text, ``"0"``) played by a server-side bot; they get no token."""
     tournament: bool = False
     spectator_delay: int = 0

@@ -16,7 +16,7 @@ def test_bots_choose_legal_commands():
     rng = Rng(b"\3" * 32)
     assert random_bot(state, seat, rng) in legal
     assert greedy_bot(state, seat, rng) in legal
-    assert set(BOTS) == {"random", "greedy"}
+    assert set(BOTS) == {"random", "greedy", "strong"}
 
 
 def test_greedy_bot_wins_a_clear_majority_of_four_player_games():

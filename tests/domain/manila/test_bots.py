@@ -19,7 +19,7 @@ def test_greedy_bot_wins_a_clear_majority_of_four_player_games_against_random_bo
 
 
 def test_bots_are_registered_and_finish_games_with_the_variant():
-    assert set(BOTS) == {"random", "greedy"}
+    assert set(BOTS) == {"random", "greedy", "strong"}
     played = play_out(
         GAME, 5, {"variant_boarding": True}, b"bots", [greedy_bot, random_bot] * 2 + [greedy_bot]
     )

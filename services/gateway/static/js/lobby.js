@@ -51,7 +51,7 @@ function drawSeatRows() {
     const [name, kind] = old[s] || ["", s === 0 ? "human" : "greedy"];
     return el("div", { class: "seat-row" }, el("i", { class: "chip p" + s, title: people.colour(s) }),
       el("input", { name: "name", value: name, placeholder: s === 0 ? "your name" : `Player ${s + 1}`, maxlength: 24, "aria-label": `name of seat ${s + 1}` }),
-      el("select", { name: "kind", "aria-label": `who plays seat ${s + 1}` }, [["human", "a person"], ["greedy", "greedy bot"], ["random", "random bot"]].map(([v, t]) => el("option", { value: v, selected: v === kind }, t))));
+      el("select", { name: "kind", "aria-label": `who plays seat ${s + 1}` }, [["human", "a person"], ["greedy", "greedy bot"], ["strong", "strong bot (searches 1 s a move)"], ["random", "random bot"]].map(([v, t]) => el("option", { value: v, selected: v === kind }, t))));
   }));
 }
 
