@@ -79,6 +79,7 @@ def test_tournament_verify_proves_the_folder_against_a_kept_checkpoint(
     assert "ANCHORED: the log's first" in said and "leaves are the ones in the checkpoint you hold" in said
     assert "ANCHORED: 5 of 5 chains match the log's leaves" in said, said
     assert "ANCHOR FAILED" not in said
+    assert "no digest of its command records" not in said, said  # each game's Commands leaf, logged and equal
 
 
 def test_each_game_alone_is_proven_against_the_log(
@@ -125,3 +126,27 @@ def test_a_forgery_against_the_sequencers_own_log_is_named(
     assert code == 1, said
     assert "OK folder (finished)" in said  # the export alone passes: it is consistent with itself
     assert "ANCHOR FAILED: tournament folder: event 1 differs from the head the log holds" in said, said
+
+
+def test_bot_commands_relabelled_are_named_by_the_sequencers_commands_leaf(
+    exported: Exported, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Outside every hash chain, a game's command records are bound by the Commands leaf its archive queued."""
+    import gzip
+    import json
+
+    from tests.support.forger import Folder, regame
+
+    source = exported.folder
+    games = {p.name.removesuffix(".jsonl.gz"): gzip.decompress(p.read_bytes()).splitlines()
+             for p in sorted(source.glob("*.jsonl.gz"))}  # fmt: skip
+    lines = [json.loads(line) for line in (source / "folder.jsonl").read_bytes().splitlines()]
+    forged = Folder(tid="folder", tournament=lines, games=games)
+    regame(
+        forged, "folder-r2-t1", command=lambda c: c.update(origin="seat") if c["origin"] == "bot" else None
+    )
+    folder = forged.write(tmp_path / "forged", (source / "log.jsonl").read_bytes())
+    code, said = _run(capsys, "tournament", "verify", str(folder), "--checkpoint", str(exported.checkpoint),
+                      "--log-key", exported.vkey)  # fmt: skip
+    assert code == 1, said
+    assert "ANCHOR FAILED: game folder-r2-t1: its" in said and "command records are not the" in said, said
