@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from domain.engine import RuleViolation
 from domain.text import same_name, unprintable
-from domain.tournament import pairing_v1
+from domain.tournament import elimination, elimination_v2, pairing_v1
 from domain.tournament.data import FORMATS, ON_TIMEOUT, Entrant, TournamentSettings
 from domain.tournament.events import (
     PlayerReplaced,
@@ -30,23 +30,18 @@ from domain.tournament.events import (
     TournamentStarted,
 )
 from domain.tournament.evolve import evolve
-from domain.tournament.formats import (
-    advancing,
-    pair_elimination,
-    pair_round_robin,
-    round_advance,
-    round_robin_rounds,
-)
+from domain.tournament.formats import pair_elimination, pair_round_robin, round_robin_rounds
 from domain.tournament.history import Player, RoundPairing
 from domain.tournament.pairing import pair_swiss
-from domain.tournament.seeds import Seeds, by_seed, check_seeds
+from domain.tournament.seeds import Seeds, check_seeds
 from domain.tournament.standings import StandingRow, check_tie_breaks, standings
 from domain.tournament.state import State
 from domain.tournament.tables import check_size
 
-RULES = 2
-"""The pairing rules new tournaments are created under; version 1 (``pairing_v1``) is kept for those
-recorded before versions existed."""
+RULES = 3
+"""The pairing rules new tournaments are created under. Older versions are kept for the tournaments
+created under them: 1 (``pairing_v1``) for those recorded before versions existed, 2 (``elimination_v2``)
+for eliminations before shared places and withdrawals were counted in them (issue 42)."""
 REASON_CHARS = 200
 NAME_CHARS = 100
 """An organiser's reason, as recorded (longer ones are cut)."""
@@ -73,7 +68,7 @@ def create(
 ) -> list[TournamentEvent]:
     """Create a tournament under the pairing ``rules`` of today (an older version only where ``verify``
     re-decides the creation of a tournament recorded under it)."""
-    if rules not in (1, RULES):
+    if not 1 <= rules <= RULES:
         raise _refuse("rules", f"pairing rules version {rules} is unknown; this server has 1 to {RULES}")
     if settings.format not in FORMATS:
         raise _refuse("format", f"unknown format {settings.format!r}; choose from {', '.join(FORMATS)}")
@@ -126,22 +121,19 @@ def still_in(state: State) -> list[Player]:
     """Elimination: the players going on, best seeds first (place at their table, then table order)."""
     if state.rules == 1:
         return pairing_v1.still_in(state)
+    if state.rules == 2:
+        return elimination_v2.still_in(state)
+    return elimination.still_in(state)
+
+
+def _elimination_over(state: State) -> bool:
+    """The last elimination round was the final, or left too few for a table."""
     last = state.current()
-    if last is None:
-        return by_seed(state.active(), state.seeds)
-    going: list[tuple[int, int, Player]] = [(0, -1, p) for p in last.pairing.byes]
-    advance = round_advance(last.pairing, state.settings.advance, state.min_seats)
-    for index, result in enumerate(last.results):
-        assert result is not None
-        going.extend((place, index, p) for place, p in enumerate(advancing(result.ranking, advance)))
-    gone = set(state.withdrawn)
-    return [p for _, _, p in sorted(going) if p not in gone]
-
-
-def _was_final(pairing: RoundPairing, min_seats: int, going_on: int) -> bool:
-    """An elimination round was the final: one table and no byes (``round_advance`` leaves enough players
-    for a table after any other round; the second test is for rounds paired before it did)."""
-    return (len(pairing.tables) <= 1 and not pairing.byes) or going_on < min_seats
+    if state.rules == 2:
+        return last is not None and elimination_v2.was_final(
+            last.pairing, state.min_seats, len(still_in(state))
+        )
+    return elimination.over(state)
 
 
 def _next_pairing(state: State) -> RoundPairing | None:
@@ -151,8 +143,7 @@ def _next_pairing(state: State) -> RoundPairing | None:
     settings, past = state.settings, _past(state)
     size, low, high, seed = settings.table_size, state.min_seats, state.max_seats, state.pairing_seed
     if settings.format == "elimination":
-        last = state.current()
-        if last is not None and _was_final(last.pairing, state.min_seats, len(still_in(state))):
+        if _elimination_over(state):
             return None
         return pair_elimination(still_in(state), past, size=size, min_seats=low, max_seats=high, seed=seed)
     active = state.active()  # a withdrawn player is never paired again
@@ -312,20 +303,9 @@ def progress(state: State) -> dict[Player, int]:
     """Elimination: 100 per round survived (a bye counts) minus the place at the player's last table."""
     if state.rules == 1:
         return pairing_v1.progress(state)
-    out: dict[Player, int] = {}
-    for played in state.rounds:
-        for p in played.pairing.byes:
-            out[p] = 100 * played.number
-        advance = round_advance(played.pairing, state.settings.advance, state.min_seats)
-        final = len(played.results) <= 1 and not played.pairing.byes
-        for result in played.results:
-            if result is None:
-                continue
-            going = set(advancing(result.ranking, advance))
-            for place, p in enumerate(result.ranking):
-                survived = played.number + (p in going and not final)
-                out[p] = 100 * survived - place
-    return out
+    if state.rules == 2:
+        return elimination_v2.progress(state)
+    return elimination.progress(state)
 
 
 def current_standings(state: State, tie_breaks: Sequence[str] | None = None) -> list[StandingRow]:
@@ -338,7 +318,15 @@ def current_standings(state: State, tie_breaks: Sequence[str] | None = None) -> 
         points=state.settings.points,
         tie_breaks=breaks,
         progress=progress(state) if "progress" in breaks else None,
+        first=_final_places(state),
     )
+
+
+def _final_places(state: State) -> dict[Player, int]:
+    """An elimination's final heads the standings by its places (rules 3: ties share the rank)."""
+    if state.settings.format != "elimination" or state.rules < 3:
+        return {}
+    return elimination.final_places(state)
 
 
 def record_tables(state: State, finished: Sequence[TableFinished]) -> list[TournamentEvent]:

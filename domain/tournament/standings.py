@@ -110,15 +110,24 @@ def standings(
     points: PointsByPlace,
     tie_breaks: Sequence[str] = DEFAULT_TIE_BREAKS,
     progress: Mapping[Player, int] | None = None,
+    first: Mapping[Player, int] | None = None,
 ) -> list[StandingRow]:
-    """Every player's row, best first; equal rows keep entrant order and share the rank."""
+    """Every player's row, best first; equal rows keep entrant order and share the rank. ``first``: players
+    placed before everyone else by their place there (an elimination's final), sharing the rank where they
+    share the place, whatever the tie-breaks say."""
     check_tie_breaks(tie_breaks)
     tally = _tally(players, results, byes, points)
-    progress = progress or {}
+    progress, first = progress or {}, first or {}
     keyed = [(tuple(_value(n, p, tally, progress) for n in tie_breaks), p, t) for p, t in tally.items()]
-    keyed.sort(key=lambda row: (tuple(-v for v in row[0]), row[1]))
+
+    def level(values: tuple[int, ...], player: Player) -> tuple[int, tuple[int, ...]]:
+        """What two rows must share to share a rank."""
+        return (0, (first[player],)) if player in first else (1, tuple(-v for v in values))
+
+    keyed.sort(key=lambda row: (level(row[0], row[1]), tuple(-v for v in row[0]), row[1]))
     rows: list[StandingRow] = []
     for index, (values, player, t) in enumerate(keyed):
-        rank = rows[-1].rank if rows and rows[-1].values == values else index + 1
+        same = rows and level(keyed[index - 1][0], rows[-1].player) == level(values, player)
+        rank = rows[-1].rank if same else index + 1
         rows.append(StandingRow(rank=rank, player=player, values=values, tables=t.tables, byes=t.byes))
     return rows

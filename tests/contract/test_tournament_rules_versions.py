@@ -49,17 +49,17 @@ def test_a_tournament_recorded_before_versions_verifies(name: str) -> None:
         assert report.proven == report.games == 3 and not report.unproven
 
 
-def test_the_old_tournaments_read_as_version_1_and_new_ones_are_version_2() -> None:
+def test_the_old_tournaments_read_as_version_1_and_new_ones_are_version_3() -> None:
     for name in ("sw-old", "rr-old", "el-old", "el2-old"):
         created = _events(name)[0]
         assert isinstance(created, TournamentCreated) and created.rules == 1
-    assert tournament_rules.RULES == 2
+    assert tournament_rules.RULES == 3  # 2: eliminations before issue 42 (elimination_v2.py)
     settings = TournamentSettings(game="manila", format="swiss", table_size=3)
     entrants = _events("sw-old")[0].entrants
     made = tournament_rules.create("t", settings, entrants, min_seats=3, max_seats=5, pairing_seed=b"s" * 16)
-    assert isinstance(made[0], TournamentCreated) and made[0].rules == 2
+    assert isinstance(made[0], TournamentCreated) and made[0].rules == 3
     with pytest.raises(RuleViolation) as refused:
-        tournament_rules.create("t", settings, entrants, min_seats=3, max_seats=5, pairing_seed=b"s", rules=3)
+        tournament_rules.create("t", settings, entrants, min_seats=3, max_seats=5, pairing_seed=b"s", rules=4)
     assert refused.value.code == "tournament.rules"
 
 
