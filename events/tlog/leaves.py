@@ -13,13 +13,10 @@ the tree hashes that data (``merkle.leaf_hash``).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Literal
 
 import msgspec
-
-from events.chain import genesis
-from events.envelope import Envelope, GameHeader
 
 Stream = Literal["game", "tournament"]
 
@@ -92,26 +89,3 @@ def commands_digest(lines: Iterable[bytes]) -> str:
 def stream_of(game: str) -> Stream:
     """A chain's stream from its header's ``game``: tournaments' headers say ``tournament:<game>``."""
     return "tournament" if game.startswith("tournament:") else "game"
-
-
-def leaves_for_chain(
-    header: GameHeader,
-    envelopes: Sequence[Envelope],
-    finished: bool,
-    logged: tuple[int, str] | None = None,
-) -> list[Leaf]:
-    """What the sequencer appends for one chain at one tick, seen with ``envelopes`` (all its events so far).
-
-    Its ``Start`` when it is new (``logged`` is ``None``: nothing of it logged yet), then a ``Head`` at its
-    last event when that moved since ``logged`` (the ``(seq, hash)`` last logged for it). ``finished``: the
-    last event ends the chain (a game's reveals its seed; a tournament's finishes or cancels it). The
-    sequencer and the tests that rebuild a log from an export share this rule, so both agree leaf by leaf.
-    """
-    stream = stream_of(header.game)
-    made: list[Leaf] = []
-    if logged is None:
-        made.append(Start(stream, header.game_id, genesis(header), header.seed_commitment))
-    if envelopes and (envelopes[-1].seq, envelopes[-1].hash) != logged:
-        last = envelopes[-1]
-        made.append(Head(stream, header.game_id, last.seq, last.hash, finished))
-    return made
