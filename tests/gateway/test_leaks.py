@@ -20,6 +20,7 @@ import redis
 
 from domain.engine import Game
 from events import codec, keys
+from events.tlog.seal import seal
 from services.gateway.access import auth
 from services.gateway.api.protocol import EventFrame, Hello, Resync
 from tests.conftest import TEST_GAMES
@@ -42,6 +43,7 @@ class Truth:
         entries: list[tuple[bytes, dict[bytes, bytes]]] = client.xrange(keys.events(game_id))  # type: ignore[assignment]
         self.envelopes = [codec.decode_envelope(fields[b"e"]) for _, fields in entries]
         self.events = [codec.decode_event(game, e) for e in self.envelopes]
+        self.seed = bytes(client.hget(keys.meta(game_id), "seed") or b"")  # type: ignore[arg-type]
         self.states: list[Any] = [None]
         for event in self.events:
             self.states.append(game.evolve(self.states[-1], event))
@@ -56,8 +58,13 @@ class Truth:
             "status": "finished" if outcome is not None else "live",
         }
 
-    def hash_at(self, seq: int) -> str:
-        return self.envelopes[seq - 1].hash if seq > 0 else ""
+    def shown_hash(self, seq: int, over: bool) -> str:
+        """Event ``seq``'s chain hash once the game is over, its seal while it is live (the hash could be
+        searched for what is hidden)."""
+        if seq <= 0:
+            return ""
+        chain_hash = self.envelopes[seq - 1].hash
+        return chain_hash if over else seal(self.seed, self.game_id, seq, chain_hash)
 
     def frame(self, kind: str, seq: int, seat: int | None) -> bytes:
         """The frame this viewer may get: built from the game's own projections, not the gateway's."""
@@ -68,18 +75,20 @@ class Truth:
                     game=self.game.key,
                     viewer=seat,
                     seq=seq,
-                    hash=self.hash_at(seq),
+                    hash=self.shown_hash(seq, self.common(seq, seat)["outcome"] is not None),
                     **self.common(seq, seat),
                 )
             )
         if kind == "resync":
-            return msgspec.json.encode(Resync(seq=seq, hash=self.hash_at(seq), **self.common(seq, seat)))
+            common = self.common(seq, seat)
+            over = common["outcome"] is not None
+            return msgspec.json.encode(Resync(seq=seq, hash=self.shown_hash(seq, over), **common))
         envelope, event = self.envelopes[seq - 1], self.events[seq - 1]
         common = self.common(seq, seat)
         shown = event if common["outcome"] is not None else self.game.redact(event, seat)
         frame = EventFrame(
             seq=seq,
-            hash=envelope.hash,
+            hash=self.shown_hash(seq, common["outcome"] is not None),
             event_type=envelope.type,
             seat=envelope.seat,
             event=shown,

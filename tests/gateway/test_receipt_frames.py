@@ -1,6 +1,8 @@
 """What a client keeps as its receipts starts here (issue 41): every event frame and every listed event carries
-the event's ``seq`` and chain ``hash``, and the game page's state its seed commitment, exactly as the store
-holds them, so a player can later prove what the server showed them."""
+the event's ``seq`` and ``hash``, and the game page's state its seed commitment, so a player can later prove
+what the server showed them. While the game is live ``hash`` is the event's seal (``events/tlog/seal.py``,
+keyed with the game's secret seed): its chain hash, shown with the redacted events, could be searched for
+what is hidden. From the event that ends the game (and reveals the seed) on, it is the chain hash."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from events import codec, keys
 from events.chain import genesis, link
 from events.envelope import Envelope, GameHeader
 from events.tlog.note import Signer
+from events.tlog.seal import seal
 from tests.conftest import TEST_GAMES
 from tests.gateway.client import Recorder, create, post_command, wait_until
 from tests.gateway.harness import ServerThread, running_stack
@@ -48,10 +51,16 @@ def pairs(frames: list[dict[str, Any]]) -> dict[int, str]:
     return {frame["seq"]: frame["hash"] for frame in frames if frame["type"] in ("hello", "event")}
 
 
-def test_frames_and_listed_events_carry_each_events_seq_and_chain_hash(
+def sealed(client: redis.Redis, game_id: str, hashes: dict[int, str]) -> dict[int, str]:
+    """Each event's seal, keyed with the game's seed (what viewers are shown while it is live)."""
+    seed = bytes(client.hget(keys.meta(game_id), "seed") or b"")  # type: ignore[arg-type]
+    return {seq: seal(seed, game_id, seq, chain_hash) for seq, chain_hash in hashes.items()}
+
+
+def test_frames_and_listed_events_carry_each_events_seal_while_live_and_its_hash_at_the_end(
     stack: ServerThread, api: httpx.Client, redis_client: redis.Redis
 ) -> None:
-    game = create(api, "race", 2)
+    game = create(api, "race", 1, options={"goal": 15})
     gid, token = game["game_id"], game["seats"][0]["token"]
     seat = Recorder(f"{stack.ws_base}/ws/games/{gid}?token={token}&from=0")
     spectator = Recorder(f"{stack.ws_base}/ws/games/{gid}?from=0")
@@ -60,22 +69,27 @@ def test_frames_and_listed_events_carry_each_events_seq_and_chain_hash(
         post_command(api, gid, token, {"command": {"type": "Note", "text": f"n{i}"}})
     wait_until(lambda: seat.last_seq() == 7 and spectator.last_seq() == 7)
     header, hashes = stored_chain(redis_client, gid)
-    assert len(hashes) == 7 and len(set(hashes.values())) == 7
-    assert pairs(seat.frames) == pairs(spectator.frames) == hashes  # every event, seat and spectator alike
+    seals = sealed(redis_client, gid, hashes)
+    assert len(set(seals.values())) == 7 and not set(seals.values()) & set(hashes.values())
+    assert pairs(seat.frames) == pairs(spectator.frames) == seals  # every event, seat and spectator alike
     listed = api.get(f"/api/games/{gid}/events", params={"from": 0}).json()["events"]
-    assert {item["seq"]: item["hash"] for item in listed} == hashes
+    assert {item["seq"]: item["hash"] for item in listed} == seals
     state = api.get(f"/api/games/{gid}").json()
     assert state["seed_commitment"] == header.seed_commitment and len(header.seed_commitment) == 64
+    while post_command(api, gid, token, {"command": {"type": "Roll"}}).status_code == 200:
+        pass  # to the end, which reveals the seed: from then on the chain hashes themselves
+    _, hashes = stored_chain(redis_client, gid)
+    last = max(hashes)
+    wait_until(lambda: seat.last_seq() == last and spectator.last_seq() == last)
+    assert pairs(seat.frames)[last] == pairs(spectator.frames)[last] == hashes[last]
+    seals = sealed(redis_client, gid, hashes)
+    assert {s: h for s, h in pairs(seat.frames).items() if s < last} == {s: seals[s] for s in range(1, last)}
+    listed = api.get(f"/api/games/{gid}/events", params={"from": 0}).json()["events"]
+    assert {item["seq"]: item["hash"] for item in listed} == hashes
     seat.close()
     spectator.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 41 design: a live game's chain hashes (frames, /events, the log's Head leaves and receipts) "
-    "let anyone who sees the redacted events brute-force what was hidden (Manila's dealt shares: ~4,000 "
-    "guesses for 3 players). Fix: show and log a blinded commitment while the game is live.",
-)
 def test_a_spectator_cannot_recover_the_dealt_shares_from_the_hashes_it_is_shown(
     stack: ServerThread, api: httpx.Client, redis_client: redis.Redis
 ) -> None:
@@ -100,8 +114,9 @@ def test_a_spectator_cannot_recover_the_dealt_shares_from_the_hashes_it_is_shown
             recovered = hands
             break
     stored = next(e for e in stored_envelopes(redis_client, gid) if e.seq == dealt["seq"])
+    assert dealt["hash"] == sealed(redis_client, gid, {stored.seq: stored.hash})[stored.seq]  # not the hash
     truth = codec.decode_event(TEST_GAMES["manila"], stored)
-    assert recovered != truth.hands, "a spectator read every player's secret shares off the hash"
+    assert recovered is None and truth.hands[0], "a spectator read every player's secret shares off the hash"
 
 
 def test_nor_from_the_logs_receipt_of_a_live_game(redis_url: str, redis_client: redis.Redis) -> None:

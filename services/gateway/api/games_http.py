@@ -246,10 +246,11 @@ async def events(request: Request) -> Response:
     visible = feed.visible_seq(seat)
     after = int_param(request, "from", 0)
     limit = int_param(request, "limit", 1000, 1, 5000)
+    finished = feed.finished  # a live game's events are shown with their seals (fanout.shown_hash)
     items = [
         EventItem(
             seq=entry.envelope.seq,
-            hash=entry.envelope.hash,
+            hash=feed.shown_hash(entry.envelope.seq, finished),
             type=entry.envelope.type,
             seat=entry.envelope.seat,
             command_id=entry.envelope.command_id,
@@ -258,7 +259,7 @@ async def events(request: Request) -> Response:
         )
         for entry in feed.entries[after : min(visible, after + limit)]
     ]
-    page = EventPage(game_id=feed.game_id, events=items, last_seq=visible, redacted=not feed.finished)
+    page = EventPage(game_id=feed.game_id, events=items, last_seq=visible, redacted=not finished)
     return json_response(page)
 
 

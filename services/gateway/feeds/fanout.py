@@ -25,6 +25,7 @@ from domain.engine import Game
 from events import codec, keys
 from events.envelope import CommandRecord, Envelope, is_setup
 from events.store import GameMeta, now_ms
+from events.tlog.seal import seal
 from events.transport.resp import bulk
 from services.gateway.api.protocol import EventFrame, Hello, Resync
 from services.gateway.sockets.socket_writer import text_frame
@@ -61,6 +62,8 @@ class Entry(msgspec.Struct, frozen=True):
 
     envelope: Envelope
     event: Any
+    seal: str = ""
+    """The event's seal (``events/tlog/seal.py``), made the first time a viewer is shown the live event."""
 
 
 class FeedStats:
@@ -230,6 +233,20 @@ class GameFeed:
         status = "finished" if seq == self.seq and self.finished else "live"
         return self.game.view(state, seat), self.to_act(state), self.game.outcome(state), status
 
+    def shown_hash(self, seq: int, over: bool) -> str:
+        """What a viewer is shown of event ``seq``'s link in the chain: its chain hash once the game is ``over``;
+        while it is live its seal, since the hash with the redacted events a viewer is sent could be searched
+        for what is hidden (a few thousand guesses give Manila's dealt shares). Empty before the first event."""
+        if seq <= 0:
+            return ""
+        entry = self.entries[seq - 1]
+        if over:
+            return entry.envelope.hash
+        if not entry.seal:  # one HMAC an event, whatever the number of viewers and frames
+            made = seal(self.meta.seed, self.game_id, seq, entry.envelope.hash)
+            msgspec.structs.force_setattr(entry, "seal", made)
+        return entry.seal
+
     def hello(self, seat: int | None, seq: int) -> Hello:
         view, to_act, outcome, status = self._seen(seat, seq)
         return Hello(
@@ -237,7 +254,7 @@ class GameFeed:
             game=self.game.key,
             viewer=seat,
             seq=seq,
-            hash=self.hash_at(seq),
+            hash=self.shown_hash(seq, status == "finished"),
             status=status,
             view=view,
             to_act=to_act,
@@ -248,13 +265,14 @@ class GameFeed:
         seq = self.visible_seq(seat)
         view, to_act, outcome, status = self._seen(seat, seq)
         resync = Resync(
-            seq=seq, hash=self.hash_at(seq), view=view, to_act=to_act, outcome=outcome, status=status
+            seq=seq,
+            hash=self.shown_hash(seq, status == "finished"),
+            view=view,
+            to_act=to_act,
+            outcome=outcome,
+            status=status,
         )
         return seq, encode_text(resync)
-
-    def hash_at(self, seq: int) -> str:
-        """The chain hash of event ``seq`` (empty before the first)."""
-        return self.entries[seq - 1].envelope.hash if seq > 0 else ""
 
     def event_frame(self, entry: Entry, state: Any, seat: int | None) -> str:
         envelope = entry.envelope
@@ -262,7 +280,7 @@ class GameFeed:
         return encode_text(
             EventFrame(
                 seq=envelope.seq,
-                hash=envelope.hash,
+                hash=self.shown_hash(envelope.seq, outcome is not None),
                 event_type=envelope.type,
                 seat=envelope.seat,
                 command_id=envelope.command_id,

@@ -56,7 +56,9 @@ export class Receipts {
     this.box = box;
     this.gameId = gameId;
     this.seed = seedCommitment || "";
-    this.seen = new Map(); // seq -> hash, as shown (after a rewind, the store's event at a seq replaces ours)
+    // seq -> what the page was shown of it, in order: its seal while the game was live, its hash from the end
+    // on (and, after Redis lost its last seconds, the store's new event at that seq: both are kept, as shown)
+    this.seen = new Map();
     this.receipts = [];
     this.log = null;
     this.warnings = [];
@@ -67,6 +69,7 @@ export class Receipts {
     this.lastAsked = 0;
     this.failures = 0;
     this.wholeSeed = false;
+    this.over = false; // the game has ended: its finished head is asked for
     this.build();
   }
 
@@ -90,7 +93,7 @@ export class Receipts {
     if (kept.seed_commitment && this.seed && kept.seed_commitment !== this.seed)
       this.warn(`Earlier this browser was shown another seed commitment for this game (${short(kept.seed_commitment)}): the game may have been dealt again.`);
     this.seed = kept.seed_commitment || this.seed;
-    for (const [seq, hash] of kept.seen || []) if (!this.seen.has(seq)) this.seen.set(seq, hash);
+    for (const [seq, hash] of kept.seen || []) this.add(seq, hash);
     for (const receipt of kept.receipts || []) this.keep(receipt);
     this.log = this.log || kept.log || null;
   }
@@ -106,9 +109,9 @@ export class Receipts {
 
   /** Frames (hello, event, resync) or listed events shown to the player: their (seq, hash). */
   saw(...items) {
-    const fresh = items.filter((item) => item.hash && this.seen.get(item.seq) !== item.hash);
+    const fresh = items.filter((item) => item.hash && this.add(item.seq, item.hash));
     if (!fresh.length) return;
-    for (const item of fresh) this.seen.set(item.seq, item.hash);
+    if (fresh.some((item) => item.status === "finished")) this.over = true;
     this.save();
     this.schedule(Math.max(FIRST_MS, EVERY_MS - (Date.now() - this.lastAsked)));
     this.paint();
@@ -116,26 +119,42 @@ export class Receipts {
 
   /** The game is over: ask for the receipt of its last head now, and until one covers it. */
   end() {
+    this.over = true;
     this.schedule(FIRST_MS);
+  }
+
+  add(seq, hash) {
+    const known = this.seen.get(seq) || [];
+    if (known.includes(hash)) return false;
+    this.seen.set(seq, [...known, hash]);
+    return true;
+  }
+
+  /** What the page was last shown of event `seq`. */
+  latest(seq) {
+    const known = this.seen.get(seq) || [];
+    return known[known.length - 1] || "";
   }
 
   highest() {
     return Math.max(0, ...this.seen.keys());
   }
 
-  /** The newest head of this game a receipt proves: {seq, hash, receipt}. */
+  /** The newest head of this game a receipt proves (sealed while live, plain at the end): {seq, finished, receipt}. */
   covered() {
     let best = null;
     for (const receipt of this.receipts) {
       const leaf = leafOf(receipt);
-      if (leaf && leaf.kind === "head" && leaf.id === this.gameId && (!best || leaf.seq > best.seq)) best = { seq: leaf.seq, hash: leaf.hash, receipt };
+      if (!leaf || !["head", "sealed"].includes(leaf.kind) || leaf.id !== this.gameId) continue;
+      if (!best || leaf.seq > best.seq || (leaf.seq === best.seq && leaf.finished)) best = { seq: leaf.seq, finished: !!leaf.finished, receipt };
     }
     return best;
   }
 
+  /** Events shown that no receipt covers yet, or a game over whose finished head no receipt holds. */
   uncovered() {
     const best = this.covered();
-    return this.highest() > (best ? best.seq : 0);
+    return this.highest() > (best ? best.seq : 0) || (this.over && !(best && best.finished));
   }
 
   schedule(delay) {
@@ -150,20 +169,25 @@ export class Receipts {
     const path = `/api/games/${encodeURIComponent(this.gameId)}/receipt`;
     const { status, body } = await api(path).catch(() => ({ status: 0, body: null }));
     this.asking = false;
+    const before = this.receipts.length;
     if (status === 200 && body && body.leaf) this.take(body);
     else this.state = status === 404 ? "none" : "failed"; // not logged yet, or the server away: quietly
-    this.failures = this.state === "ok" ? 0 : this.failures + 1;
+    // a new receipt: the next in a few seconds; none (or the same again: the log is not moving): back off
+    this.failures = this.receipts.length > before ? 0 : this.failures + 1;
     this.paint();
-    if (this.uncovered()) this.schedule(this.state === "ok" ? EVERY_MS : RETRY_MS[Math.min(this.failures, RETRY_MS.length) - 1]);
+    if (this.uncovered()) this.schedule(this.failures ? RETRY_MS[Math.min(this.failures, RETRY_MS.length) - 1] : EVERY_MS);
   }
 
   take(receipt) {
     this.state = "ok";
     const leaf = leafOf(receipt);
     if (!leaf || !this.keep(receipt)) return;
-    const shown = leaf.kind === "head" ? this.seen.get(leaf.seq) : undefined;
-    if (shown && shown !== leaf.hash)
-      this.warn(`The log's head for event ${leaf.seq} (${short(leaf.hash)}) is not the event you were shown (${short(shown)}).`);
+    // like against like: a live game's sealed head against the seals shown, its plain one once it is over
+    const logged = leaf.kind === "sealed" ? leaf.seal : leaf.hash;
+    const comparable = leaf.kind === "sealed" ? !this.over : leaf.kind === "head" && this.over;
+    const shown = this.seen.get(leaf.seq) || [];
+    if (comparable && shown.length && !shown.includes(logged))
+      this.warn(`The log's head for event ${leaf.seq} (${short(logged)}) is not the event you were shown (${short(shown[shown.length - 1])}).`);
     if (receipt.seed_commitment && this.seed && receipt.seed_commitment !== this.seed)
       this.warn(`The log names another seed commitment for this game (${short(receipt.seed_commitment)}).`);
     this.save();
@@ -175,7 +199,7 @@ export class Receipts {
   }
 
   record() {
-    const seen = [...this.seen].sort((a, b) => a[0] - b[0]);
+    const seen = [...this.seen].sort((a, b) => a[0] - b[0]).flatMap(([seq, known]) => known.map((hash) => [seq, hash]));
     return { seed_commitment: this.seed, seen, receipts: this.receipts, log: this.log };
   }
 
@@ -239,7 +263,7 @@ export class Receipts {
     brief.title = this.seed;
     seed.replaceChildren(el("code", { title: this.seed }, (this.wholeSeed ? this.seed : short(this.seed)) || "—"));
     const top = this.highest();
-    last.replaceChildren(top ? el("span", {}, `event ${top} · `, el("code", { title: this.seen.get(top) }, short(this.seen.get(top)))) : "none yet");
+    last.replaceChildren(top ? el("span", {}, `event ${top} · `, el("code", { title: this.latest(top) }, short(this.latest(top)))) : "none yet");
     receipt.replaceChildren(this.receiptLine());
     warnings.replaceChildren(...this.warnings.map((text) => el("p", { class: "notice error" }, text)));
     this.box.dataset.covered = this.covered() ? this.covered().seq : 0;
