@@ -15,13 +15,16 @@ from types import FrameType
 
 import structlog
 
+from events.log_store import LogStore
 from events.migrate import scope_all
 from services import log_key
+from services.archive import configured_bucket
 from services.bootstrap import Services, build, require_rq
 from services.config import Settings
 from services.discovery import ServeState, announce, withdraw
 from services.games import create_game
 from services.home import home
+from services.log_archive import archive_log
 from services.redis_launcher import EmbeddedRedis, running_url
 from services.supervise import Child, Supervisor
 from services.tournament_service import reconcile_running
@@ -66,9 +69,15 @@ class _Terminated(Exception):
 
 def _reconcile_all(services: Services, url: str, scheduler: BotScheduler, seen: dict[str, int]) -> None:
     """Lost bot turns, then tournaments whose round trigger was lost (a crash between a game's end and
-    its round job)."""
+    its round job), then the log's copy beside the archives (``services/log_archive.py``)."""
     reconcile(services.store, scheduler, seen)
     reconcile_running(services, url)
+    folder = services.settings.archive_dir
+    if folder is not None:
+        try:
+            archive_log(LogStore(services.redis), folder / "log", configured_bucket())
+        except OSError as exc:  # a full or read-only disk: said, and tried again at the next pass
+            log.error("log_archive_failed", error=str(exc))
 
 
 def _raise_terminated(signum: int, frame: FrameType | None) -> None:

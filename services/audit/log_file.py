@@ -20,6 +20,8 @@ from events.tlog.checkpoint import Checkpoint, parse
 from events.tlog.note import NoteError, Verifier, open_note
 
 RECEIPTS_FORMAT = "harbormaster-receipts/1"
+HEAD_NAME = "log-head.jsonl"
+"""In the log's folder beside the archives (``services/log_archive.py``): keys, the last leaves, the checkpoint."""
 
 
 class AnchorFileError(ValueError):
@@ -72,12 +74,24 @@ def _read(path: Path) -> bytes:
         raise AnchorFileError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
 
+def _lines(path: Path) -> list[bytes]:
+    """A ``log.jsonl``'s lines, or a log folder's (``services/log_archive.py``) read as one: the head's keys,
+    every segment's leaves in order, then the head's last leaves and checkpoint."""
+    if not path.is_dir():
+        return _read(path).splitlines()
+    head = _read(path / HEAD_NAME).splitlines()
+    lines = head[:1]
+    for segment in sorted(path.glob("log-segment-*.jsonl")):
+        lines += _read(segment).splitlines()
+    return lines + head[1:]
+
+
 def read_log(path: Path) -> LogFile:
     """The log export: its keys, every leaf in index order, and its signed checkpoint."""
     keys: LogKeys | None = None
     leaves: list[bytes] = []
     checkpoint: str | None = None
-    for number, raw in enumerate(_read(path).splitlines(), start=1):
+    for number, raw in enumerate(_lines(path), start=1):
         if not raw.strip():
             continue
         try:
