@@ -23,13 +23,19 @@ class SeatClocks(msgspec.Struct, kw_only=True):
     moved: set[int] = msgspec.field(default_factory=set)
     """Seats that made a move of their own (a command not the clock's): the others never came."""
     last_ts_ms: int = 0
+    last_command_id: str = ""
+    """The command of the last event read (a command's first event is the one that charges its seat)."""
+    seq: int = 0
+    """Events read so far: ``seat_clocks`` goes on from here with the next ones."""
 
 
-def seat_clocks(envelopes: Iterable[Envelope]) -> SeatClocks:
+def seat_clocks(envelopes: Iterable[Envelope], clocks: SeatClocks | None = None) -> SeatClocks:
     """Each seat's clock from the game's events alone: a command's first event charges its seat the time
     since the event before it (what the seat spent deciding, in games where one seat acts at a time); a
-    command of the clock (id ``timeout-…``, which no client may use) counts as a timeout of its seat."""
-    clocks, previous = SeatClocks(), ""
+    command of the clock (id ``timeout-…``, which no client may use) counts as a timeout of its seat.
+    With ``clocks`` (read from the events before these), it goes on from there, in place."""
+    clocks = clocks if clocks is not None else SeatClocks()
+    previous = clocks.last_command_id
     for envelope in envelopes:
         first_of_command = envelope.command_id != previous
         previous = envelope.command_id
@@ -42,6 +48,8 @@ def seat_clocks(envelopes: Iterable[Envelope]) -> SeatClocks:
         if envelope.seat is not None and first_of_command and not timeout:
             clocks.moved.add(envelope.seat)
         clocks.last_ts_ms = envelope.ts_ms
+        clocks.seq = envelope.seq
+    clocks.last_command_id = previous
     return clocks
 
 
@@ -70,6 +78,20 @@ class Clock(msgspec.Struct, frozen=True, kw_only=True):
         ):
             return True
         return self.forfeit and clocks.timeouts.get(seat, 0) > 0
+
+    def due_after_ms(self, clocks: SeatClocks, seat: int) -> int | None:
+        """How long after the last event ``seat``, to act, runs out of time: the least elapsed time at which
+        ``out_of_time`` holds (0: already, as for a no-show's later turns; ``None``: never). The clock
+        claims at that moment (``workers/jobs/clock_due.py``), not at the next reconcile pass."""
+        used = clocks.used_ms.get(seat, 0)
+        limits = [self.move_ms] if self.move_ms is not None else []
+        if self.total_ms:
+            limits.append(self.total_ms - used)
+        if self.no_show_ms is not None and seat not in clocks.moved:
+            limits.append(self.no_show_ms - used)
+        if self.forfeit and clocks.timeouts.get(seat, 0) > 0:
+            limits.append(0)
+        return max(0, min(limits)) if limits else None
 
 
 def tournament_clock(move_limit_s: float, total_limit_s: float, no_show_s: float, forfeit: bool) -> Clock:

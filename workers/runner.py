@@ -28,6 +28,7 @@ from workers.fold import FoldWorker
 from workers.jobs.account_ratings import RatingTrigger
 from workers.jobs.archive_trigger import ARCHIVE_QUEUE, ArchiveTrigger
 from workers.jobs.bots import BOT_QUEUE
+from workers.jobs.clock_due import ClockTrigger, ClockWatcher
 from workers.jobs.failures import TRANSIENT
 from workers.jobs.schedule import BotScheduler
 from workers.jobs.tournament import TOURNAMENT_QUEUE, TournamentTrigger
@@ -99,6 +100,7 @@ def run_fold_worker(
     tournaments = TournamentTrigger(store.redis, queues, redis_url, bus.partitions, plugins)
     archive = ArchiveTrigger(store.redis, queues, redis_url, archive_dir, plugins)
     ratings = RatingTrigger(store.redis)  # accounts' ratings move when their rated game ends
+    clocks = ClockTrigger(store, bus)  # a timeout at its deadline, a no-show's later turns at once
 
     runners = RunnersAlive(store.redis)
 
@@ -108,6 +110,7 @@ def run_fold_worker(
         _isolated("tournament_trigger", tournaments, game_id, loaded)
         _isolated("archive_trigger", archive, game_id, loaded)
         _isolated("rating_trigger", ratings, game_id, loaded)
+        _isolated("clock_trigger", clocks, game_id, loaded)
 
     life = WorkerLife()
     install_stop_signals(life)
@@ -117,6 +120,23 @@ def run_fold_worker(
     # worker collects by hand now and then (FoldWorker._collect_cycles).
     gc.freeze()
     gc.disable()
+    watcher = ClockWatcher(store, bus)
+    watcher.start()
+    try:
+        return _fold_until_stopped(life, store, bus, after_applied, batch_size, plain_transport)
+    finally:
+        watcher.stop()
+
+
+def _fold_until_stopped(
+    life: WorkerLife,
+    store: EventStore,
+    bus: CommandBus,
+    after_applied: Callable[[str, LoadedGame], None],
+    batch_size: int,
+    plain_transport: bool,
+) -> int:
+    """Fold with a fresh worker after each Redis outage until a stop is asked for."""
     folded, wait_s = 0, RECONNECT_FIRST_S
     while not life.stopping:
         started = time.monotonic()

@@ -15,6 +15,7 @@ that the offline verifier checks each timeout with the very arithmetic that clai
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import structlog
 
@@ -24,9 +25,23 @@ from events.bus import CommandBus
 from events.clocks import Clock, SeatClocks, seat_clocks
 from events.command_ids import timeout_command_id
 from events.errors import UnknownGame
-from events.store import EventStore
+from events.store import EventStore, LoadedGame
 
 log = structlog.get_logger("clock")
+
+DUE = f"{keys.PREFIX}:clock:due"
+"""Live clocked games by when their next seat runs out of time (ms): the clock watcher claims each at that
+moment (``workers/jobs/clock_due.py``)."""
+
+
+def arm(client: Any, game_id: str, at_ms: int) -> None:
+    """``game_id``'s next timeout is due at ``at_ms`` (replacing what its last position said)."""
+    client.zadd(DUE, {game_id: at_ms})
+
+
+def disarm(client: Any, game_id: str) -> None:
+    client.zrem(DUE, game_id)
+
 
 __all__ = ["Clock", "SeatClocks", "claim_timeouts", "last_move_ms", "read_clocks", "seat_clocks",
            "timeout_command_id"]  # fmt: skip
@@ -55,7 +70,8 @@ def claim_timeouts(
 ) -> list[tuple[str, int, str]]:
     """Submit the default move of each seat to act that has run out of time (``limit_ms`` alone: silent
     that long; ``clock``: the move limit, the total per seat, forfeited seats); returns ``(game id, seat,
-    command id)`` of each one submitted."""
+    command id)`` of each one submitted. A game with nobody out of time yet is armed for the moment its
+    next seat will be (``clock_due``), so that it need not wait for this pass to come round again."""
     rules = clock or Clock(move_ms=limit_ms)
     claimed: list[tuple[str, int, str]] = []
     for game_id in game_ids:
@@ -65,22 +81,54 @@ def claim_timeouts(
         elapsed = now_ms - last
         only_moves = not rules.total_ms and not rules.forfeit and rules.no_show_ms is None
         if only_moves and (rules.move_ms is None or elapsed < rules.move_ms):
-            continue  # the common case costs one read, not a load of the game
+            if rules.move_ms is not None:  # the common case costs one read, not a load of the game
+                arm(store.redis, game_id, last + rules.move_ms)
+            continue
         clocks = SeatClocks() if only_moves else read_clocks(store, game_id)
         try:
             loaded = store.load(game_id)
         except UnknownGame:
             continue
-        game, state = loaded.game, loaded.state
-        if game.outcome(state) is not None:
-            continue
-        for seat in sorted(game.to_act(state)):
-            command = default_move(game, state, seat) if rules.out_of_time(clocks, seat, elapsed) else None
-            if command is None:
-                continue
-            command_id = timeout_command_id(loaded.meta.seed, loaded.seq, seat)
-            bus.submit(game_id, seat, codec.encode_command(command), command_id, origin="clock")
-            claimed.append((game_id, seat, command_id))
+        claimed.extend(claim_game(store, bus, loaded, clocks, rules, last, now_ms))
     if claimed:
         log.info("timeouts_claimed", count=len(claimed), first=claimed[0])
+    return claimed
+
+
+def claim_game(
+    store: EventStore,
+    bus: CommandBus,
+    loaded: LoadedGame,
+    clocks: SeatClocks,
+    rules: Clock,
+    last_ms: int,
+    now_ms: int,
+) -> list[tuple[str, int, str]]:
+    """One game at its position (``clocks``: its seats' clocks read up to there; ``last_ms``: the time of
+    its last event), at ``now_ms``: the default move of each seat to act that is out of time; with none,
+    the game is armed for the moment the first will be (disarmed once over, or with no seat limited)."""
+    game, state, game_id = loaded.game, loaded.state, loaded.meta.header.game_id
+    if state is None or game.outcome(state) is not None:
+        disarm(store.redis, game_id)
+        return []
+    elapsed = now_ms - last_ms
+    claimed: list[tuple[str, int, str]] = []
+    dues: list[int] = []
+    for seat in sorted(game.to_act(state)):
+        if not rules.out_of_time(clocks, seat, elapsed):
+            due = rules.due_after_ms(clocks, seat)
+            dues.extend([] if due is None else [due])
+            continue
+        command = default_move(game, state, seat)
+        if command is None:
+            continue
+        command_id = timeout_command_id(loaded.meta.seed, loaded.seq, seat)
+        bus.submit(game_id, seat, codec.encode_command(command), command_id, origin="clock")
+        claimed.append((game_id, seat, command_id))
+    if claimed:
+        return claimed  # the fold worker's hook arms the position the moves lead to
+    if dues:
+        arm(store.redis, game_id, last_ms + min(dues))
+    else:
+        disarm(store.redis, game_id)
     return claimed

@@ -130,7 +130,7 @@ def _table_result(store: EventStore, state: State, number: int, table: int) -> T
         loaded = store.load(game_id)
     except UnknownGame:
         return None
-    if loaded.state is None:  # no event read (a game trimmed under the reader): not a result, decided again later
+    if loaded.state is None:  # no event read (a game trimmed under the reader): decided again later
         return None
     outcome = loaded.game.outcome(loaded.state)
     if outcome is None:
@@ -200,6 +200,19 @@ def open_round(
         name_seats(store.redis, game_id, [state.entrants[p].name for p in players])
         if statuses.get(game_id) != b"finished" and not runners:
             scheduler.ensure(game_id, store.load(game_id))
+    live = [g for g in paired.games if statuses.get(g) != b"finished"]
+    claim_clocks(store, state, live, partitions)  # arms each game's first deadline (clock_due)
+
+
+def claim_clocks(store: EventStore, state: State, game_ids: Sequence[str], partitions: int) -> None:
+    """The timeouts of the games' seats out of time now; the others armed for when they will be. The same
+    clock tournament verify holds each timeout to (``services/audit/timeouts.py``)."""
+    settings = state.settings
+    if not settings.clocked or not game_ids:
+        return
+    forfeit = settings.on_timeout == "forfeit"
+    clock = tournament_clock(settings.move_limit_s, settings.total_limit_s, settings.no_show_s, forfeit)
+    claim_timeouts(store, CommandBus(store.redis, partitions), game_ids, now_ms=now_ms(), clock=clock)
 
 
 def name_seats(client: Any, game_id: str, names: Sequence[str]) -> None:
@@ -321,7 +334,8 @@ def reconcile(
     plugins: tuple[str, ...] = (),
 ) -> LoadedTournament:
     """Put a running tournament back on its feet after any crash: the current round's games exist and
-    their bots are going, seats silent past the move clock play their default move, and a round whose
+    their bots are going, seats out of time play their default move (``open_round``; the others' deadlines
+    armed again, for a hook or watcher lost in a crash: ``clock_due``), and a round whose
     games all ended is closed (here, not by a job). Safe to call
     at any time from any process; returns the tournament as it is afterwards (a tournament set aside
     as failed is left as it is)."""
@@ -335,13 +349,6 @@ def reconcile(
         open_round(
             store, rq, loaded.state, _as_paired(loaded.state, current.number), redis_url, partitions, plugins
         )
-        settings = loaded.state.settings
-        if settings.clocked:
-            live = [g for g, s in game_statuses(store, current.games).items() if s == b"live"]
-            # The same clock tournament verify holds each timeout to (services/audit/timeouts.py).
-            forfeit = settings.on_timeout == "forfeit"
-            clock = tournament_clock(settings.move_limit_s, settings.total_limit_s, settings.no_show_s, forfeit)
-            claim_timeouts(store, CommandBus(store.redis, partitions), live, now_ms=now_ms(), clock=clock)
         close_and_act(store, rq, tournaments, tournament_id, current.number, redis_url, partitions, plugins)
     return tournaments.load(tournament_id)
 

@@ -1,0 +1,77 @@
+"""Issue 42.6: a no-show played at the reconcile pass's pace (a default move every ~3 s, so an El Capitán
+round with one no-show took 730 s). Now the no-show's first default move comes when its deadline passes
+and each later turn of the seat at once, with no reconcile pass at all: the fold worker's hook
+(``ClockTrigger``) claims a no-show's turn as soon as it is his, or arms the game's deadline, which the
+clock watcher (``ClockWatcher``) claims when it falls due. The export verifies: each timeout was due."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from domain.tournament import Entrant, TableFinished
+from events.tournament_store import TournamentStore, decode
+from services import tournament_service as service
+from services.audit.tournament_verify import verify_tournament_lines
+from tests.support.pipeline import services_for
+from workers.fold import FoldWorker
+from workers.jobs.clock import DUE
+from workers.jobs.clock_due import ClockTrigger, ClockWatcher
+
+pytestmark = pytest.mark.redis
+
+ROLL = b'{"type":"Roll"}'
+NO_SHOW_MS = 600
+
+
+def test_a_no_show_plays_at_its_deadline_then_at_once_without_a_reconcile_pass(
+    redis_url, redis_client
+) -> None:
+    services = services_for(redis_url)
+    people = [Entrant(name="ann"), Entrant(name="bob")]  # bob never comes; ann moves at once
+    spec = service.TournamentSpec(game="race", entrants=people, rounds=1, table_size=2, options={"goal": 12},
+                                  points={2: [6, 1], 1: [6]}, no_show_s=NO_SHOW_MS / 1000, id="tpace")  # fmt: skip
+    tid = service.create(services, spec)
+    service.start(services, redis_url, tid)  # opens the round: the game's first deadline is armed
+    state = service.load(services, tid)
+    game_id, table = state.rounds[0].games[0], state.rounds[0].pairing.tables[0]
+    worker = FoldWorker(services.redis, services.store, services.bus, block_ms=20,
+                        on_applied=ClockTrigger(services.store, services.bus))  # fmt: skip
+    watcher = ClockWatcher(services.store, services.bus)
+    watcher.start()
+    try:
+        deadline = time.monotonic() + 30
+        while services.store.meta(game_id).status != "finished":
+            assert time.monotonic() < deadline, "the table never finished without a reconcile pass"
+            loaded = services.store.load(game_id)
+            if table[loaded.state.turn] == 0:
+                services.bus.submit(game_id, loaded.state.turn, ROLL, None)
+            worker.run(until_idle=True)
+            time.sleep(0.02)
+    finally:
+        watcher.stop()
+        watcher.join(5)
+
+    envelopes = services.store.read(game_id)
+    records = {r.command_id: r for r in services.store.records(game_id)}
+    gaps = []  # (ms since the event before, bob's timeouts so far) of each of bob's timeouts
+    for envelope in envelopes:
+        record = records.get(envelope.command_id)
+        if record is None or record.origin != "clock" or envelope.seq != record.first_seq:
+            continue
+        gaps.append(envelope.ts_ms - envelopes[envelope.seq - 2].ts_ms)
+    assert len(gaps) >= 3, gaps
+    first, later = gaps[0], gaps[1:]
+    assert NO_SHOW_MS <= first < NO_SHOW_MS + 400, gaps  # at the deadline, not at a pass 3 s apart
+    assert max(later) < 300, gaps  # a no-show already: each of his turns at once
+    assert services.redis.zscore(DUE, game_id) is None  # a finished game is no longer armed
+
+    state = service.reconcile(services, redis_url, tid)  # records the table (the round job's work)
+    assert state.status == "finished"
+    [result] = [
+        e for e in map(decode, TournamentStore(services.redis).envelopes(tid)) if isinstance(e, TableFinished)
+    ]
+    assert result.absent == (1,)  # bob, player 1
+    report = verify_tournament_lines(list(service.export_lines(services, tid)))
+    assert report.ok, report.problems  # every timeout due by the clock's rule, as verify re-checks it

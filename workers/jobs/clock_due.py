@@ -1,0 +1,152 @@
+"""A timeout at its deadline, not at the next reconcile pass (issue 42.6: a no-show played a default move
+every ~3 s, so an El Capitán round with one no-show took 730 s).
+
+Two parts, both in the fold worker's process (``workers/runner.py``):
+
+- ``ClockTrigger``, the fold worker's hook after each applied command of a clocked tournament's game: the
+  seats' clocks read on from the last position it saw (``events/clocks.seat_clocks``, only the new
+  events), then at once the default move of a seat already out of time (a no-show's or a forfeited
+  seat's later turns: due 0 ms after the last event), or else the game armed in ``clock.DUE`` for the
+  moment its first seat to act will be out of time;
+- ``ClockWatcher``, a thread that sleeps until the earliest armed moment, takes each game due (one
+  atomic pop: of several watchers, one claims it) and claims its timeouts (``clock.claim_timeouts``),
+  which re-arms it when nothing was due after all (the game moved on meanwhile).
+
+The reconcile pass still claims and arms every live game of a round: it makes good a hook or a watcher
+lost in a crash. A claim is idempotent (its command id is the position's), so a claim twice is harmless.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+import structlog
+
+from events import codec, keys
+from events.bus import CommandBus
+from events.clocks import Clock, SeatClocks, seat_clocks, tournament_clock
+from events.ids import parse_tournament_game_id
+from events.store import EventStore, LoadedGame, now_ms
+from events.tournament_store import decode, tournament_key
+from workers.jobs.clock import DUE, claim_game, claim_timeouts, disarm
+
+log = structlog.get_logger("clock_due")
+
+_POP = """
+-- KEYS[1]: the armed games (score: when due, ms); ARGV[1]: now (ms); ARGV[2]: most to take.
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
+if #due > 0 then redis.call('ZREM', KEYS[1], unpack(due)) end
+return due
+"""
+KEPT_GAMES = 4096
+"""Games whose seat clocks a hook keeps between commands (a fold worker's partitions' live games)."""
+IDLE_S = 0.25
+"""The longest a watcher sleeps: a game armed by another process is seen within that."""
+
+
+class TournamentClocks:
+    """Each tournament's clock, from its ``TournamentCreated`` (set at creation, never changed: kept)."""
+
+    def __init__(self, client: Any) -> None:
+        self.redis = client
+        self._known: dict[str, Clock | None] = {}
+
+    def __call__(self, game_id: str) -> Clock | None:
+        """The clock of the tournament ``game_id`` is a table of (``None``: not clocked, or no tournament)."""
+        parsed = parse_tournament_game_id(game_id)
+        if parsed is None:
+            return None
+        tid = parsed[0]
+        if tid not in self._known:
+            self._known[tid] = self._read(tid)
+        return self._known[tid]
+
+    def _read(self, tid: str) -> Clock | None:
+        entries = self.redis.xrange(tournament_key(tid, "events"), count=1)
+        if not entries:
+            return None
+        created = decode(codec.decode_envelope(entries[0][1][b"e"]))
+        settings = getattr(created, "settings", None)
+        if settings is None or not settings.clocked:
+            return None
+        forfeit = settings.on_timeout == "forfeit"
+        return tournament_clock(settings.move_limit_s, settings.total_limit_s, settings.no_show_s, forfeit)
+
+
+class ClockTrigger:
+    """The fold worker's hook: claim an out-of-time seat's move at once, or arm the game's deadline."""
+
+    def __init__(self, store: EventStore, bus: CommandBus) -> None:
+        self.store, self.bus = store, bus
+        self.clocks = TournamentClocks(store.redis)
+        self._seats: OrderedDict[str, SeatClocks] = OrderedDict()
+
+    def __call__(self, game_id: str, loaded: LoadedGame) -> None:
+        if not loaded.meta.tournament:
+            return
+        clock = self.clocks(game_id)
+        if clock is None:
+            return
+        if loaded.state is None or loaded.game.outcome(loaded.state) is not None:
+            self._seats.pop(game_id, None)
+            disarm(self.store.redis, game_id)
+            return
+        seats = self._read_on(game_id, loaded.seq)
+        claim_game(self.store, self.bus, loaded, seats, clock, seats.last_ts_ms, now_ms())
+
+    def _read_on(self, game_id: str, seq: int) -> SeatClocks:
+        """The seats' clocks up to ``seq``: the events after the last position seen, or all of them."""
+        known = self._seats.pop(game_id, None)
+        if known is None or known.seq > seq:
+            known = SeatClocks()
+        entries = self.store.redis.xrange(keys.events(game_id), min=f"{known.seq + 1}-0", max=f"{seq}-0")
+        clocks = seat_clocks((codec.decode_envelope(fields[b"e"]) for _, fields in entries), known)
+        self._seats[game_id] = clocks
+        if len(self._seats) > KEPT_GAMES:
+            self._seats.popitem(last=False)
+        return clocks
+
+
+def claim_due(store: EventStore, bus: CommandBus, clocks: TournamentClocks, at_ms: int) -> int:
+    """Claim the timeouts of every game armed for ``at_ms`` or before; returns how many moves were sent."""
+    due = store.redis.eval(_POP, 1, DUE, at_ms, 100)
+    sent = 0
+    for raw in due:
+        game_id = raw.decode() if isinstance(raw, bytes) else str(raw)
+        clock = clocks(game_id)
+        if clock is not None:
+            sent += len(claim_timeouts(store, bus, [game_id], now_ms=at_ms, clock=clock))
+    return sent
+
+
+def next_due_s(store: EventStore, at_ms: int) -> float:
+    """Seconds until the earliest armed game is due (0: now), at most ``IDLE_S``."""
+    first = store.redis.zrange(DUE, 0, 0, withscores=True)
+    if not first:
+        return IDLE_S
+    return max(0.0, min(IDLE_S, (float(first[0][1]) - at_ms) / 1000))
+
+
+class ClockWatcher(threading.Thread):
+    """Claims each armed game's timeouts when they fall due, until ``stop`` is called."""
+
+    def __init__(self, store: EventStore, bus: CommandBus) -> None:
+        super().__init__(name="clock-watcher", daemon=True)
+        self.store, self.bus = store, bus
+        self.clocks = TournamentClocks(store.redis)
+        self._halt = threading.Event()
+
+    def stop(self) -> None:
+        self._halt.set()
+
+    def run(self) -> None:
+        while not self._halt.is_set():
+            try:
+                claim_due(self.store, self.bus, self.clocks, now_ms())
+                wait_s = next_due_s(self.store, now_ms())
+            except Exception as exc:  # Redis away, a game it cannot read: the reconcile pass still claims
+                log.warning("clock_watch_failed", error=str(exc) or type(exc).__name__)
+                wait_s = IDLE_S * 4
+            self._halt.wait(wait_s)
