@@ -27,6 +27,7 @@ from events.log_store import enqueue
 from events.store import LoadedGame
 from events.tlog import leaves
 from events.tournament_store import tournament_key
+from workers.jobs.clock_due import cancelled
 
 log = structlog.get_logger("ratings")
 
@@ -191,6 +192,6 @@ class RatingTrigger:
 
     def __call__(self, game_id: str, loaded: LoadedGame) -> None:
         outcome = loaded.game.outcome(loaded.state)
-        if outcome is None:
-            return
+        if outcome is None or (loaded.meta.tournament and cancelled(self.redis, game_id)):
+            return  # a cancelled tournament's game ends by the clock's default moves: rated by nobody
         rate_game(self.redis, game_id, loaded.game.key, outcome)

@@ -34,6 +34,11 @@ DUE = f"{keys.PREFIX}:clock:due"
 moment (``workers/jobs/clock_due.py``)."""
 
 
+CLAIM_AGAIN_MS = 2_000
+"""A game whose timeouts were claimed is armed again this much later, before they are sent: the hook of the
+applied move arms its next position (replacing it), so it fires only if that move or hook was lost."""
+
+
 def arm(client: Any, game_id: str, at_ms: int) -> None:
     """``game_id``'s next timeout is due at ``at_ms`` (replacing what its last position said)."""
     client.zadd(DUE, {game_id: at_ms})
@@ -122,6 +127,8 @@ def claim_game(
         command = default_move(game, state, seat)
         if command is None:
             continue
+        if not claimed:  # before the first is sent, so that the applied move's own hook arms after it
+            arm(store.redis, game_id, now_ms + CLAIM_AGAIN_MS)
         command_id = timeout_command_id(loaded.meta.seed, loaded.seq, seat)
         bus.submit(game_id, seat, codec.encode_command(command), command_id, origin="clock")
         claimed.append((game_id, seat, command_id))

@@ -19,7 +19,9 @@ lost in a crash. A claim is idempotent (its command id is the position's), so a 
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Iterable
 from typing import Any
 
 import structlog
@@ -30,7 +32,7 @@ from events.clocks import Clock, SeatClocks, seat_clocks, tournament_clock
 from events.ids import parse_tournament_game_id
 from events.store import EventStore, LoadedGame, now_ms
 from events.tournament_store import decode, tournament_key
-from workers.jobs.clock import DUE, claim_game, claim_timeouts, disarm
+from workers.jobs.clock import DUE, arm, claim_game, claim_timeouts, disarm
 
 log = structlog.get_logger("clock_due")
 
@@ -44,6 +46,24 @@ KEPT_GAMES = 4096
 """Games whose seat clocks a hook keeps between commands (a fold worker's partitions' live games)."""
 IDLE_S = 0.25
 """The longest a watcher sleeps: a game armed by another process is seen within that."""
+ENDED = Clock(move_ms=0)
+"""A cancelled tournament's clock: every seat to act is out of time, so each of its games still being
+played goes on by default moves alone, at once, to its end (``end_games``)."""
+STATUS_EVERY_S = 1.0
+"""How often a process asks again whether a tournament was cancelled (once it was, never again)."""
+
+
+def cancelled(client: Any, game_id: str) -> bool:
+    """Whether ``game_id`` is a table of a tournament that was cancelled."""
+    parsed = parse_tournament_game_id(game_id)
+    return parsed is not None and client.hget(tournament_key(parsed[0], "meta"), "status") == b"cancelled"
+
+
+def end_games(client: Any, game_ids: Iterable[str]) -> None:
+    """A cancelled tournament's games still being played (``game_ids``) end: each armed as due now, so the
+    clock watcher plays the default move of every seat to act (``ENDED``), and the hook each next one."""
+    for game_id in game_ids:
+        arm(client, game_id, now_ms())
 
 
 class TournamentClocks:
@@ -52,16 +72,29 @@ class TournamentClocks:
     def __init__(self, client: Any) -> None:
         self.redis = client
         self._known: dict[str, Clock | None] = {}
+        self._asked: dict[str, float] = {}
+        self._cancelled: set[str] = set()
 
     def __call__(self, game_id: str) -> Clock | None:
-        """The clock of the tournament ``game_id`` is a table of (``None``: not clocked, or no tournament)."""
+        """The clock of the tournament ``game_id`` is a table of (``None``: not clocked, or no tournament;
+        ``ENDED`` once it was cancelled)."""
         parsed = parse_tournament_game_id(game_id)
         if parsed is None:
             return None
         tid = parsed[0]
+        if self._was_cancelled(tid):
+            return ENDED
         if tid not in self._known:
             self._known[tid] = self._read(tid)
         return self._known[tid]
+
+    def _was_cancelled(self, tid: str) -> bool:
+        now = time.monotonic()
+        if tid not in self._cancelled and now - self._asked.get(tid, -STATUS_EVERY_S) >= STATUS_EVERY_S:
+            self._asked[tid] = now
+            if self.redis.hget(tournament_key(tid, "meta"), "status") == b"cancelled":
+                self._cancelled.add(tid)
+        return tid in self._cancelled
 
     def _read(self, tid: str) -> Clock | None:
         entries = self.redis.xrange(tournament_key(tid, "events"), count=1)

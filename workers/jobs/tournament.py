@@ -22,7 +22,7 @@ from rq import Queue, Retry, get_current_job
 
 from domain import games_with_plugins
 from domain.engine import RuleViolation
-from domain.tournament import RoundPaired, State, TableFinished, TournamentEvent
+from domain.tournament import RoundPaired, State, TableFinished, TournamentCancelled, TournamentEvent
 from domain.tournament import rules as tournament_rules
 from domain.tournament.results import table_finished
 from events import ids, keys
@@ -36,6 +36,7 @@ from workers.botrunner import runners_alive
 from workers.jobs.account_ratings import seat_tournament_accounts
 from workers.jobs.archive_trigger import recorded_key, trim_archived
 from workers.jobs.clock import claim_timeouts, read_clocks
+from workers.jobs.clock_due import end_games
 from workers.jobs.failures import TRANSIENT, failure_reason
 from workers.jobs.ownership import owned
 from workers.jobs.people import seat_people
@@ -232,7 +233,8 @@ def after_decision(
     partitions: int,
     plugins: tuple[str, ...],
 ) -> None:
-    """Trim the games whose tables it recorded (archived ones; ``trim_archived``), open any round it paired."""
+    """Trim the games whose tables it recorded (archived ones; ``trim_archived``), open any round it paired,
+    end the games of a tournament it cancelled (``clock_due.end_games``)."""
     recorded = [e for e in events if isinstance(e, TableFinished)]
     if recorded:
         state = tournaments.load(tournament_id).state
@@ -243,6 +245,12 @@ def after_decision(
         if isinstance(event, RoundPaired):
             state = tournaments.load(tournament_id).state
             open_round(store, rq, state, event, redis_url, partitions, plugins)
+        if isinstance(event, TournamentCancelled) and (
+            current := tournaments.load(tournament_id).state.current()
+        ):
+            end_games(
+                store.redis, [g for g, s in game_statuses(store, current.games).items() if s == b"live"]
+            )
 
 
 def run_round_job(
