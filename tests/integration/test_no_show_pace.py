@@ -63,8 +63,9 @@ def test_a_no_show_plays_at_its_deadline_then_at_once_without_a_reconcile_pass(
         gaps.append(envelope.ts_ms - envelopes[envelope.seq - 2].ts_ms)
     assert len(gaps) >= 3, gaps
     first, later = gaps[0], gaps[1:]
-    assert NO_SHOW_MS <= first < NO_SHOW_MS + 400, gaps  # at the deadline, not at a pass 3 s apart
-    assert max(later) < 300, gaps  # a no-show already: each of his turns at once
+    # Bounds loose enough for a loaded machine (measured: 643 ms, then 47 and 36 ms), far from a pass's 3 s.
+    assert NO_SHOW_MS <= first < NO_SHOW_MS + 1000, gaps  # at the deadline, not at the next pass
+    assert max(later) < 1000, gaps  # a no-show already: each of his turns at once
     assert services.redis.zscore(DUE, game_id) is None  # a finished game is no longer armed
 
     state = service.reconcile(services, redis_url, tid)  # records the table (the round job's work)
