@@ -252,7 +252,7 @@ export class Receipts {
         el("dt", {}, "Latest receipt"), this.parts.receipt),
       el("div", { class: "audit-actions" }, copy, save),
       el("p", { class: "audit-help" }, "The dice and shuffles come from a secret seed the server committed to before the first move; the last move reveals it. ",
-        "Your browser keeps each event's hash it was shown and the log's signed receipts: with them ", el("code", {}, "harbormaster verify game.jsonl --receipts FILE"),
+        "Your browser keeps what it was shown of each event (its seal while the game is live, which the seed checks at the end) and the log's signed receipts: with them ", el("code", {}, "harbormaster verify game.jsonl --receipts FILE"),
         " proves that the game's export is the history you saw."));
     this.paint();
   }
