@@ -33,6 +33,7 @@ from events.ids import parse_tournament_game_id
 from events.store import EventStore, LoadedGame, now_ms
 from events.tournament_store import decode, tournament_key
 from workers.jobs.clock import DUE, arm, claim_game, claim_timeouts, disarm
+from workers.jobs.failures import TRANSIENT
 
 log = structlog.get_logger("clock_due")
 
@@ -148,9 +149,14 @@ def claim_due(store: EventStore, bus: CommandBus, clocks: TournamentClocks, at_m
     sent = 0
     for raw in due:
         game_id = raw.decode() if isinstance(raw, bytes) else str(raw)
-        clock = clocks(game_id)
-        if clock is not None:
-            sent += len(claim_timeouts(store, bus, [game_id], now_ms=at_ms, clock=clock))
+        try:
+            clock = clocks(game_id)
+            if clock is not None:
+                sent += len(claim_timeouts(store, bus, [game_id], now_ms=at_ms, clock=clock))
+        except TRANSIENT:
+            raise
+        except Exception as exc:  # one game it cannot read: the others popped with it go on
+            log.warning("clock_claim_failed", game_id=game_id, error=str(exc) or type(exc).__name__)
     return sent
 
 
