@@ -249,7 +249,9 @@ def _rollout(state: State, seat: int, rng: Rng) -> cmd.ElCapitanCommand:
     return random_bot(state, seat, rng) if rng.random() < 0.1 else greedy_bot(state, seat, rng)
 
 
-SEARCHER = Searcher(game=GAME, determinize=determinize, rollout=_rollout, value=prospects, rollout_depth=10)
+SEARCHER = Searcher(
+    game=GAME, determinize=determinize, rollout=_rollout, guide=greedy_bot, value=prospects, rollout_depth=10
+)
 STRONG_ITERATIONS = 60
 """Iterations of the ``strong`` bot a move as seated (about a second here, see docs/benchmarks.md)."""
 BOTS["strong"] = strong_bot(SEARCHER, STRONG_ITERATIONS)

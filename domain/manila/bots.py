@@ -213,6 +213,7 @@ SEARCHER = Searcher(
     game=GAME,
     determinize=determinize,
     rollout=_rollout,
+    guide=greedy_bot,
     value=prospects,
     rollout_depth=80,
     horizon=_paid_out,
