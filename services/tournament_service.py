@@ -376,23 +376,25 @@ def game_ids(state: State) -> Sequence[str]:
 
 
 def reconcile_running(services: Services, url: str) -> int:
-    """Reconcile every running or paused tournament (``serve`` calls this now and then); returns how many.
+    """Reconcile every running or paused tournament (``serve`` calls this now and then), and end the games
+    of cancelled ones still played (``clock_due.end_cancelled``); returns how many were reconciled.
 
     One tournament that fails (a setting stored before settings were checked, a game that cannot be set
     up) is logged and set aside with the reason (``TournamentStore.mark_failed``; its status shows it) and
     skipped from then on; the others go on. Redis errors are not the tournament's: they go up, and the
     next pass tries again."""
     from events.tournament_store import FAILED_FIELD, tournament_key
+    from workers.jobs.clock_due import GAMES_ENDED, end_cancelled
 
     ids = list_ids(services, 0, 1000)
     pipe = services.redis.pipeline(transaction=False)
     for tid in ids:
-        pipe.hmget(tournament_key(tid, "meta"), "status", FAILED_FIELD)
-    active = [
-        tid
-        for tid, meta in zip(ids, pipe.execute(raise_on_error=False), strict=True)
-        if isinstance(meta, list) and meta[0] in (b"running", b"paused") and meta[1] is None
+        pipe.hmget(tournament_key(tid, "meta"), "status", FAILED_FIELD, GAMES_ENDED)
+    metas = [
+        (t, m) for t, m in zip(ids, pipe.execute(raise_on_error=False), strict=True) if isinstance(m, list)
     ]
+    active = [tid for tid, meta in metas if meta[0] in (b"running", b"paused") and meta[1] is None]
+    end_cancelled(services.redis, [t for t, meta in metas if meta[0] == b"cancelled" and meta[2] is None])
     for tid in active:
         try:
             reconcile(services, url, tid)

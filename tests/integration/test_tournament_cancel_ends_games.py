@@ -12,30 +12,34 @@ import pytest
 
 from domain.tournament import Entrant, TableFinished
 from events.store import LoadedGame
-from events.tournament_store import TournamentStore, decode
+from events.tournament_store import TournamentStore, decode, tournament_key
 from services import tournament_service as service
 from services.audit.tournament_verify import verify_tournament_lines
 from services.audit.verify import verify_lines
+from services.bootstrap import Services
 from services.export import export_lines
 from tests.conftest import TEST_GAMES
 from tests.support.pipeline import services_for
 from workers.fold import FoldWorker
 from workers.jobs.account_ratings import RatingTrigger, rated_key
-from workers.jobs.clock_due import ClockTrigger, ClockWatcher
+from workers.jobs.clock import DUE
+from workers.jobs.clock_due import GAMES_ENDED, ClockTrigger, ClockWatcher
 
 pytestmark = pytest.mark.redis
 
 ROLL = b'{"type":"Roll"}'
 
 
-def test_cancelling_ends_the_games_being_played_by_default_moves(redis_url, redis_client) -> None:
-    services = services_for(redis_url)
+def _started(services: Services, redis_url: str, tid: str) -> list[str]:
     people = [Entrant(name=n) for n in ("ann", "bob", "cy", "dee")]  # no clock: nobody would ever move
     spec = service.TournamentSpec(game="race", entrants=people, rounds=2, table_size=2, options={"goal": 12},
-                                  points={2: [6, 1], 1: [6]}, id="tcancel")  # fmt: skip
-    tid = service.create(services, spec)
-    service.start(services, redis_url, tid)
-    games = service.load(services, tid).rounds[0].games
+                                  points={2: [6, 1], 1: [6]}, id=tid)  # fmt: skip
+    service.start(services, redis_url, service.create(services, spec))
+    return list(service.load(services, tid).rounds[0].games)
+
+
+def _worker(services: Services) -> FoldWorker:
+    """A fold worker with the two hooks this is about, as ``workers/runner.py`` wires them."""
     hooks: list[Callable[[str, LoadedGame], None]] = [
         ClockTrigger(services.store, services.bus),
         RatingTrigger(services.redis),
@@ -45,15 +49,11 @@ def test_cancelling_ends_the_games_being_played_by_default_moves(redis_url, redi
         for hook in hooks:
             hook(game_id, loaded)
 
-    worker = FoldWorker(services.redis, services.store, services.bus, block_ms=20, on_applied=after_applied)
-    loaded = services.store.load(games[0])
-    services.bus.submit(games[0], loaded.state.turn, ROLL, "first-move")  # one move of a person's own
-    worker.run(until_idle=True)
-    time.sleep(0.3)
-    worker.run(until_idle=True)
-    assert all(services.store.meta(g).status == "live" for g in games)  # nobody plays: they stand still
+    return FoldWorker(services.redis, services.store, services.bus, block_ms=20, on_applied=after_applied)
 
-    service.cancel(services, redis_url, tid, "storm")
+
+def _fold_until_ended(services: Services, worker: FoldWorker, games: list[str]) -> None:
+    """Fold, with a clock watcher running, until every game has ended (and no reconcile pass)."""
     watcher = ClockWatcher(services.store, services.bus)
     watcher.start()
     try:
@@ -65,6 +65,22 @@ def test_cancelling_ends_the_games_being_played_by_default_moves(redis_url, redi
     finally:
         watcher.stop()
         watcher.join(5)
+
+
+def test_cancelling_ends_the_games_being_played_by_default_moves(redis_url, redis_client) -> None:
+    services = services_for(redis_url)
+    tid = "tcancel"
+    games = _started(services, redis_url, tid)
+    worker = _worker(services)
+    loaded = services.store.load(games[0])
+    services.bus.submit(games[0], loaded.state.turn, ROLL, "first-move")  # one move of a person's own
+    worker.run(until_idle=True)
+    time.sleep(0.3)
+    worker.run(until_idle=True)
+    assert all(services.store.meta(g).status == "live" for g in games)  # nobody plays: they stand still
+
+    service.cancel(services, redis_url, tid, "storm")
+    _fold_until_ended(services, worker, games)
 
     for game_id in games:
         records = [
@@ -81,3 +97,19 @@ def test_cancelling_ends_the_games_being_played_by_default_moves(redis_url, redi
     assert not any(isinstance(e, TableFinished) for e in events)
     whole = verify_tournament_lines(list(service.export_lines(services, tid)))
     assert whole.ok and whole.status == "cancelled", whole.problems
+
+
+def test_the_reconcile_pass_ends_them_when_the_cancel_died_before_arming_them(
+    redis_url, redis_client
+) -> None:
+    services = services_for(redis_url)
+    games = _started(services, redis_url, "tlost")
+    service.cancel(services, redis_url, "tlost", "storm")
+    services.redis.delete(DUE)  # as if the cancelling process died between its append and the arming
+    service.reconcile_running(services, redis_url)
+    assert all(services.redis.zscore(DUE, g) is not None for g in games)
+    _fold_until_ended(services, _worker(services), games)
+    meta = tournament_key("tlost", "meta")
+    assert services.redis.hget(meta, GAMES_ENDED) is None
+    service.reconcile_running(services, redis_url)  # none live now: marked, never visited again
+    assert services.redis.hget(meta, GAMES_ENDED) == b"1"

@@ -26,12 +26,13 @@ from typing import Any
 
 import structlog
 
+from domain.tournament import State
 from events import codec, keys
 from events.bus import CommandBus
 from events.clocks import Clock, SeatClocks, seat_clocks, tournament_clock
 from events.ids import parse_tournament_game_id
 from events.store import EventStore, LoadedGame, now_ms
-from events.tournament_store import decode, tournament_key
+from events.tournament_store import TournamentStore, decode, tournament_key
 from workers.jobs.clock import DUE, arm, claim_game, claim_timeouts, disarm
 from workers.jobs.failures import TRANSIENT
 
@@ -65,6 +66,36 @@ def end_games(client: Any, game_ids: Iterable[str]) -> None:
     clock watcher plays the default move of every seat to act (``ENDED``), and the hook each next one."""
     for game_id in game_ids:
         arm(client, game_id, now_ms())
+
+
+GAMES_ENDED = "games_ended"
+"""Set in a cancelled tournament's meta hash once none of its games is still being played."""
+
+
+def end_cancelled(client: Any, tids: Iterable[str]) -> None:
+    """The reconcile pass's part for cancelled tournaments not yet marked ``GAMES_ENDED``: the games each
+    still has live are armed again (the cancel's own arming may have died with its process), or, with none
+    left, it is marked and never visited again. One that cannot be read is logged; the others go on."""
+    for tid in tids:
+        try:
+            _end_cancelled(client, TournamentStore(client).load(tid).state)
+        except TRANSIENT:
+            raise
+        except Exception as exc:
+            log.warning("cancelled_games_not_ended", tournament_id=tid, error=str(exc) or type(exc).__name__)
+
+
+def _end_cancelled(client: Any, state: State) -> None:
+    current = state.current()
+    games = list(current.games) if current is not None else []
+    pipe = client.pipeline(transaction=False)
+    for game_id in games:
+        pipe.hget(keys.meta(game_id), "status")
+    live = [g for g, status in zip(games, pipe.execute(), strict=True) if status == b"live"]
+    if live:
+        end_games(client, live)
+    else:
+        client.hset(tournament_key(state.tournament_id, "meta"), GAMES_ENDED, 1)
 
 
 class TournamentClocks:
