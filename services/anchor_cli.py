@@ -16,13 +16,15 @@ from typing import TextIO
 from services.audit.anchor import AnchorReport, Anchors, check_anchors
 from services.audit.chains import ExportChain, pairing_seed_problem, read_game_chain, safe, tournament_chain
 from services.cli_common import UserError
+from services.log_fetch import fetched_log, is_url
 
 LOG_FILE = "log.jsonl"
 """The log's export in a tournament's export folder."""
 
 
 def add_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--log", help="the log's export (log.jsonl): every leaf and its signed checkpoint")
+    parser.add_argument("--log", help="the log: its export (log.jsonl), the log folder beside the archives, or a "
+                        "service's address (https://host: fetched from its /api/log)")  # fmt: skip
     parser.add_argument(
         "--checkpoint", help="a signed checkpoint of the log you kept (GET /api/log/checkpoint)"
     )
@@ -35,15 +37,21 @@ def add_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def anchors_from(args: argparse.Namespace, default_log: Path | None = None) -> Anchors:
-    def path(value: str | None) -> Path | None:
+    def path(value: str | None, folder: bool = False) -> Path | None:
         if value is None:
             return None
         found = Path(value)
-        if not found.is_file():
+        if not (found.is_file() or (folder and found.is_dir())):
             raise UserError(f"no such file: {found}")
         return found
 
-    log = path(getattr(args, "log", None)) or default_log
+    named_log = getattr(args, "log", None)
+    if named_log is not None and is_url(
+        named_log
+    ):  # a running service's log, fetched, then checked as a file
+        log: Path | None = fetched_log(named_log)
+    else:
+        log = path(named_log, folder=True) or default_log
     return Anchors(log=log, checkpoint=path(getattr(args, "checkpoint", None)),
                    receipts=path(getattr(args, "receipts", None)), log_key=getattr(args, "log_key", None),
                    witnesses=list(getattr(args, "witness", None) or []))  # fmt: skip

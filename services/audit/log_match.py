@@ -125,6 +125,13 @@ def _match_heads(
     for at, head in heads:
         event = by_seq.get(head.seq)
         logged = f"sealed {short(head.seal)}" if isinstance(head, Sealed) else f"hash {short(head.hash)}"
+        ended = isinstance(head, Head) and head.finished
+        if event is None and not chain.finished and head.seq > last and not ended:  # exported live, played on
+            unproven.append(
+                f"{chain.name}: the log goes on to event {head.seq} (leaf {at}); the export, of the game while it "
+                f"was live, ends at event {last}: export it again to prove the rest"
+            )
+            break
         if event is None:
             problems.append(
                 f"{chain.name}: the log holds its event {head.seq} ({logged}, leaf {at}), but the export ends at "

@@ -54,6 +54,18 @@ def test_a_chain_cut_after_a_logged_head_and_a_changed_leaf_are_named(tmp_path: 
     leaves, log, held = _files(tmp_path, chain, signer)
     cut = ExportChain(header=chain.header, envelopes=chain.envelopes[:4], finished=False, command_lines=[])
     report = check_anchors([cut], Anchors(log=log, checkpoint=held, log_key=signer.verifier.vkey))
+    # A live game's export cut short reads as one made before the log went on: nothing past it is proven.
+    assert (
+        report.problems == []
+        and (
+            "game g1: the log goes on to event 5 (leaf 5); the export, of the game while it was live, ends at "
+            "event 4: export it again to prove the rest"
+        )
+        in report.unproven
+    )
+    # Said finished where the log goes on: events were removed.
+    ended = ExportChain(header=chain.header, envelopes=chain.envelopes[:4], finished=True, command_lines=[])
+    report = check_anchors([ended], Anchors(log=log, checkpoint=held, log_key=signer.verifier.vkey))
     assert report.problems == [
         f"game g1: the log holds its event 5 (hash {chain.envelopes[4].hash[:16]}…, leaf 5), but the export ends "
         "at event 4: events were removed"

@@ -95,6 +95,20 @@ def test_serve_signs_advancing_checkpoints_with_the_key_log_key_prints(tmp_path:
             read.keys.vkey == key["vkey"]
             and len(read.leaves) == open_checkpoint(read.checkpoint, verifier).size
         )
+        # verify --log takes the running service's address, and the log folder serve keeps by the archives.
+        game_id = api.get("/api/games").json()["games"][0]["game_id"]
+        (tmp_path / "game.jsonl").write_text(harbormaster(env, "export", game_id))
+        deadline = time.monotonic() + 30
+        while not (tmp_path / "archive" / "log" / "log-head.jsonl").exists():
+            assert time.monotonic() < deadline, "serve's pass did not write the log folder"
+            time.sleep(0.3)
+        for source in (f"http://127.0.0.1:{port}", str(tmp_path / "archive" / "log")):
+            checked = subprocess.run(
+                [sys.executable, "-m", "services.cli", "verify", str(tmp_path / "game.jsonl"), "--log", source,
+                 "--log-key", key["vkey"]],
+                env=env, capture_output=True, text=True, timeout=60,
+            )  # fmt: skip
+            assert checked.returncode == 0 and "ANCHORED" in checked.stdout, checked.stdout + checked.stderr
         # kill -9 of the sequencer: serve starts another, which takes the lease once it expires and goes on
         # from the tree in Redis, consistent with what was signed before.
         [sequencer] = [
