@@ -41,7 +41,7 @@ def test_a_late_writer_paused_mid_export_cannot_replace_the_verified_archive(
     import services.archive as archive_module
 
     monkeypatch.setattr(archive_module, "export_lines", paused_export)
-    first: dict = {}
+    first: dict[str, object] = {}
     writer_a = threading.Thread(target=lambda: first.update(archive_game(services.store, game_id, tmp_path)))
     writer_a.start()
     assert paused.wait(30)
@@ -72,7 +72,7 @@ def test_writers_racing_on_one_archive_leave_one_verified_file_with_every_comman
     game_id = finished_race(services, redis_url, game_id="rc-r1-t1", tournament=True)
     redis_client.sadd(recorded_key("rc"), game_id)
     commands = sum(b'"kind":"command"' in line for line in export_lines(services.store, game_id))
-    results: list[dict] = []
+    results: list[dict[str, object]] = []
     barrier = threading.Barrier(8)
 
     def writer() -> None:

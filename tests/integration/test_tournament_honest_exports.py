@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.tournament import Entrant
+from domain.tournament import Entrant, State
 from services import tournament_service as service
 from services.archive import archive_missing
 from services.audit.tournament_verify import TournamentReport, verify_tournament_lines
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.redis
 ROLL = b'{"type":"Roll"}'
 
 
-def _running(services, url: str, tid: str) -> service.State:
+def _running(services, url: str, tid: str) -> State:
     """A 1-round tournament of 4 people at 2 tables of the race to 6, its games made and none played."""
     spec = service.TournamentSpec(game="race", rounds=1, table_size=2, options={"goal": 6}, id=tid, points={1: [1], 2: [2, 0]},
                                   entrants=[Entrant(name=f"p{n}") for n in range(4)])  # fmt: skip
@@ -47,7 +47,7 @@ def _verify(services, tid: str, archives: Path) -> TournamentReport:
     return verify_tournament_lines(list(service.export_lines(services, tid)), archives, TEST_GAMES)
 
 
-def _first_table_ended(services, url: str, tid: str, archives: Path) -> service.State:
+def _first_table_ended(services, url: str, tid: str, archives: Path) -> State:
     state = _running(services, url, tid)
     first = state.rounds[0].games[0]
     _play_out(services, first)
