@@ -21,12 +21,12 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import structlog
 
-from domain.tournament import State
+from domain.tournament import State, TournamentSettings
 from events import codec, keys
 from events.bus import CommandBus
 from events.clocks import Clock, SeatClocks, seat_clocks, tournament_clock
@@ -66,6 +66,32 @@ def end_games(client: Any, game_ids: Iterable[str]) -> None:
     clock watcher plays the default move of every seat to act (``ENDED``), and the hook each next one."""
     for game_id in game_ids:
         arm(client, game_id, now_ms())
+
+
+def claim_round(
+    store: EventStore, settings: TournamentSettings, game_ids: Sequence[str], partitions: int
+) -> None:
+    """The timeouts of the games' seats out of time now; the others armed for when they will be. The same
+    clock tournament verify holds each timeout to (``services/audit/timeouts.py``)."""
+    if not settings.clocked or not game_ids:
+        return
+    forfeit = settings.on_timeout == "forfeit"
+    clock = tournament_clock(settings.move_limit_s, settings.total_limit_s, settings.no_show_s, forfeit)
+    claim_timeouts(store, CommandBus(store.redis, partitions), game_ids, now_ms=now_ms(), clock=clock)
+
+
+def arm_opened(
+    store: EventStore, settings: TournamentSettings, game_ids: Sequence[str], partitions: int
+) -> None:
+    """``claim_round`` for a round just opened. A clock its stored settings cannot make (a tournament stored
+    before settings were checked) is logged and left to the reconcile pass, which sets the tournament aside
+    with the reason, as it always did."""
+    try:
+        claim_round(store, settings, game_ids, partitions)
+    except TRANSIENT:
+        raise
+    except Exception as exc:
+        log.warning("clock_not_armed", games=len(game_ids), error=str(exc) or type(exc).__name__)
 
 
 GAMES_ENDED = "games_ended"

@@ -26,17 +26,15 @@ from domain.tournament import RoundPaired, State, TableFinished, TournamentCance
 from domain.tournament import rules as tournament_rules
 from domain.tournament.results import table_finished
 from events import ids, keys
-from events.bus import CommandBus
-from events.clocks import tournament_clock
 from events.connection import connect
 from events.errors import GameExists, UnknownGame
-from events.store import EventStore, LoadedGame, now_ms
+from events.store import EventStore, LoadedGame
 from events.tournament_store import LoadedTournament, TournamentStore, tournament_key
 from workers.botrunner import runners_alive
 from workers.jobs.account_ratings import seat_tournament_accounts
 from workers.jobs.archive_trigger import recorded_key, trim_archived
-from workers.jobs.clock import claim_timeouts, read_clocks
-from workers.jobs.clock_due import end_games
+from workers.jobs.clock import read_clocks
+from workers.jobs.clock_due import arm_opened, claim_round, end_games
 from workers.jobs.failures import TRANSIENT, failure_reason
 from workers.jobs.ownership import owned
 from workers.jobs.people import seat_people
@@ -201,19 +199,6 @@ def open_round(
         name_seats(store.redis, game_id, [state.entrants[p].name for p in players])
         if statuses.get(game_id) != b"finished" and not runners:
             scheduler.ensure(game_id, store.load(game_id))
-    live = [g for g in paired.games if statuses.get(g) != b"finished"]
-    claim_clocks(store, state, live, partitions)  # arms each game's first deadline (clock_due)
-
-
-def claim_clocks(store: EventStore, state: State, game_ids: Sequence[str], partitions: int) -> None:
-    """The timeouts of the games' seats out of time now; the others armed for when they will be. The same
-    clock tournament verify holds each timeout to (``services/audit/timeouts.py``)."""
-    settings = state.settings
-    if not settings.clocked or not game_ids:
-        return
-    forfeit = settings.on_timeout == "forfeit"
-    clock = tournament_clock(settings.move_limit_s, settings.total_limit_s, settings.no_show_s, forfeit)
-    claim_timeouts(store, CommandBus(store.redis, partitions), game_ids, now_ms=now_ms(), clock=clock)
 
 
 def name_seats(client: Any, game_id: str, names: Sequence[str]) -> None:
@@ -245,6 +230,7 @@ def after_decision(
         if isinstance(event, RoundPaired):
             state = tournaments.load(tournament_id).state
             open_round(store, rq, state, event, redis_url, partitions, plugins)
+            arm_opened(store, state.settings, event.games, partitions)  # each game's first deadline
         if isinstance(event, TournamentCancelled) and (
             current := tournaments.load(tournament_id).state.current()
         ):
@@ -342,8 +328,8 @@ def reconcile(
     plugins: tuple[str, ...] = (),
 ) -> LoadedTournament:
     """Put a running tournament back on its feet after any crash: the current round's games exist and
-    their bots are going, seats out of time play their default move (``open_round``; the others' deadlines
-    armed again, for a hook or watcher lost in a crash: ``clock_due``), and a round whose
+    their bots are going, seats out of time play their default move (the others' deadlines armed again,
+    for a hook or watcher lost in a crash: ``clock_due``), and a round whose
     games all ended is closed (here, not by a job). Safe to call
     at any time from any process; returns the tournament as it is afterwards (a tournament set aside
     as failed is left as it is)."""
@@ -357,6 +343,9 @@ def reconcile(
         open_round(
             store, rq, loaded.state, _as_paired(loaded.state, current.number), redis_url, partitions, plugins
         )
+        if loaded.state.settings.clocked:
+            live = [g for g, s in game_statuses(store, current.games).items() if s == b"live"]
+            claim_round(store, loaded.state.settings, live, partitions)
         close_and_act(store, rq, tournaments, tournament_id, current.number, redis_url, partitions, plugins)
     return tournaments.load(tournament_id)
 
