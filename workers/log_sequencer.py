@@ -169,10 +169,15 @@ class LogSequencer:
         for stream, chain_id in todo:
             pipe.hmget(_meta_key(stream, chain_id), "status", "header", "seed")
             pipe.hget(_results_key(stream, chain_id), keys.POSITION_FIELD)
-        replies = pipe.execute()
+        replies = pipe.execute(raise_on_error=False)  # a record of the wrong type fails its reply only
         observed = []
         for n, (stream, chain_id) in enumerate(todo):
-            (status, header, seed), position = replies[2 * n], replies[2 * n + 1]
+            meta, position = replies[2 * n], replies[2 * n + 1]
+            failed = next((r for r in (meta, position) if isinstance(r, Exception)), None)
+            if failed is not None:  # one bad record (a key of another type) never stops the log
+                log.warning("log_chain_unreadable", stream=stream, id=chain_id, error=str(failed)[:200])
+                continue
+            status, header, seed = meta
             if header is None:  # not (or no longer) a chain
                 continue
             seq, _, chain_hash = (position or b"0:").decode().partition(":")

@@ -282,3 +282,19 @@ def test_a_sequencer_whose_published_key_was_lost_publishes_it_again(
     assert sequencer.tick() == 0  # refused (the script checks the published key), published again ...
     assert sequencer.tick() == 6  # ... and the next round goes on
     assert len(the_log(sequencer.store, signer)) == 12
+
+
+def test_a_record_of_the_wrong_type_is_passed_over_and_the_others_logged(
+    services: Services, signer: note.Signer
+) -> None:
+    """A tournament index entry whose meta key holds a string (a record no version wrote) once made
+    ``HMGET`` fail the whole round, and the sequencer died under serve at every restart."""
+    [game_id, *_] = create_bot_games(services, "beside")
+    services.redis.zadd("hm:tournaments", {"poison-wrongtype": time.time() * 1000})
+    services.redis.set("hm:{t:poison-wrongtype}:meta", "not a hash")
+    sequencer = LogSequencer(services.redis, signer)
+    sequencer.publish()
+    assert sequencer.tick() > 0
+    logged = the_log(sequencer.store, signer)
+    assert any(isinstance(leaf, leaves.Start) and leaf.id == game_id for leaf in logged)
+    assert not any(getattr(leaf, "id", None) == "poison-wrongtype" for leaf in logged)
