@@ -27,7 +27,7 @@ from services.home import home
 from services.log_archive import archive_log
 from services.redis_launcher import EmbeddedRedis, running_url
 from services.supervise import Child, Supervisor
-from services.tournament_service import reconcile_running
+from services.tournament_reconcile import reconcile_running
 from workers.jobs.schedule import BotScheduler, make_scheduler, reconcile
 
 log = structlog.get_logger("serve")

@@ -18,6 +18,7 @@ from services.audit.tournament_verify import verify_tournament_lines
 from services.audit.verify import verify_lines
 from services.bootstrap import Services
 from services.export import export_lines
+from services.tournament_reconcile import reconcile_running
 from tests.conftest import TEST_GAMES
 from tests.support.pipeline import services_for
 from workers.fold import FoldWorker
@@ -106,10 +107,10 @@ def test_the_reconcile_pass_ends_them_when_the_cancel_died_before_arming_them(
     games = _started(services, redis_url, "tlost")
     service.cancel(services, redis_url, "tlost", "storm")
     services.redis.delete(DUE)  # as if the cancelling process died between its append and the arming
-    service.reconcile_running(services, redis_url)
+    reconcile_running(services, redis_url)
     assert all(services.redis.zscore(DUE, g) is not None for g in games)
     _fold_until_ended(services, _worker(services), games)
     meta = tournament_key("tlost", "meta")
     assert services.redis.hget(meta, GAMES_ENDED) is None
-    service.reconcile_running(services, redis_url)  # none live now: marked, never visited again
+    reconcile_running(services, redis_url)  # none live now: marked, never visited again
     assert services.redis.hget(meta, GAMES_ENDED) == b"1"
