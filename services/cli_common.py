@@ -24,9 +24,9 @@ class UserError(Exception):
 @contextmanager
 def redis_for(settings: Settings) -> Iterator[str]:
     """The Redis URL a worker or gateway uses: ``REDIS_URL``, the data folder's running Redis, or the running
-    ``serve``'s (found as the verbs find it); an embedded one of its own only on a folder the user named with
-    ``HARBORMASTER_DATA`` (stopped afterwards). Anything else is refused: a part started in the wrong folder
-    must not serve an empty Redis of its own beside a running ``serve`` (issue 43, finding 7)."""
+    ``serve``'s (found as the verbs find it, so a part started in another folder joins the service instead of
+    serving an empty Redis of its own beside it: issue 43, finding 7); with none of them, an embedded one on
+    the data folder, stopped when the part stops."""
     if settings.redis_url:
         yield settings.redis_url
         return
@@ -34,15 +34,10 @@ def redis_for(settings: Settings) -> Iterator[str]:
     if url:
         yield url
         return
-    found = find_redis(settings)
+    found = find_redis(settings, may_start=True)
     if found.url is not None:
         yield found.url
         return
-    if not settings.data_dir_named:
-        raise UserError(
-            "no Redis for this part: set REDIS_URL to the service's Redis, start `harbormaster serve`, or "
-            "name a data folder for an embedded Redis of its own with HARBORMASTER_DATA"
-        )
     with _embedded(settings.data_dir) as started:
         yield started
 

@@ -70,24 +70,30 @@ def conflicting_heads(a: Proven, b: Proven, log: note.Verifier) -> str | None:
     if cp_a.size == cp_b.size and cp_a.root != cp_b.root:
         return f"the log signed two different trees of size {cp_a.size}: it showed two histories"
     head_a, head_b = _event(leaf_a), _event(leaf_b)
-    if head_a[0] == head_b[0] and head_a[1] != head_b[1]:
+    # A seal and a hash of one event are not comparable without the seed: only two of a kind conflict.
+    if head_a[:2] == head_b[:2] and head_a[2] != head_b[2]:
         what = "the start" if head_a[0] < 0 else f"event {head_a[0]}"
         return (
-            f"the log holds two hashes for {what} of {chain_a[0]} {chain_a[1]}: "
-            f"{head_a[1][:16]}… and {head_b[1][:16]}…"
+            f"the log holds two {PLURAL[head_a[1]]} for {what} of {chain_a[0]} {chain_a[1]}: "
+            f"{head_a[2][:16]}… and {head_b[2][:16]}…"
         )
     return None
 
 
+PLURAL = {"hash": "hashes", "seal": "seals"}
+
+
 def _chain(leaf: leaves.Leaf) -> tuple[str, str]:
-    if isinstance(leaf, leaves.Head | leaves.Start):
+    if isinstance(leaf, leaves.Head | leaves.Sealed | leaves.Start):
         return leaf.stream, leaf.id
     raise ReceiptError(f"a receipt's leaf is a chain's start or head, not a {type(leaf).__name__} leaf")
 
 
-def _event(leaf: leaves.Leaf) -> tuple[int, str]:
-    """``(seq, hash)`` of the event the leaf binds (a start binds the genesis, before event 0)."""
+def _event(leaf: leaves.Leaf) -> tuple[int, str, str]:
+    """``(seq, "hash" or "seal", value)`` of the event the leaf binds (a start binds the genesis, before event 0)."""
     if isinstance(leaf, leaves.Head):
-        return leaf.seq, leaf.hash
+        return leaf.seq, "hash", leaf.hash
+    if isinstance(leaf, leaves.Sealed):
+        return leaf.seq, "seal", leaf.seal
     assert isinstance(leaf, leaves.Start)
-    return -1, leaf.genesis
+    return -1, "hash", leaf.genesis

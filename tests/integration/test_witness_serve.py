@@ -56,8 +56,9 @@ def fork_the_log(client: redis.Redis, signer: note.Signer, index: int) -> str:
     client.set(keys.LOG_LEASE, "the-operator", px=30_000)  # the sequencer's in-flight append now fails
     data: list[bytes] = client.lrange(keys.LOG_LEAVES, 0, -1)  # type: ignore[assignment]
     head = leaves.decode(data[index])
-    assert isinstance(head, leaves.Head)
-    data[index] = leaves.encode(leaves.Head(stream=head.stream, id=head.id, seq=head.seq, hash="f" * 64))
+    assert isinstance(head, leaves.Head | leaves.Sealed)  # a live game's head is sealed
+    forged = leaves.Sealed(stream=head.stream, id=head.id, seq=head.seq, seal="f" * 64)
+    data[index] = leaves.encode(forged)
     tree = merkle.MemoryTree()
     for raw in data:
         tree.append(raw)
@@ -81,7 +82,10 @@ def newest_head(base: str, log: note.Verifier) -> int:
     size = open_checkpoint(str(checkpoint(base)), log, log.name).size
     start = max(0, size - 1000)
     shown = httpx.get(f"{base}/api/log/leaves", params={"start": start, "end": size}, timeout=5).json()
-    found = [start + i for i, raw in enumerate(shown["leaves"]) if b'"kind":"head"' in base64.b64decode(raw)]
+    kinds = (b'"kind":"head"', b'"kind":"sealed"')  # a live game's heads are sealed
+    found = [
+        start + i for i, raw in enumerate(shown["leaves"]) if any(k in base64.b64decode(raw) for k in kinds)
+    ]
     return found[-1]
 
 
@@ -145,12 +149,12 @@ def test_a_witness_cosigns_a_growing_serve_and_catches_its_operator_forking_the_
         index = newest_head(base, log)
         alice = receipt_of(base, index)  # a player's receipt for a game's head, before the fork
         game = leaves.decode(alice.leaf)
-        assert isinstance(game, leaves.Head)
+        assert isinstance(game, leaves.Head | leaves.Sealed)
         served = httpx.get(
             f"{base}/api/games/{game.id}/receipt", timeout=5
         )  # the server's own receipt reads too
         _, proven = open_receipt(msgspec.json.decode(served.content, type=Receipt), log)
-        assert isinstance(proven, leaves.Head) and proven.id == game.id
+        assert isinstance(proven, leaves.Head | leaves.Sealed) and proven.id == game.id
 
         def witnessed() -> bool:  # the fork must rewrite what the witness has cosigned, or it sees no fork
             state = files.load_state(mine / "state.json")
@@ -164,7 +168,7 @@ def test_a_witness_cosigns_a_growing_serve_and_catches_its_operator_forking_the_
         forged = fork_the_log(operator, decode_key((data / "log-signing.key").read_text(), data), index)
         bob = receipt_of(base, index)  # another player's, of the same head, after it
         why = conflicting_heads(alice, bob, log)
-        assert why is not None and ("two different trees" in why or "two hashes for event" in why), why
+        assert why is not None and ("two different trees" in why or "two hashes for event" in why or "two seals for event" in why), why
         code = witness.wait(timeout=60)
         _, stderr = witness.communicate()
         assert code == EXIT_FORKED, stderr

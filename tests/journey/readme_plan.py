@@ -65,6 +65,21 @@ def step_for(line: str, venv_bin: str) -> Step:
             kind="shell",
             commands=(command.replace(" [--live]", ""), command.replace("[--live]", "--live")),
         )
+    if verb == "witness":  # a synopsis: a witness follows another party's server; its flags must exist
+        return Step(line=line, kind="help", commands=(f"{venv_bin}harbormaster witness --help",))
+    if (
+        verb == "verify" and "VKEY" in line
+    ):  # first keep what an auditor keeps: a checkpoint, the log, its key
+        key = f"$({venv_bin}harbormaster log-key | {venv_bin}python -c 'import json,sys; print(json.load(sys.stdin)[\"vkey\"])')"
+        return Step(
+            line=line,
+            kind="shell",
+            commands=(
+                f"{venv_bin}harbormaster checkpoint > kept.txt",
+                f"{venv_bin}harbormaster log-export > log.jsonl",
+                command.replace("VKEY", f'"{key}"'),
+            ),
+        )
     if verb == "tournament":
         command = re.sub(r"--players \d+", f"--players {PLAYERS_IN_JOURNEY}", command)
     return Step(line=line, kind="shell", commands=(command,))
