@@ -18,9 +18,11 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 
+from events import keys
 from events.log_store import LogStore
 from events.tlog import leaves, note
 from events.tlog.checkpoint import parse
+from events.tournament_store import tournament_key
 from services.gateway.api.operation import Endpoint, op, path_param, query
 from services.gateway.api.requests import ApiError, int_param, json_response, read_body
 from services.gateway.context import gateway_of
@@ -98,8 +100,10 @@ def _size_within(store: LogStore, size: int, name: str) -> None:
 async def log_key(request: Request) -> Response:
     """``GET /api/log/key``: the log's origin, verifier key, retired keys and the witnesses it collects."""
     published = await run_in_threadpool(store_of(request).published_key)
-    if published is None:
-        raise ApiError(404, "no_log", "the log has not started yet (no sequencer has run)")
+    if (
+        published is None
+    ):  # no log yet: nothing to fetch, and nothing wrong (a browser logs a 404 as an error)
+        return Response(status_code=204)
     witnesses = list(gateway_of(request).settings.log.witnesses)
     return json_response(
         LogKey(origin=published.origin, vkey=published.vkey, retired=published.retired, witnesses=witnesses)
@@ -183,12 +187,14 @@ def receipt_of(
 
 async def _receipt(request: Request, stream: leaves.Stream, chain_id: str) -> Response:
     witnesses = gateway_of(request).settings.log.witness_verifiers()
-    found = await run_in_threadpool(receipt_of, store_of(request), stream, chain_id, witnesses)
-    if found is None:
-        raise ApiError(
-            404, "not_logged", f"no head of {stream} {chain_id!r} is in the log's latest checkpoint yet"
-        )
-    return json_response(found)
+    store = store_of(request)
+    found = await run_in_threadpool(receipt_of, store, stream, chain_id, witnesses)
+    if found is not None:
+        return json_response(found)
+    meta = keys.meta(chain_id) if stream == "game" else tournament_key(chain_id, "meta")
+    if not await run_in_threadpool(store.redis.exists, meta):
+        raise ApiError(404, "not_found", f"no {stream} {chain_id!r}")
+    return Response(status_code=204)  # not logged yet: asked again later (no error in a browser's console)
 
 
 async def game_receipt(request: Request) -> Response:
@@ -248,10 +254,18 @@ CHECKPOINT = op(log_checkpoint, "The latest signed checkpoint (c2sp.org/tlog-che
                 "the configured witnesses that cosigned exactly it.", "200", None, "404")  # fmt: skip
 CHECKPOINT.doc["responses"]["200"] = TEXT["200"]
 
+
+def _not_yet(*endpoints: Endpoint) -> None:
+    """A 204 answer besides the 200: nothing to give yet (not an error a browser logs)."""
+    for endpoint in endpoints:
+        endpoint.doc["responses"]["204"] = {"description": "nothing logged yet: ask again later"}
+
+
 ENDPOINTS: dict[str, dict[str, Endpoint]] = {
     "/api/log/key": {
         "get": op(log_key, "The log's origin, verifier key (c2sp.org/signed-note vkey), retired keys (still valid "
-                  "for what they signed) and the witnesses whose cosignatures it collects.", "200", LogKey, "404"),
+                  "for what they signed) and the witnesses whose cosignatures it collects (204: no log yet).", "200",
+                  LogKey),
     },
     "/api/log/checkpoint": {"get": CHECKPOINT},
     "/api/log/leaves": {
@@ -277,13 +291,20 @@ ENDPOINTS: dict[str, dict[str, Endpoint]] = {
                    requestBody={"required": True, "content": {"text/plain": {}}}),
     },
     "/api/games/{game_id}/receipt": {
-        "get": op(game_receipt, "The game's newest logged head, proven in the latest checkpoint (404 until one is).",
-                  "200", Receipt, "404", parameters=[path_param("game_id")]),
+        "get": op(game_receipt, "The game's newest logged head, proven in the latest checkpoint (204 until one is; "
+                  "404: no such game).", "200", Receipt, "404", parameters=[path_param("game_id")]),
     },
     "/api/tournaments/{tournament_id}/receipt": {
-        "get": op(tournament_receipt, "The tournament's newest logged head, proven in the latest checkpoint (404 "
-                  "until one is).", "200", Receipt, "404", parameters=[path_param("tournament_id")]),
+        "get": op(tournament_receipt, "The tournament's newest logged head, proven in the latest checkpoint (204 "
+                  "until one is; 404: no such tournament).", "200", Receipt, "404",
+                  parameters=[path_param("tournament_id")]),
     },
 }  # fmt: skip
+
+_not_yet(
+    ENDPOINTS["/api/log/key"]["get"],
+    ENDPOINTS["/api/games/{game_id}/receipt"]["get"],
+    ENDPOINTS["/api/tournaments/{tournament_id}/receipt"]["get"],
+)
 
 STRUCTS: tuple[Any, ...] = (LogKey, LeafPage, InclusionProof, ConsistencyProof, Receipt)

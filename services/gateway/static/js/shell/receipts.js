@@ -12,7 +12,7 @@ const DB = "harbormaster-receipts";
 const STORE = "games";
 const EVERY_MS = 4000; // the fewest milliseconds between two receipt requests while events come
 const FIRST_MS = 1500; // the log takes new heads every second or so: asking at once would miss this one
-const RETRY_MS = [2000, 4000, 8000, 15000, 30000]; // not yet logged (404) or unreachable: quietly, later
+const RETRY_MS = [2000, 4000, 8000, 15000, 30000]; // not yet logged (204) or unreachable: quietly, later
 const SAVE_MS = 800; // IndexedDB is written at most this often
 const KEEP = 64; // receipts kept a game: the first and the newest (each later head binds every event before it)
 
@@ -62,7 +62,7 @@ export class Receipts {
     this.receipts = [];
     this.log = null;
     this.warnings = [];
-    this.state = "waiting"; // what the last receipt request answered: waiting, none (404), failed, ok
+    this.state = "waiting"; // what the last receipt request answered: waiting, none (204), failed, ok
     this.db = null;
     this.timers = { ask: null, save: null };
     this.asking = false;
@@ -171,7 +171,7 @@ export class Receipts {
     this.asking = false;
     const before = this.receipts.length;
     if (status === 200 && body && body.leaf) this.take(body);
-    else this.state = status === 404 ? "none" : "failed"; // not logged yet, or the server away: quietly
+    else this.state = status === 204 ? "none" : "failed"; // not logged yet, or the server away: quietly
     // a new receipt: the next in a few seconds; none (or the same again: the log is not moving): back off
     this.failures = this.receipts.length > before ? 0 : this.failures + 1;
     this.paint();
