@@ -5,6 +5,7 @@ agree with what the sequencer wrote, leaf by leaf."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import redis
 from events.log_store import LogStore
 from events.tlog.note import Signer
 from services import cli
+from services import logging as hm_logging
 from services import tournament_service as service
 from services.archive import archive_missing
 from services.export_folder import write_folder
@@ -58,7 +60,10 @@ def exported(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterat
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
-    code = cli.run(list(argv))
+    try:
+        code = cli.run(list(argv))
+    finally:  # run configures logging for a process, caching loggers: the other tests get the test set-up back
+        hm_logging.configure("console", os.environ.get("HARBORMASTER_LOG_LEVEL", "warning"), cache=False)
     captured = capsys.readouterr()
     return code, captured.out + captured.err
 

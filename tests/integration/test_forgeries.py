@@ -13,6 +13,7 @@ Every case runs the real command line (``harbormaster tournament verify FOLDER``
 from __future__ import annotations
 
 import gzip
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +23,7 @@ import pytest
 
 from events.tlog.note import Signer
 from services import cli
+from services import logging as hm_logging
 from tests.integration.test_tournament_tamper import TAMPERS, exported  # noqa: F401 (the played tournament)
 from tests.support.forger import Folder
 from tests.support.forgeries import FORGERIES, GAME, IDS, Forgery, Honest, bot_commands_as_player
@@ -51,7 +53,10 @@ def honest(
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
-    code = cli.run(list(argv))
+    try:
+        code = cli.run(list(argv))
+    finally:  # run configures logging for a process, caching loggers: the other tests get the test set-up back
+        hm_logging.configure("console", os.environ.get("HARBORMASTER_LOG_LEVEL", "warning"), cache=False)
     captured = capsys.readouterr()
     return code, captured.out + captured.err
 
