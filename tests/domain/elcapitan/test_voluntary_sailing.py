@@ -12,6 +12,7 @@ from msgspec.structs import replace
 from domain.elcapitan import GAME
 from domain.elcapitan.commands import BuyCard, EndTurn, ReopenWarehouse, Sail, TakeLoan
 from domain.elcapitan.state import RULES, Loan, State
+from domain.engine import Rng, decide_at
 
 from .helpers import act, dock, hand, later_round, player, refused, set_city, start
 
@@ -77,3 +78,26 @@ def test_a_pass_is_refused_while_sailing_reaches_an_affordable_build() -> None:
 def test_a_ship_not_yet_in_the_game_must_still_come_in() -> None:
     state = hand(start(4), 0, "D01")
     assert refused(state, 0, EndTurn()) == "elcapitan.action_required"
+
+
+def test_a_game_started_under_rules_2_is_decided_under_rules_2_to_its_end() -> None:
+    """Set up again under its version (``setup_for``), a rules-2 game keeps version 2 to its end and
+    re-decides to the same events; rules 3 would have judged the pass otherwise in some of its positions
+    (a player choosing uniformly among all commands hoards cards and gets stuck with them)."""
+    seed = b"rules-2-game"
+    events = GAME.setup_for(3, {}, seed, 2)
+    state = GAME.fold(events)
+    bot_rng = Rng(b"rules-2-bots")
+    differs = 0
+    while GAME.outcome(state) is None:
+        assert GAME.rules_in(state) == 2
+        seat = min(GAME.to_act(state))
+        differs += (EndTurn() in GAME.legal_commands(replace(state, rules=3), seat)) != (
+            EndTurn() in GAME.legal_commands(state, seat)
+        )
+        command = bot_rng.choice(GAME.legal_commands(state, seat))  # hoards cards, then is stuck
+        new = decide_at(GAME, state, seat, command, seed, len(events))
+        assert decide_at(GAME, state, seat, command, seed, len(events)) == new
+        state = GAME.fold(new, state)
+        events += new
+    assert differs > 0
