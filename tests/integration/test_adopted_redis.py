@@ -67,8 +67,10 @@ def test_serve_adopts_the_redis_a_killed_serve_left_and_restarts_it_when_it_dies
         assert restarted is not None and _pid_of(restarted) != 0
         started = time.monotonic()
         os.killpg(second.pid, signal.SIGINT)  # Ctrl-C
-        second.wait(timeout=30)
-        assert time.monotonic() - started < 15
+        second.wait(timeout=40)
+        # Usually 4-7 s; an rq worker caught in rq's own reconnect loop after the restart takes no SIGTERM
+        # until it is through it, and the supervisor gives each child 15 s before it kills it.
+        assert time.monotonic() - started < 25
         assert running_url(tmp_path) is None  # the adopted Redis stopped with it
     finally:
         if second.poll() is None:
