@@ -21,6 +21,9 @@ from tests.support.minimal_game import GAME as RACE
 # A serve started by a test announces itself in a state folder of the session, never the user's own
 # (services/discovery.py); the processes the tests start inherit it.
 os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="hm-test-state-")
+# Nor do their games' archives land in the checkout's .harbormaster, the folder `make run` uses (issue 43):
+# a test that needs the default `<data>/archive` names it.
+os.environ["HARBORMASTER_ARCHIVE"] = os.path.join(tempfile.mkdtemp(prefix="hm-test-archive-"), "archive")
 
 hm_logging.configure("console", os.environ.get("HARBORMASTER_LOG_LEVEL", "warning"), cache=False)
 

@@ -50,7 +50,8 @@ def children(pid: int) -> dict[int, str]:
 @pytest.mark.skipif(sys.platform != "linux", reason="finds serve's children in /proc")
 def test_serve_signs_advancing_checkpoints_with_the_key_log_key_prints(tmp_path: Path) -> None:
     port = free_port()
-    env = {**os.environ, "HARBORMASTER_DATA": str(tmp_path), "HARBORMASTER_LOG_INTERVAL": "0.5"}
+    env = {**os.environ, "HARBORMASTER_DATA": str(tmp_path), "HARBORMASTER_LOG_INTERVAL": "0.5",
+           "HARBORMASTER_ARCHIVE": str(tmp_path / "archive")}  # fmt: skip
     env.pop("REDIS_URL", None)
     with open(tmp_path / "serve.log", "wb") as out:
         serve = subprocess.Popen(
