@@ -168,7 +168,9 @@ def test_a_witness_cosigns_a_growing_serve_and_catches_its_operator_forking_the_
         forged = fork_the_log(operator, decode_key((data / "log-signing.key").read_text(), data), index)
         bob = receipt_of(base, index)  # another player's, of the same head, after it
         why = conflicting_heads(alice, bob, log)
-        assert why is not None and ("two different trees" in why or "two hashes for event" in why or "two seals for event" in why), why
+        assert why is not None and (
+            "two different trees" in why or "two hashes for event" in why or "two seals for event" in why
+        ), why
         code = witness.wait(timeout=60)
         _, stderr = witness.communicate()
         assert code == EXIT_FORKED, stderr
