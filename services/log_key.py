@@ -14,8 +14,6 @@ at once end with one key. ``rotate`` makes a new key under the same name and app
 
 from __future__ import annotations
 
-import base64
-import binascii
 import contextlib
 import hashlib
 import os
@@ -28,7 +26,6 @@ from services.cli_common import UserError
 from services.config import Settings
 
 KEY_FILE_NAME = "log-signing.key"
-PREFIX = "PRIVATE+KEY+"
 DEFAULT_HOST = "harbormaster.local"
 
 
@@ -65,24 +62,16 @@ def default_origin(signer: note.Signer) -> str:
 
 def encode_key(signer: note.Signer) -> str:
     """The key file's line (Go's ``note`` private-key format)."""
-    material = base64.b64encode(bytes([note.ED25519]) + signer.seed).decode()
-    return f"{PREFIX}{signer.name}+{signer.verifier.id.hex()}+{material}\n"
+    return note.private_key_line(signer)
 
 
 def decode_key(text: str, where: Path) -> note.Signer:
     try:
-        if not text.startswith(PREFIX):
-            raise ValueError("not a PRIVATE+KEY line")
-        name, hex_id, material = text.strip()[len(PREFIX) :].split("+", 2)
-        raw = base64.b64decode(material, validate=True)
-        if raw[0] != note.ED25519 or len(raw) != 33:
-            raise ValueError("not an Ed25519 key")
-        signer = note.Signer.from_seed(name, raw[1:])
-    except (ValueError, IndexError, binascii.Error, note.NoteError) as exc:
+        return note.read_private_key(text, note.ED25519)
+    except note.KeyIdMismatch as exc:
+        raise LogKeyError(f"{where}: {exc}") from None
+    except note.NoteError as exc:
         raise LogKeyError(f"{where} is not a log signing key: {exc}") from None
-    if signer.verifier.id.hex() != hex_id.lower():
-        raise LogKeyError(f"{where}: the key id {hex_id} does not match the key")
-    return signer
 
 
 def load(settings: Settings, create: bool = True) -> LogKey:

@@ -115,6 +115,39 @@ class Signer:
         return f"— {self.name} {base64.b64encode(blob).decode()}\n"
 
 
+PRIVATE_KEY_PREFIX = "PRIVATE+KEY+"
+KIND_NAMES = {ED25519: "an Ed25519 key", COSIGNATURE_V1: "an Ed25519 cosigner key (type 0x04)"}
+
+
+class KeyIdMismatch(NoteError):
+    """A private key line whose key id is not its key's."""
+
+
+def private_key_line(signer: Signer) -> str:
+    """A key file's line, in the private-key format of Go's ``golang.org/x/mod/sumdb/note``: the log's
+    signing key and a witness's cosigner key are both kept so."""
+    material = base64.b64encode(bytes([signer.verifier.kind]) + signer.seed).decode()
+    return f"{PRIVATE_KEY_PREFIX}{signer.name}+{signer.verifier.id.hex()}+{material}\n"
+
+
+def read_private_key(text: str, kind: int) -> Signer:
+    """The signer of a private key line of type ``kind``; :class:`NoteError` says why not, and
+    :class:`KeyIdMismatch` when only its key id is wrong."""
+    try:
+        if not text.startswith(PRIVATE_KEY_PREFIX):
+            raise ValueError("not a PRIVATE+KEY line")
+        name, hex_id, material = text.strip()[len(PRIVATE_KEY_PREFIX) :].split("+", 2)
+        raw = base64.b64decode(material, validate=True)
+        if raw[0] != kind or len(raw) != 33:
+            raise ValueError(f"not {KIND_NAMES[kind]}")
+        signer = Signer.from_seed(name, raw[1:], kind)
+    except (ValueError, IndexError, binascii.Error) as exc:
+        raise NoteError(str(exc)) from None
+    if signer.verifier.id.hex() != hex_id.lower():
+        raise KeyIdMismatch(f"the key id {hex_id} does not match the key")
+    return signer
+
+
 def cosigned_message(text: str, timestamp: int) -> bytes:
     return f"cosignature/v1\ntime {timestamp}\n".encode() + text.encode()
 

@@ -8,8 +8,6 @@ renamed over the old one and the folder fsynced, before the cosignature leaves t
 
 from __future__ import annotations
 
-import base64
-import binascii
 import contextlib
 import fcntl
 import os
@@ -22,7 +20,6 @@ import msgspec
 from events.tlog import note
 from events.tlog.witness import WitnessState
 
-PREFIX = "PRIVATE+KEY+"
 DEFAULT_HOST = "witness.local"
 
 
@@ -39,24 +36,16 @@ def default_name() -> str:
 
 def encode_key(signer: note.Signer) -> str:
     """The key file's line, in the private-key format of Go's ``golang.org/x/mod/sumdb/note``."""
-    material = base64.b64encode(bytes([signer.verifier.kind]) + signer.seed).decode()
-    return f"{PREFIX}{signer.name}+{signer.verifier.id.hex()}+{material}\n"
+    return note.private_key_line(signer)
 
 
 def decode_key(text: str, where: Path) -> note.Signer:
     try:
-        if not text.startswith(PREFIX):
-            raise ValueError("not a PRIVATE+KEY line")
-        name, hex_id, material = text.strip()[len(PREFIX) :].split("+", 2)
-        raw = base64.b64decode(material, validate=True)
-        if raw[0] != note.COSIGNATURE_V1 or len(raw) != 33:
-            raise ValueError("not an Ed25519 cosigner key (type 0x04)")
-        signer = note.Signer.from_seed(name, raw[1:], note.COSIGNATURE_V1)
-    except (ValueError, IndexError, binascii.Error, note.NoteError) as error:
+        return note.read_private_key(text, note.COSIGNATURE_V1)
+    except note.KeyIdMismatch as error:
+        raise WitnessFileError(f"{where}: {error}") from None
+    except note.NoteError as error:
         raise WitnessFileError(f"{where} is not a witness key: {error}") from None
-    if signer.verifier.id.hex() != hex_id.lower():
-        raise WitnessFileError(f"{where}: the key id {hex_id} does not match the key")
-    return signer
 
 
 def load_or_make_key(path: Path, name: str | None) -> tuple[note.Signer, bool]:
