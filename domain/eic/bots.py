@@ -11,7 +11,7 @@ from domain.eic.rules.epoch_end import wealth
 from domain.eic.rules.navigation import deck, influence_viewers
 from domain.eic.state import Ship, State, market_side, purchase_cost, share_value, with_player
 from domain.engine import Bot, Command, Rng
-from domain.search import Searcher, softmax, strong_bot
+from domain.search import Searcher, mostly, softmax, strong_bot
 
 _USEFUL_SPACES = {
     "SHP_HARBOUR_EXT": 2.0,
@@ -148,12 +148,13 @@ def prospects(state: State) -> list[float]:
     return softmax([float(wealth(state, s)) for s in range(state.seats)], 15.0)
 
 
-def _rollout(state: State, seat: int, rng: Rng) -> Command:
-    return random_bot(state, seat, rng) if rng.random() < 0.1 else greedy_bot(state, seat, rng)
-
-
 SEARCHER = Searcher(
-    game=GAME, determinize=determinize, rollout=_rollout, guide=greedy_bot, value=prospects, rollout_depth=16
+    game=GAME,
+    determinize=determinize,
+    rollout=mostly(greedy_bot, random_bot),
+    guide=greedy_bot,
+    value=prospects,
+    rollout_depth=16,
 )
 STRONG_ITERATIONS = 60
 """Iterations of the ``strong`` bot a move as seated (see docs/benchmarks.md)."""

@@ -21,7 +21,7 @@ from domain.elcapitan.rules.pirate import protection
 from domain.elcapitan.rules.sailing import sail_targets
 from domain.elcapitan.state import EMPTY, CityState, State
 from domain.engine import Bot, Rng
-from domain.search import Searcher, softmax, strong_bot
+from domain.search import Searcher, mostly, softmax, strong_bot
 
 Plan = tuple[float, list[cmd.ElCapitanCommand]]
 
@@ -244,15 +244,10 @@ def prospects(state: State) -> list[float]:
     return softmax(worth, 15.0)
 
 
-def _rollout(state: State, seat: int, rng: Rng) -> cmd.ElCapitanCommand:
-    """The greedy merchant, now and then a random one: rollouts must not all follow one line."""
-    return random_bot(state, seat, rng) if rng.random() < 0.1 else greedy_bot(state, seat, rng)
-
-
 SEARCHER = Searcher(
     game=GAME,
     determinize=determinize,
-    rollout=_rollout,
+    rollout=mostly(greedy_bot, random_bot),
     guide=greedy_bot,
     value=prospects,
     rollout_depth=10,

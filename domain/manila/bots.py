@@ -17,7 +17,7 @@ from domain.manila import commands as cmd
 from domain.manila.rules import legal_commands
 from domain.manila.rules.placement import field_cost
 from domain.manila.state import Boat, State, boat_of, share_value, sort_goods, wealth
-from domain.search import Searcher, softmax, strong_bot
+from domain.search import Searcher, mostly, softmax, strong_bot
 
 GREEDY_MAX_BID = 8
 
@@ -200,10 +200,6 @@ def prospects(state: State) -> list[float]:
     return softmax([float(wealth(state, p)) for p in state.players], 12.0)
 
 
-def _rollout(state: State, seat: int, rng: Rng) -> cmd.ManilaCommand:
-    return random_bot(state, seat, rng) if rng.random() < 0.1 else greedy_bot(state, seat, rng)
-
-
 def _paid_out(start: State, now: State) -> bool:
     """Money moves at a voyage's end: a rollout is valued once the voyage it started in was paid out."""
     return now.voyage != start.voyage and now.phase == "auction"
@@ -212,7 +208,7 @@ def _paid_out(start: State, now: State) -> bool:
 SEARCHER = Searcher(
     game=GAME,
     determinize=determinize,
-    rollout=_rollout,
+    rollout=mostly(greedy_bot, random_bot),
     guide=greedy_bot,
     value=prospects,
     rollout_depth=80,

@@ -6,6 +6,6 @@ greedy heuristic and a value of an unfinished game. Pure: the budget is a count 
 deadline reaches it only as an injected ``stop`` callable (the service owns the clock).
 """
 
-from domain.search.mcts import Searcher, search, softmax, strong_bot
+from domain.search.mcts import Searcher, mostly, search, softmax, strong_bot
 
-__all__ = ["Searcher", "search", "softmax", "strong_bot"]
+__all__ = ["Searcher", "mostly", "search", "softmax", "strong_bot"]

@@ -31,6 +31,16 @@ from domain.engine import Bot, Game, Rng, RuleViolation, Seat
 Value = Callable[[Any], Sequence[float]]
 
 
+def mostly(guide: Bot, other: Bot, share: float = 0.1) -> Bot:
+    """A rollout policy: ``guide`` (a game's greedy bot), and ``other`` (its random one) a ``share`` of the
+    time, so that rollouts do not all follow one line."""
+
+    def policy(state: Any, seat: Seat, rng: Rng) -> Any:
+        return other(state, seat, rng) if rng.random() < share else guide(state, seat, rng)
+
+    return policy
+
+
 @dataclass(frozen=True)
 class Searcher:
     """What the search needs of one game."""
