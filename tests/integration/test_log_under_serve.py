@@ -21,6 +21,7 @@ from events.tlog import merkle, note
 from events.tlog.checkpoint import open_checkpoint
 from services.audit.log_file import read_log
 from services.redis_launcher import free_port
+from tests.integration.test_serve import _children
 from tests.support.pipeline import stop_serve
 
 pytestmark = pytest.mark.redis
@@ -32,19 +33,6 @@ def harbormaster(env: dict[str, str], *args: str) -> str:
     )
     assert done.returncode == 0, done.stderr.decode()
     return done.stdout.decode()
-
-
-def children(pid: int) -> dict[int, str]:
-    """The processes whose parent is ``pid``, with their command lines (from /proc)."""
-    found = {}
-    for entry in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{entry}/stat") as stat, open(f"/proc/{entry}/cmdline", "rb") as cmd:
-                if int(stat.read().rsplit(")", 1)[1].split()[1]) == pid:
-                    found[int(entry)] = cmd.read().replace(b"\0", b" ").decode()
-        except (OSError, ValueError):
-            continue
-    return found
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="finds serve's children in /proc")
@@ -113,7 +101,7 @@ def test_serve_signs_advancing_checkpoints_with_the_key_log_key_prints(tmp_path:
         # kill -9 of the sequencer: serve starts another, which takes the lease once it expires and goes on
         # from the tree in Redis, consistent with what was signed before.
         [sequencer] = [
-            pid for pid, cmd in children(serve.pid).items() if cmd.endswith("services.cli sequencer ")
+            pid for pid, cmd in _children(serve.pid).items() if cmd.endswith("services.cli sequencer ")
         ]
         os.kill(sequencer, signal.SIGKILL)
         time.sleep(0.5)  # a script it sent before it died has run by now
@@ -122,7 +110,7 @@ def test_serve_signs_advancing_checkpoints_with_the_key_log_key_prints(tmp_path:
         while (later := open_checkpoint(api.get("/api/log/checkpoint").text, verifier)).size <= before.size:
             assert time.monotonic() < deadline, "no checkpoint after the sequencer was killed"
             time.sleep(0.3)
-        again = [pid for pid, cmd in children(serve.pid).items() if cmd.endswith("services.cli sequencer ")]
+        again = [pid for pid, cmd in _children(serve.pid).items() if cmd.endswith("services.cli sequencer ")]
         assert again and sequencer not in again  # serve started another
         proof = api.get("/api/log/proof/consistency", params={"old": exported.size, "new": later.size}).json()
         merkle.verify_consistency(
