@@ -76,10 +76,13 @@ def archive_log(store: LogStore, folder: Path, bucket: ArchiveBucket | None = No
     keys = json.dumps(
         {"log": {"origin": published.origin, "vkey": published.vkey, "retired": published.retired}}
     )
-    tail = _leaf_lines(whole, store.leaves(whole, size)) if size > whole else []
-    _write_whole(folder / HEAD_NAME, [keys, *tail, json.dumps({"checkpoint": checkpoint})])
+    head, last = folder / HEAD_NAME, json.dumps({"checkpoint": checkpoint})
+    if not (head.exists() and head.read_text().splitlines()[-1:] == [last] and not written):
+        # Written again only when the log moved: serve's pass comes every few seconds, mostly to no change.
+        tail = _leaf_lines(whole, store.leaves(whole, size)) if size > whole else []
+        _write_whole(head, [keys, *tail, last])
     if bucket is not None and written:
-        _upload(bucket, [*written, folder / HEAD_NAME])
+        _upload(bucket, [*written, head])
     return len(written)
 
 
