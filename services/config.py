@@ -30,6 +30,7 @@ from events.replica_ack import ReplicaAck
 from events.transport.interface import transport_named
 from services.log_settings import LogSettings
 from services.players.settings import PlayerSettings
+from services.players.table_settings import TableSettings
 from services.setting_values import number, one_of, whole
 
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
@@ -118,6 +119,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Per-client limits of the gateway (``docs/limits.md``)."""
     players: PlayerSettings = PlayerSettings()
     """Session cookies, sign-in throttling and chat rates (``services/players/settings.py``)."""
+    tables: TableSettings = TableSettings()
+    """Open tables' quotas and lifetime (``services/players/table_settings.py``)."""
     archive_dir: Path | None = None
     """``HARBORMASTER_ARCHIVE`` (default ``<data_dir>/archive``; ``off``: no archive): where each finished
     game is archived as ``<game id>.jsonl.gz`` (``services/archive.py``)."""
@@ -163,6 +166,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             public_url=env.get("HARBORMASTER_PUBLIC_URL", "").rstrip("/") or None,
             limits=Limits.from_env(env),
             players=PlayerSettings.from_env(env),
+            tables=TableSettings.from_env(env),
             replica_ack=ReplicaAck.from_env(env),
             log=LogSettings.from_env(env),
             transport=transport_named(env.get("HARBORMASTER_TRANSPORT", "fast")),

@@ -22,6 +22,11 @@ BAD = [
     ("HARBORMASTER_SNAPSHOT_EVERY", "-5", "at least 1"),
     ("HARBORMASTER_WS_STALL_SECONDS", "nan", "finite number"),
     ("HARBORMASTER_IDLE_TIMEOUT", "-1", "at least 0"),
+    ("HARBORMASTER_TABLES_PER_ACCOUNT", "0", "from 1 to 1000"),
+    ("HARBORMASTER_TABLES_PER_ADDRESS", "many", "a whole number"),
+    ("HARBORMASTER_TABLE_GAMES_PER_ACCOUNT", "-3", "from 1 to 10000"),
+    ("HARBORMASTER_TABLE_GAMES_PER_ADDRESS", "0", "from 1 to 100000"),
+    ("HARBORMASTER_TABLE_OPEN_MINUTES", "1e9", "a whole number"),
 ]
 
 
