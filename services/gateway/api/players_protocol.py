@@ -10,6 +10,10 @@ import msgspec
 from domain.tournament.ratings import Rating
 from workers.jobs.account_ratings import RatingChange
 
+BotName = Literal["random", "greedy", "strong-0.2", "strong", "strong-5"]
+"""The server's bots (``workers.jobs.bots.bot_names``): ``strong`` searches 1 s a move, its levels 0.2 s and
+5 s (``STRONG_SECONDS``). Another name is refused (422) before anything is written."""
+
 
 class Credentials(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """``POST /api/accounts`` (sign up) and ``POST /api/session`` (sign in). Sent over https in production:
@@ -33,7 +37,7 @@ class OpenTable(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     options: dict[str, Any] = {}
     rated: bool = True
     """Whether the game moves its players' ratings (its accounts are rated against each other)."""
-    bots: list[Literal["random", "greedy", "strong"]] = []
+    bots: list[BotName] = []
     """Server bots in the last seats (``seats`` counts them); the other seats are for accounts."""
 
 

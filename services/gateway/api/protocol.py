@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from services.gateway.api.players_protocol import ChatFrame
+from services.gateway.api.players_protocol import BotName, ChatFrame
 
 MAX_BODY = 64 * 1024
 """The largest HTTP request body the gateway reads (bytes); more is refused with 413."""
@@ -65,7 +65,7 @@ class CreateGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     game: str
     seats: int
     options: dict[str, Any] = {}
-    bots: dict[str, Literal["random", "greedy", "strong"]] = {}
+    bots: dict[str, BotName] = {}
     """Seats (as text, ``"0"``) played by a server-side bot; they get no token."""
     tournament: bool = False
     spectator_delay: int = 0

@@ -24,6 +24,7 @@ from services.gateway.context import Gateway, client_address, gateway_of
 from services.players import tables
 from services.players.tables import Table, TableError
 from workers.jobs.account_ratings import account_games_key, seat_accounts_key
+from workers.jobs.bots import bot_names
 
 log = structlog.get_logger("tables")
 
@@ -98,6 +99,13 @@ async def open_table(request: Request) -> Response:
     await _check_setup(game, spec)
     if len(spec.bots) >= spec.seats:
         raise ApiError(422, "no_open_seat", "a table needs a seat for its creator besides the bots")
+    unknown = sorted(set(spec.bots) - set(bot_names(game)))
+    if unknown:  # now, not when the table fills (a plugin game has no search bot)
+        raise ApiError(
+            422,
+            "unknown_bot",
+            f"{game.title} has no bot {unknown[0]!r}; its bots: {', '.join(bot_names(game))}",
+        )
     waiting = [t for t in await tables.open_tables(gateway.redis) if t.creator == account]
     if len(waiting) >= OPEN_PER_ACCOUNT:
         raise ApiError(
