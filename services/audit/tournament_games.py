@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import gzip
 import zlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from domain.engine import Game
-from domain.tournament import TableFinished
+from domain.tournament import TableFinished, TournamentSettings
 from domain.tournament.results import legacy_places, table_finished
 from domain.tournament.state import State
 from events.clocks import seat_clocks, tournament_clock
@@ -199,6 +199,38 @@ def _prove(
         report.proven += not any(p.startswith(where) for p in report.problems)
 
 
+def result_from_archive(
+    verified: Verified,
+    game: Game[Any, Any, Any, Any],
+    settings: TournamentSettings,
+    number: int,
+    table: int,
+    seats: Sequence[int],
+) -> TableFinished | None:
+    """Table ``table`` of round ``number`` (players ``seats``) as the rules make it of its verified
+    archive alone (``None``: the game has no outcome): what ``tournament verify`` holds the recorded result
+    to, and what the chaos run recomputes a tournament's standings and ratings from."""
+    return _result_of(_played(verified), game, settings, number, table, seats)
+
+
+def _result_of(
+    read: _Game,
+    game: Game[Any, Any, Any, Any],
+    settings: TournamentSettings,
+    number: int,
+    table: int,
+    seats: Sequence[int],
+) -> TableFinished | None:
+    outcome = game.outcome(read.state)
+    if outcome is None:
+        return None
+    clocked = settings.clocked
+    forfeited = read.timed_out if clocked and settings.on_timeout == "forfeit" else []
+    absent = [seat for seat in range(len(seats)) if seat not in read.moved] if clocked else []
+    return table_finished(number, table, seats, outcome, read.last_hash, game=settings.game,
+                          forfeited_seats=forfeited, absent_seats=absent)  # fmt: skip
+
+
 def _played(verified: Verified) -> _Game:
     """The verified archive's header, final state, last hash and the seats the clock timed out (its own log)."""
     clocks = seat_clocks(verified.envelopes)
@@ -239,16 +271,10 @@ def _same_result(
     report: TournamentReport,
 ) -> None:
     """The result the rules make of the game's own outcome, field by field against the recorded one."""
-    outcome = game.outcome(read.state)
-    if outcome is None:
+    expected = _result_of(read, game, state.settings, recorded.round, recorded.table, seats)
+    if expected is None:
         report.problems.append(f"{where}: its game has no outcome")
         return
-    settings = state.settings
-    clocked = settings.clocked
-    forfeited = read.timed_out if clocked and settings.on_timeout == "forfeit" else []
-    absent = [seat for seat in range(len(seats)) if seat not in read.moved] if clocked else []
-    expected = table_finished(recorded.round, recorded.table, seats, outcome, read.last_hash,
-                              game=settings.game, forfeited_seats=forfeited, absent_seats=absent)  # fmt: skip
     # A result recorded before places were is held to the rule it was recorded under: the winners share
     # first place and everyone else is placed in order (the tournament's points were counted so).
     places = recorded.places or legacy_places(recorded.ranking, recorded.winners)
