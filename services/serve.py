@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import time
 import uuid
 from types import FrameType
 
@@ -25,6 +26,7 @@ from services.discovery import ServeState, announce, withdraw
 from services.games import create_game
 from services.home import home
 from services.log_archive import archive_log
+from services.players.table_start import reconcile_tables
 from services.redis_launcher import EmbeddedRedis, running_url
 from services.supervise import Child, Supervisor
 from services.tournament_reconcile import reconcile_running
@@ -69,9 +71,11 @@ class _Terminated(Exception):
 
 def _reconcile_all(services: Services, url: str, scheduler: BotScheduler, seen: dict[str, int]) -> None:
     """Lost bot turns, then tournaments whose round trigger was lost (a crash between a game's end and
-    its round job), then the log's copy beside the archives (``services/log_archive.py``)."""
+    its round job), tables a start left half-done or whose time ran out (``services/players/table_start.py``),
+    then the log's copy beside the archives (``services/log_archive.py``)."""
     reconcile(services.store, scheduler, seen)
     reconcile_running(services, url)
+    reconcile_tables(services, url, int(time.time() * 1000))
     folder = services.settings.archive_dir
     if folder is not None:
         try:

@@ -1,12 +1,17 @@
 """Open tables: a signed-in player opens one for a game with some seats; others take a seat with one click;
 the game is made when the last seat is taken (or earlier by its creator, once enough are seated).
 
-- ``hm:table:<id>``: a hash (game, seats, options, rated, creator, status, game_id, created_ms);
+- ``hm:table:<id>``: a hash (game, seats, options, rated, creator, address, status, game_id, created_ms;
+  while starting, pending_game and claimed_ms: ``services/players/table_start.py``);
 - ``hm:table:<id>:seated``: the accounts seated, in order (seat 0 first);
-- ``hm:tables:open``: open tables by creation time, for the lobby.
+- ``hm:tables:open``: open tables by creation time, for the lobby;
+- ``hm:tables:of:<account>`` / ``hm:tables:from:<address>``: the open tables an account, and an address,
+  opened, which their quotas count (``TableSettings``): every one of them, not only those the lobby lists.
 
-Taking a seat and starting are Lua scripts: two players clicking the last seat at once get one seat each or
-a refusal, never a seventh player at a six-seat table or a game made twice.
+Opening, taking a seat and starting are Lua scripts: twenty opens at once by one account get the quota's
+number of tables and refusals; two players clicking the last seat at once get one seat each or a refusal,
+never a seventh player at a six-seat table or a game made twice. An open table nobody fills expires
+(``open_minutes``): the lobby and a join stop seeing it at once, and ``serve``'s reconciler closes it.
 """
 
 from __future__ import annotations
@@ -16,39 +21,81 @@ import time
 from typing import Any
 
 import msgspec
-from starlette.concurrency import run_in_threadpool
 
-from services.bootstrap import Services
-from services.games import create_game
-from workers.jobs.account_ratings import account_games_key, seat_accounts_key
+from services.players.table_settings import TableSettings
 
 OPEN = "hm:tables:open"
 OPEN_LIMIT = 200
-"""Open tables the lobby lists (newest first)."""
+"""Open tables the lobby lists."""
+LOBBY_READ = 2 * OPEN_LIMIT
+"""Open tables the lobby reads to pick ``OPEN_LIMIT`` from, fairly (``fair``)."""
+STARTED_TTL_S = 7 * 86_400
+CLOSED_TTL_S = 86_400
 
+_COUNT_OPEN = """
+local function open_count(set, cutoff)
+  local n = 0
+  for _, id in ipairs(redis.call('SMEMBERS', set)) do
+    local f = redis.call('HMGET', 'hm:table:' .. id, 'status', 'created_ms')
+    if f[1] == 'open' and tonumber(f[2]) >= cutoff then n = n + 1 else redis.call('SREM', set, id) end
+  end
+  return n
+end
+"""
+COUNT_GAMES = """
+local function live_games(zset, floor)
+  local n = 0
+  local listed = redis.call('ZRANGE', zset, 0, -1, 'WITHSCORES')
+  for i = 1, #listed, 2 do
+    local status = redis.call('HGET', 'hm:{g:' .. listed[i] .. '}:meta', 'status')
+    if status == 'live' or (not status and tonumber(listed[i + 1]) >= floor) then n = n + 1
+    else redis.call('ZREM', zset, listed[i]) end
+  end
+  return n
+end
+"""
+"""A game counts while live, or while its table is starting (no meta yet: claimed after ``floor``)."""
+_OPEN = (
+    _COUNT_OPEN
+    + COUNT_GAMES
+    + """
+-- KEYS: table, seated, OPEN, the account's open tables, the address's, the account's games, the address's
+-- ARGV: table id, now, cutoff, open/account, open/address, games/account, games/address, floor, creator,
+--       then the table's fields and values
+if open_count(KEYS[4], tonumber(ARGV[3])) >= tonumber(ARGV[4]) then return -1 end
+if open_count(KEYS[5], tonumber(ARGV[3])) >= tonumber(ARGV[5]) then return -2 end
+if live_games(KEYS[6], tonumber(ARGV[8])) >= tonumber(ARGV[6]) then return -3 end
+if live_games(KEYS[7], tonumber(ARGV[8])) >= tonumber(ARGV[7]) then return -4 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 10))
+redis.call('RPUSH', KEYS[2], ARGV[9])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+redis.call('SADD', KEYS[4], ARGV[1])
+redis.call('SADD', KEYS[5], ARGV[1])
+return 1
+"""
+)
 _JOIN = """
-if redis.call('HGET', KEYS[1], 'status') ~= 'open' then return -1 end
+local f = redis.call('HMGET', KEYS[1], 'status', 'created_ms', 'humans')
+if f[1] ~= 'open' or tonumber(f[2]) < tonumber(ARGV[2]) then return -1 end
 local seated = redis.call('LRANGE', KEYS[2], 0, -1)
 for _, who in ipairs(seated) do if who == ARGV[1] then return -2 end end
-local seats = tonumber(redis.call('HGET', KEYS[1], 'humans'))
-if #seated >= seats then return -3 end
+if #seated >= tonumber(f[3]) then return -3 end
 return redis.call('RPUSH', KEYS[2], ARGV[1])
 """
 _LEAVE = """
 if redis.call('HGET', KEYS[1], 'status') ~= 'open' then return -1 end
 return redis.call('LREM', KEYS[2], 0, ARGV[1])
 """
-_CANCEL = """
+_CLOSE = """
+-- KEYS: table, seated, OPEN, the account's open tables, the address's; ARGV: table id, new status, ttl
 if redis.call('HGET', KEYS[1], 'status') ~= 'open' then return 0 end
-redis.call('HSET', KEYS[1], 'status', 'cancelled')
-redis.call('ZREM', KEYS[2], ARGV[1])
-return 1
-"""
-_CLAIM_START = """
-if redis.call('HGET', KEYS[1], 'status') ~= 'open' then return 0 end
-redis.call('HSET', KEYS[1], 'status', 'starting')
+redis.call('HSET', KEYS[1], 'status', ARGV[2])
 redis.call('ZREM', KEYS[3], ARGV[1])
-return redis.call('LRANGE', KEYS[2], 0, -1)
+redis.call('SREM', KEYS[4], ARGV[1])
+redis.call('SREM', KEYS[5], ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+return 1
 """
 
 
@@ -74,9 +121,14 @@ class Table(msgspec.Struct, kw_only=True):
     bots: list[str]
     """Bots of the last seats, after the accounts."""
     status: str
-    """``open``, ``starting``, ``started`` (then ``game_id`` is its game) or ``cancelled``."""
+    """``open``, ``starting``, ``started`` (then ``game_id`` is its game), ``cancelled`` or ``expired``."""
     game_id: str | None = None
     created_ms: int = 0
+    address: str = "unknown"
+    """Where it was opened from (never shown: the address's quotas count it)."""
+    pending_game: str | None = None
+    """While ``starting``: the id its game is made with (``table_start.py``)."""
+    claimed_ms: int = 0
 
 
 def table_key(table_id: str) -> str:
@@ -87,32 +139,81 @@ def seated_key(table_id: str) -> str:
     return f"{table_key(table_id)}:seated"
 
 
+def account_tables_key(account: str) -> str:
+    return f"hm:tables:of:{account}"
+
+
+def address_tables_key(address: str) -> str:
+    return f"hm:tables:from:{address[:64]}"
+
+
+def account_made_key(account: str) -> str:
+    """The live games an account's tables made (a sorted set: game id by when it was claimed)."""
+    return f"hm:tables:games:{account}"
+
+
+def address_made_key(address: str) -> str:
+    return f"hm:tables:games_from:{address[:64]}"
+
+
+PENDING_FLOOR_MS = 600_000
+"""A claimed game with no meta counts toward the quotas this long: the reconciler makes it within seconds,
+so one still missing after this was trimmed or deleted by hand, and must not hold a quota for ever."""
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def cutoff_ms(settings: TableSettings, now: int) -> int:
+    """Tables opened before this are expired."""
+    return now - settings.open_minutes * 60_000
+
+
 async def open_table(
-    redis: Any, game: str, seats: int, options: dict[str, Any], rated: bool, creator: str, bots: list[str]
+    redis: Any,
+    settings: TableSettings,
+    spec: tuple[str, int, dict[str, Any], bool, list[str]],
+    creator: str,
+    address: str,
 ) -> str:
-    """A new open table with its creator in seat 0 and ``bots`` in the last seats; the caller checked game,
-    seats, options and that a seat is left for someone else."""
+    """A new open table (``spec``: game, seats, options, rated, bots) with its creator in seat 0 and the bots
+    in the last seats, within the creator's and the address's quotas (``TableError`` 409 beyond); the
+    caller checked game, seats, options and that a seat is left for someone else."""
+    game, seats, options, rated, bots = spec
     table_id = secrets.token_hex(6)
-    now = int(time.time() * 1000)
-    pipe = redis.pipeline(transaction=True)
-    pipe.hset(
-        table_key(table_id),
-        mapping={
-            "game": game,
-            "seats": seats,
-            "humans": seats - len(bots),
-            "bots": msgspec.json.encode(bots),
-            "options": msgspec.json.encode(options),
-            "rated": int(rated),
-            "creator": creator,
-            "status": "open",
-            "created_ms": now,
-        },
-    )
-    pipe.rpush(seated_key(table_id), creator)
-    pipe.zadd(OPEN, {table_id: now})
-    await pipe.execute()
+    now = now_ms()
+    fields: dict[str, Any] = {
+        "game": game, "seats": seats, "humans": seats - len(bots), "bots": msgspec.json.encode(bots),
+        "options": msgspec.json.encode(options), "rated": int(rated), "creator": creator,
+        "address": address[:64], "status": "open", "created_ms": now,
+    }  # fmt: skip
+    done = int(
+        await redis.eval(
+            _OPEN, 7, table_key(table_id), seated_key(table_id), OPEN, account_tables_key(creator),
+            address_tables_key(address), account_made_key(creator), address_made_key(address),
+            table_id, now, cutoff_ms(settings, now), settings.open_per_account, settings.open_per_address,
+            settings.games_per_account, settings.games_per_address, now - PENDING_FLOOR_MS, creator,
+            *[part for item in fields.items() for part in item],
+        )
+    )  # fmt: skip
+    if done < 0:
+        raise _quota_refusal(done, settings)
     return table_id
+
+
+def _quota_refusal(code: int, settings: TableSettings) -> TableError:
+    if code == -1:
+        return TableError(
+            409, "too_many_tables", f"at most {settings.open_per_account} open tables of yours wait at once"
+        )
+    if code == -2:
+        return TableError(
+            409, "too_many_tables", f"at most {settings.open_per_address} open tables from one address"
+        )
+    limit = settings.games_per_account if code == -3 else settings.games_per_address
+    whose = "your tables" if code == -3 else "tables from one address"
+    return TableError(409, "too_many_games", f"{whose} have {limit} live games already; finish one first")
 
 
 async def load(redis: Any, table_id: str) -> Table | None:
@@ -122,10 +223,10 @@ async def load(redis: Any, table_id: str) -> Table | None:
     pipe.hgetall(table_key(table_id))
     pipe.lrange(seated_key(table_id), 0, -1)
     raw, seated = await pipe.execute()
-    return _decoded(table_id, raw, seated) if raw else None
+    return decoded(table_id, raw, seated) if raw else None
 
 
-def _decoded(table_id: str, raw: dict[bytes, bytes], seated: list[bytes]) -> Table:
+def decoded(table_id: str, raw: dict[bytes, bytes], seated: list[bytes]) -> Table:
     field = {k.decode(): v.decode() for k, v in raw.items()}
     return Table(
         table_id=table_id,
@@ -139,28 +240,45 @@ def _decoded(table_id: str, raw: dict[bytes, bytes], seated: list[bytes]) -> Tab
         status=field["status"],
         game_id=field.get("game_id") or None,
         created_ms=int(field.get("created_ms", 0)),
+        address=field.get("address", "unknown"),
+        pending_game=field.get("pending_game") or None,
+        claimed_ms=int(field.get("claimed_ms", 0)),
     )
 
 
-async def open_tables(redis: Any) -> list[Table]:
-    """The open tables, newest first."""
-    ids = [i.decode() for i in await redis.zrevrange(OPEN, 0, OPEN_LIMIT - 1)]
+async def open_tables(redis: Any, settings: TableSettings) -> list[Table]:
+    """The open tables the lobby lists: at most ``OPEN_LIMIT``, fairly among their creators (``fair``)."""
+    ids = [i.decode() for i in await redis.zrevrange(OPEN, 0, LOBBY_READ - 1)]
     pipe = redis.pipeline(transaction=False)  # one round trip for them all: the lobby asks every 3 s
     for table_id in ids:
         pipe.hgetall(table_key(table_id))
         pipe.lrange(seated_key(table_id), 0, -1)
     replies = await pipe.execute()
+    cutoff = cutoff_ms(settings, now_ms())
     tables = [
-        _decoded(table_id, raw, seated)
+        decoded(table_id, raw, seated)
         for table_id, raw, seated in zip(ids, replies[::2], replies[1::2], strict=True)
         if raw
     ]
-    return [t for t in tables if t.status == "open"]
+    return fair([t for t in tables if t.status == "open" and t.created_ms >= cutoff])[:OPEN_LIMIT]
 
 
-async def join(redis: Any, table_id: str, account: str) -> int:
+def fair(tables: list[Table]) -> list[Table]:
+    """Newest first, one creator's tables after every other creator's newer ones: each creator's newest
+    table, then each one's second, and so on; forty accounts opening five tables each cannot push everybody
+    else's out of the lobby's first page."""
+    rank: dict[str, int] = {}
+    ranked = []
+    for order, table in enumerate(tables):
+        rank[table.creator] = rank.get(table.creator, -1) + 1
+        ranked.append((rank[table.creator], order, table))
+    return [table for _, _, table in sorted(ranked, key=lambda r: (r[0], r[1]))]
+
+
+async def join(redis: Any, settings: TableSettings, table_id: str, account: str) -> int:
     """Seat ``account``; returns how many are seated now."""
-    seated = int(await redis.eval(_JOIN, 2, table_key(table_id), seated_key(table_id), account))
+    cutoff = cutoff_ms(settings, now_ms())
+    seated = int(await redis.eval(_JOIN, 2, table_key(table_id), seated_key(table_id), account, cutoff))
     if seated == -1:
         raise TableError(409, "table_closed", "this table is no longer open")
     if seated == -2:
@@ -175,47 +293,30 @@ async def leave(redis: Any, table_id: str, account: str) -> None:
         raise TableError(409, "table_closed", "this table is no longer open")
 
 
-async def cancel(redis: Any, table_id: str) -> None:
+def close_call(table: Table, status: str) -> list[Any]:
+    """The arguments of ``EVAL`` closing an open ``table`` as ``status`` (``cancelled``, ``expired``)."""
+    return [
+        _CLOSE, 5, table_key(table.table_id), seated_key(table.table_id), OPEN,
+        account_tables_key(table.creator), address_tables_key(table.address), table.table_id, status,
+        CLOSED_TTL_S,
+    ]  # fmt: skip
+
+
+async def cancel(redis: Any, table: Table) -> None:
     """Close an open table without a game (its creator's call; the caller checked)."""
-    if not int(await redis.eval(_CANCEL, 2, table_key(table_id), OPEN, table_id)):
+    if not int(await redis.eval(*close_call(table, "cancelled"))):
         raise TableError(409, "table_closed", "this table is no longer open")
-    await redis.expire(table_key(table_id), 86_400)
-    await redis.expire(seated_key(table_id), 86_400)
 
 
-async def start(services: Services, redis: Any, table: Table, redis_url: str) -> str:
-    """Make the table's game with the seated accounts (only one caller gets to; the others are refused)."""
-    claimed = await redis.eval(
-        _CLAIM_START, 3, table_key(table.table_id), seated_key(table.table_id), OPEN, table.table_id
-    )
-    if not claimed:
-        raise TableError(409, "table_closed", "this table's game is made already")
-    accounts = [a.decode() for a in claimed]
-    bots = {len(accounts) + i: bot for i, bot in enumerate(table.bots)}
-    try:
-        game_id, meta = await run_in_threadpool(
-            create_game, services, table.game, len(accounts) + len(bots), table.options, bots=bots,
-            redis_url=redis_url,
-        )  # fmt: skip
-    except BaseException:  # nothing was made (a refused set-up, Redis gone): the table is open again
-        await redis.hset(table_key(table.table_id), "status", "open")
-        await redis.zadd(OPEN, {table.table_id: table.created_ms})
-        raise
-    await seat_accounts(redis, game_id, accounts, table.rated, meta.header.created_ms)
-    await redis.hset(table_key(table.table_id), mapping={"status": "started", "game_id": game_id})
-    await redis.expire(table_key(table.table_id), 7 * 86_400)
-    await redis.expire(seated_key(table.table_id), 7 * 86_400)
-    return game_id
-
-
-async def seat_accounts(redis: Any, game_id: str, accounts: list[str], rated: bool, created_ms: int) -> None:
-    """Record which account holds which seat (both ways), and the game in each account's list."""
-    mapping: dict[str, str | int] = {"rated": int(rated)}
-    for seat, account in enumerate(accounts):
-        mapping[f"s:{seat}"] = account
-        mapping[f"a:{account}"] = seat
-    pipe = redis.pipeline(transaction=False)
-    pipe.hset(seat_accounts_key(game_id), mapping=mapping)
-    for account in accounts:
-        pipe.zadd(account_games_key(account), {game_id: created_ms})
-    await pipe.execute()
+def expire_open(client: Any, settings: TableSettings, now: int) -> int:
+    """``serve``'s reconciler: close (``expired``) every open table older than ``open_minutes``; returns how
+    many it closed. Synchronous: the reconciler's client."""
+    stale = [i.decode() for i in client.zrangebyscore(OPEN, "-inf", cutoff_ms(settings, now) - 1)]
+    closed = 0
+    for table_id in stale:
+        raw = client.hgetall(table_key(table_id))
+        if not raw:  # deleted by hand: only the lobby's entry is left
+            client.zrem(OPEN, table_id)
+            continue
+        closed += int(client.eval(*close_call(decoded(table_id, raw, []), "expired")))
+    return closed

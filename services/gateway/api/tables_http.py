@@ -21,28 +21,15 @@ from services.gateway.api.accounts_http import require_account, require_same_sit
 from services.gateway.api.players_protocol import MyGame, MyGames, OpenTable, TableInfo, TableList
 from services.gateway.api.requests import ApiError, charge_command, decode_body, json_response, read_body
 from services.gateway.context import Gateway, client_address, gateway_of
-from services.players import tables
+from services.players import table_start, tables
+from services.players.table_start import display_names
 from services.players.tables import Table, TableError
 from workers.jobs.account_ratings import account_games_key, seat_accounts_key
 from workers.jobs.bots import bot_names
 
 log = structlog.get_logger("tables")
 
-OPEN_PER_ACCOUNT = 5
-"""Open tables one account may have waiting at once."""
 MY_GAMES_LIMIT = 50
-
-
-async def display_names(redis: Any, accounts: list[str]) -> list[str]:
-    """The names as their owners chose them (accounts are keyed in lower case)."""
-    if not accounts:
-        return []
-    pipe = redis.pipeline(transaction=False)
-    for account in accounts:
-        pipe.hget(f"hm:account:{account}", "name")
-    return [
-        raw.decode() if raw else account for raw, account in zip(await pipe.execute(), accounts, strict=True)
-    ]
 
 
 async def _infos(gateway: Gateway, listed: list[Table]) -> list[TableInfo]:
@@ -70,7 +57,11 @@ async def _info(gateway: Gateway, table: Table) -> TableInfo:
 async def list_tables(request: Request) -> Response:
     """``GET /api/tables``: the open tables, newest first."""
     gateway = gateway_of(request)
-    return json_response(TableList(tables=await _infos(gateway, await tables.open_tables(gateway.redis))))
+    return json_response(
+        TableList(
+            tables=await _infos(gateway, await tables.open_tables(gateway.redis, gateway.settings.tables))
+        )
+    )
 
 
 async def get_table(request: Request) -> Response:
@@ -106,14 +97,13 @@ async def open_table(request: Request) -> Response:
             "unknown_bot",
             f"{game.title} has no bot {unknown[0]!r}; its bots: {', '.join(bot_names(game))}",
         )
-    waiting = [t for t in await tables.open_tables(gateway.redis) if t.creator == account]
-    if len(waiting) >= OPEN_PER_ACCOUNT:
-        raise ApiError(
-            409, "too_many_tables", f"at most {OPEN_PER_ACCOUNT} open tables of yours wait at once"
+    spec_of_table = (spec.game, spec.seats, spec.options, spec.rated, [str(b) for b in spec.bots])
+    try:
+        table_id = await tables.open_table(
+            gateway.redis, gateway.settings.tables, spec_of_table, account, client_address(request)
         )
-    table_id = await tables.open_table(
-        gateway.redis, spec.game, spec.seats, spec.options, spec.rated, account, list(spec.bots)
-    )
+    except TableError as exc:
+        raise ApiError(exc.status, exc.code, exc.message) from exc
     log.info("table_opened", table_id=table_id, game=spec.game, seats=spec.seats, account=account)
     return json_response(await _info(gateway, await _table(gateway, table_id)), 201)
 
@@ -150,7 +140,7 @@ async def join_table(request: Request) -> Response:
 
 
 async def _join(gateway: Gateway, table: Table, account: str) -> None:
-    seated = await tables.join(gateway.redis, table.table_id, account)
+    seated = await tables.join(gateway.redis, gateway.settings.tables, table.table_id, account)
     if seated >= table.seats - len(table.bots):
         await _start(gateway, table)
 
@@ -163,7 +153,7 @@ async def leave_table(request: Request) -> Response:
 
 async def _leave(gateway: Gateway, table: Table, account: str) -> None:
     if table.creator == account:
-        await tables.cancel(gateway.redis, table.table_id)
+        await tables.cancel(gateway.redis, table)
     else:
         await tables.leave(gateway.redis, table.table_id, account)
 
@@ -184,14 +174,12 @@ async def _start_early(gateway: Gateway, table: Table, account: str) -> None:
 
 async def _start(gateway: Gateway, table: Table) -> None:
     try:
-        game_id = await tables.start(gateway.services, gateway.redis, table, gateway.redis_url)
+        game_id = await table_start.start(
+            gateway.services, gateway.redis, gateway.settings.tables, table, gateway.redis_url
+        )
     except (RuleViolation, ClusterNotSupported) as exc:
         raise ApiError(422, "cannot_start", str(exc)) from exc
-    started = await tables.load(gateway.redis, table.table_id)
-    seated = started.seated if started is not None else table.seated
-    bots = [f"{bot.capitalize()} bot {len(seated) + i + 1}" for i, bot in enumerate(table.bots)]
-    await names.store(gateway.redis, game_id, [*await display_names(gateway.redis, seated), *bots])
-    log.info("table_started", table_id=table.table_id, game_id=game_id, players=len(seated))
+    log.info("table_started", table_id=table.table_id, game_id=game_id)
 
 
 async def my_games(request: Request) -> Response:
