@@ -18,6 +18,10 @@ live one takes its shards, loads those games from the store and plays whatever i
 (``runners_alive``) the fold worker enqueues no bot jobs; with none live it goes back to them, and the
 reconciler still enqueues a job for any bot game that stood still, so a bot turn never depends on the
 runner.
+
+The runner never plays a search bot (``strong`` and its levels): a search holds its thread for its level,
+which would hold every other game of its shards as long. Their turns are rq jobs (``workers/jobs/bots``)
+with a deadline, which the fold worker enqueues even while a runner is live, spread over the rq workers.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from events.errors import UnknownGame
 from events.store import EventStore, LoadedGame, meta_from_hash, queue_meta_read
 from workers.jobs.bots import moves_at
 from workers.leases import PartitionLeases
+from workers.outage import Episode, is_outage
 
 log = structlog.get_logger("botrunner")
 
@@ -213,7 +218,7 @@ class BotRunner:
             if due > now:
                 wait_s = min(wait_s, due - now)
                 continue
-            moves = moves_at(loaded)
+            moves = moves_at(loaded, searching=False)  # a search bot's turn is an rq job (fold worker's hook)
             seated.sent_seq, seated.sent_at = loaded.seq, now
             for seat, command, command_id in moves:
                 messages.append(self.bus.message(game_id, seat, command, command_id, origin="bot"))
@@ -281,16 +286,25 @@ def start_in_thread(store: EventStore, bus: CommandBus, delay_s: float = 0.0) ->
     return runner
 
 
+OTHER_ERROR_WAIT_S = 1.0
+"""The wait after an error that is not Redis's (a record the runner cannot read): logged each time."""
+
+
 def _run_forever(runner: BotRunner) -> None:
-    """Run, and start again after an error (a Redis outage): the runner's state is only a cache."""
-    wait_s = 0.2
+    """Run, and start again after an error (a Redis outage or refusal, mostly): the runner's state is only a
+    cache. A stretch of Redis trouble is logged once (``workers/outage.py``), any other error each time."""
+    episode = Episode("bot_runner")
     while not runner._stop.is_set():
+        started = time.monotonic()
         try:
             runner.run()
-        except Exception as exc:  # any failure (a Redis outage, mostly): reload everything, go on
-            log.warning("bot_runner_error", error=str(exc) or type(exc).__name__, retry_in_s=wait_s)
+        except Exception as exc:  # reload everything, go on
+            if is_outage(exc):
+                wait_s = episode.failed(exc, started)
+            else:
+                log.warning("bot_runner_error", error=str(exc) or type(exc).__name__)
+                wait_s = OTHER_ERROR_WAIT_S
             runner.games.clear()
             runner._stop.wait(wait_s)
-            wait_s = min(5.0, wait_s * 2)
         else:
             return

@@ -1,11 +1,18 @@
 """Server-side bots: an rq job plays every bot seat that is to act in a game.
 
-The fold worker enqueues ``play_bot_turn`` after each applied command of a game with bot seats. The
-job decides which bot move to make from the game's current state and submits it like any player would,
+The fold worker enqueues ``play_bot_turn`` after each applied command of a game with bot seats (while a bot
+runner is live, ``workers/botrunner.py`` plays the instant bots and only the search bots' turns come here).
+The job decides which bot move to make from the game's current state and submits it like any player would,
 with a command id derived from the game's sequence number, so a job run twice sends one command.
 
 A bot's command ids are the server's: sent with origin ``bot`` (their own namespace, see
 ``keys.result_field``), and unguessable (an HMAC of the game's secret seed), so no player can take them.
+
+A search bot (``strong`` and its levels, ``STRONG_SECONDS``) searches by the clock of the job that plays
+it: the job's deadline is its level plus ``DEADLINE_MARGIN_S``, counted from the job's start (loading the
+game included); the search stops at the level, and rq's own timeout (``job_timeout``, whole seconds) is the
+backstop: should it fire inside a search, the seat plays the greedy move instead, logged. A bot's move is a
+command in the log like a person's, so how many iterations a search ran changes nothing for ``verify``.
 """
 
 from __future__ import annotations
@@ -13,10 +20,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import importlib
+import math
 import time
+from collections.abc import Callable
 from typing import Any
 
 import structlog
+from rq import get_current_job
+from rq.timeouts import JobTimeoutException
 
 from domain import games_with_plugins
 from domain.engine import Bot, Game, Rng, Seat
@@ -30,6 +41,14 @@ log = structlog.get_logger("bots")
 
 BOT_QUEUE = "hm-bots"
 
+STRONG_SECONDS = {"strong-0.2": 0.2, "strong": 1.0, "strong-5": 5.0}
+"""The search bots' time levels by name: a move searches this long (``domain.search``; the domain has no
+clock, so the deadline is handed in as ``stop``). The search checks it between iterations, each a few
+milliseconds, so a move ends within ``DEADLINE_MARGIN_S`` of its level and never holds a worker longer."""
+STRONG_CAP = 100_000
+"""Iterations no move exceeds, whatever the clock: the deadline stops it long before."""
+DEADLINE_MARGIN_S = 0.25
+
 
 def random_legal(game: Game[Any, Any, Any, Any]) -> Bot:
     """The fallback policy: any legal command."""
@@ -40,51 +59,64 @@ def random_legal(game: Game[Any, Any, Any, Any]) -> Bot:
     return choose
 
 
-def bot_names(game: Game[Any, Any, Any, Any]) -> tuple[str, ...]:
-    """The bots a game has (``domain.<game>.bots.BOTS``). A game without bots of its own (a plugin) takes
-    the two names every game has, both played by the random legal mover."""
-    try:
-        bots = importlib.import_module(f"domain.{game.key}.bots").BOTS
-    except (ImportError, AttributeError):
-        return ("greedy", "random")
-    return tuple(sorted(bots))
-
-
-STRONG_SECONDS = {"strong": 1.0}
-"""The search bots' time levels: a move searches this long (``domain.search``; the domain has no clock, so
-the deadline is handed in as ``stop``). The search checks it between iterations, each a few milliseconds,
-so a move ends within ``DEADLINE_MARGIN_S`` of its level and never holds a worker longer."""
-STRONG_CAP = 100_000
-"""Iterations no move exceeds, whatever the clock: the deadline stops it long before."""
-DEADLINE_MARGIN_S = 0.25
-
-
-def deadline(seconds: float) -> Any:
-    """A ``stop`` for the search: true once ``seconds`` have passed since it was made."""
-    end = time.monotonic() + seconds
-    return lambda: time.monotonic() >= end
-
-
-def _searching(module: Any, seconds: float) -> Bot:
-    """The game's search bot, budgeted by time: as many iterations as ``seconds`` allow."""
-
-    def choose(state: Any, seat: Seat, rng: Rng) -> Any:
-        return search(module.SEARCHER, state, seat, rng, STRONG_CAP, stop=deadline(seconds))
-
-    return choose
-
-
-def bot_policy(game: Game[Any, Any, Any, Any], name: str) -> Bot:
-    """The game's own bot of that name (``domain.<game>.bots.BOTS``), else a random legal mover; a search
-    bot (``STRONG_SECONDS``) searches by the clock here, by its iteration count in the domain."""
+def _bots_module(game: Game[Any, Any, Any, Any]) -> Any | None:
     try:
         module = importlib.import_module(f"domain.{game.key}.bots")
-        bots = module.BOTS
-    except (ImportError, AttributeError):
+    except ImportError:
+        return None
+    return module if hasattr(module, "BOTS") else None
+
+
+def bot_names(game: Game[Any, Any, Any, Any]) -> tuple[str, ...]:
+    """The bots a game has (``domain.<game>.bots.BOTS``, and every level of ``strong`` where the game has a
+    searcher). A game without bots of its own (a plugin) takes the two names every game has, both played
+    by the random legal mover."""
+    module = _bots_module(game)
+    if module is None:
+        return ("greedy", "random")
+    levels = set(STRONG_SECONDS) if hasattr(module, "SEARCHER") else set()
+    return tuple(sorted(set(module.BOTS) | levels))
+
+
+def searches(game: Game[Any, Any, Any, Any], name: str) -> bool:
+    """Whether the bot ``name`` is a search bot of this game (played by the clock, by an rq job)."""
+    module = _bots_module(game)
+    return name in STRONG_SECONDS and module is not None and hasattr(module, "SEARCHER")
+
+
+class Budget:
+    """A ``stop`` for the search: true once ``seconds`` have passed since it was made; counts the
+    iterations it was asked about (one a search iteration)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.end = time.monotonic() + seconds
+        self.asked = 0
+
+    def __call__(self) -> bool:
+        self.asked += 1
+        return time.monotonic() >= self.end
+
+
+def deadline(seconds: float) -> Callable[[], bool]:
+    """A ``stop`` for the search: true once ``seconds`` have passed since it was made."""
+    return Budget(seconds)
+
+
+def bot_policy(game: Game[Any, Any, Any, Any], name: str, stop: Callable[[], bool] | None = None) -> Bot:
+    """The game's own bot of that name (``domain.<game>.bots.BOTS``), else a random legal mover; a search
+    bot (``STRONG_SECONDS``) searches until ``stop`` (default: its level from the move's start) here, by
+    its iteration count in the domain."""
+    module = _bots_module(game)
+    if module is None:
         return random_legal(game)
-    if name in STRONG_SECONDS and name in bots and hasattr(module, "SEARCHER"):
-        return _searching(module, STRONG_SECONDS[name])
-    policy: Bot = bots.get(name, random_legal(game))
+    if searches(game, name):
+
+        def choose(state: Any, seat: Seat, rng: Rng) -> Any:
+            until = stop if stop is not None else deadline(STRONG_SECONDS[name])
+            return search(module.SEARCHER, state, seat, rng, STRONG_CAP, stop=until)
+
+        return choose
+    policy: Bot = module.BOTS.get(name, random_legal(game))
     return policy
 
 
@@ -93,21 +125,57 @@ def bot_moves(store: EventStore, game_id: str) -> list[tuple[Seat, bytes, str]]:
     return moves_at(store.load(game_id))
 
 
-def moves_at(loaded: LoadedGame) -> list[tuple[Seat, bytes, str]]:
-    """The moves the bot seats make in the game as loaded (the rq job and the bot runner alike): the same
-    position gives the same moves under the same command ids, whoever decides them."""
+def _bot_rng(loaded: LoadedGame, seat: Seat) -> Rng:
+    return Rng(
+        hashlib.sha256(loaded.meta.seed + b"bot" + loaded.seq.to_bytes(8, "big") + bytes([seat])).digest()
+    )
+
+
+def acting_bots(loaded: LoadedGame) -> list[tuple[Seat, str]]:
+    """The bot seats to act now with their bots' names, in seat order (none once the game is over)."""
     game, bots = loaded.game, loaded.meta.bots
-    if game.outcome(loaded.state) is not None:
+    if not bots or game.outcome(loaded.state) is not None:
         return []
+    return [(seat, bots[str(seat)]) for seat in sorted(game.to_act(loaded.state)) if str(seat) in bots]
+
+
+def turn_seconds(loaded: LoadedGame) -> float:
+    """The search time of the bot turn at the game's position: the levels of its search seats to act
+    (0: none searches, the turn takes milliseconds)."""
+    return sum(STRONG_SECONDS[name] for _, name in acting_bots(loaded) if searches(loaded.game, name))
+
+
+def moves_at(
+    loaded: LoadedGame,
+    searching: bool = True,
+    until: float | None = None,
+    greedy_instead: bool = False,
+    budgets: list[Budget] | None = None,
+) -> list[tuple[Seat, bytes, str]]:
+    """The moves the bot seats make in the game as loaded (the rq job and the bot runner alike): the same
+    position gives the same moves under the same command ids, whoever decides them.
+
+    ``searching=False`` leaves out the search bots' seats (the bot runner's: their turns are rq jobs).
+    ``until`` (a ``time.monotonic()``): no search runs past it, each searching its level at most.
+    ``greedy_instead``: the search seats play the greedy bot (a search cut short by the job's timeout).
+    ``budgets`` collects each search's ``Budget`` (its iterations)."""
+    game = loaded.game
     moves = []
-    for seat in sorted(game.to_act(loaded.state)):
-        name = bots.get(str(seat))
-        if name is None:
+    for seat, name in acting_bots(loaded):
+        searcher = searches(game, name)
+        if searcher and not searching:
             continue
-        rng = Rng(
-            hashlib.sha256(loaded.meta.seed + b"bot" + loaded.seq.to_bytes(8, "big") + bytes([seat])).digest()
-        )
-        command = bot_policy(game, name)(loaded.state, seat, rng)
+        if searcher and greedy_instead:
+            policy = bot_policy(game, "greedy")
+        elif searcher:
+            seconds = STRONG_SECONDS[name]
+            budget = Budget(seconds if until is None else max(0.0, min(seconds, until - time.monotonic())))
+            if budgets is not None:
+                budgets.append(budget)
+            policy = bot_policy(game, name, stop=budget)
+        else:
+            policy = bot_policy(game, name)
+        command = policy(loaded.state, seat, _bot_rng(loaded, seat))
         moves.append(
             (seat, codec.encode_command(command), bot_command_id(loaded.meta.seed, loaded.seq, seat))
         )
@@ -121,21 +189,60 @@ def bot_command_id(seed: bytes, seq: int, seat: Seat) -> str:
     return f"bot-{seq}-{seat}-{tag}"
 
 
+def job_timeout(search_s: float, delay_s: float) -> int:
+    """rq's timeout for a turn that searches ``search_s`` (the backstop: rq counts whole seconds)."""
+    return max(1, math.ceil(max(search_s, delay_s) + DEADLINE_MARGIN_S))
+
+
 def play_bot_turn(
     redis_url: str, game_id: str, delay_s: float = 0.0, partitions: int = 16, plugins: tuple[str, ...] = ()
 ) -> int:
-    """The rq job: submit the bot seats' moves for the game's current state; returns how many."""
+    """The rq job: submit the bot seats' moves for the game's current state; returns how many.
+
+    A turn that searches keeps its deadline, ``max(level, delay) + DEADLINE_MARGIN_S`` from the job's
+    start: the search time counts towards the demo's delay, and the job records on itself (rq's job meta
+    ``bot_turn``) the level, the deadline and how long it took, as it logs them."""
+    started = time.monotonic()
     client = connect(redis_url)  # the job runs in a fresh rq work horse: its own client (Cluster-aware)
-    store = EventStore(client, games_with_plugins(tuple(plugins)))
-    bus = CommandBus(client, partitions=partitions)
-    if delay_s:
-        time.sleep(delay_s)
-    moves = bot_moves(store, game_id)
-    if moves:
-        bus.submit_many(
-            bus.message(game_id, seat, command, command_id, origin="bot")
-            for seat, command, command_id in moves
-        )
-        log.info("bot_moves", game_id=game_id, seats=[m[0] for m in moves])
-    client.close()
-    return len(moves)
+    try:
+        store = EventStore(client, games_with_plugins(tuple(plugins)))
+        loaded = store.load(game_id)
+        level = turn_seconds(loaded)
+        if delay_s > level:
+            time.sleep(delay_s - level)
+        moves, budgets, fell_back = _decide(loaded, started + max(level, delay_s))
+        if moves:
+            bus = CommandBus(client, partitions=partitions)
+            bus.submit_many(
+                bus.message(game_id, seat, command, command_id, origin="bot")
+                for seat, command, command_id in moves
+            )
+        elapsed = time.monotonic() - started
+        turn = {
+            "level_s": level, "deadline_s": max(level, delay_s) + DEADLINE_MARGIN_S, "elapsed_s": elapsed,
+            "iterations": [b.asked for b in budgets], "greedy_instead": fell_back, "seq": loaded.seq,
+        }  # fmt: skip
+        _record(turn)
+        log.info("bot_moves", game_id=game_id, seats=[m[0] for m in moves], **turn)
+        return len(moves)
+    finally:
+        client.close()
+
+
+def _decide(loaded: LoadedGame, until: float) -> tuple[list[tuple[Seat, bytes, str]], list[Budget], bool]:
+    """The turn's moves, searched until ``until``; the greedy move for the search seats should rq's
+    timeout cut a search short (a search that overran its stop: the backstop, never expected)."""
+    budgets: list[Budget] = []
+    try:
+        return moves_at(loaded, until=until, budgets=budgets), budgets, False
+    except JobTimeoutException:
+        log.warning("bot_search_timed_out", game_id=loaded.meta.header.game_id, seq=loaded.seq)
+        return moves_at(loaded, greedy_instead=True), budgets, True
+
+
+def _record(turn: dict[str, Any]) -> None:
+    """The turn's timing on its rq job (read back by tests and operators); nothing outside a job."""
+    job = get_current_job()
+    if job is not None:
+        job.meta["bot_turn"] = turn
+        job.save_meta()  # type: ignore[no-untyped-call]  # rq is untyped here

@@ -30,7 +30,7 @@ from rq.utils import utcparse
 
 from events.errors import UnknownGame
 from events.store import EventStore, LoadedGame
-from workers.jobs.bots import BOT_QUEUE, play_bot_turn
+from workers.jobs.bots import BOT_QUEUE, job_timeout, play_bot_turn, searches, turn_seconds
 from workers.jobs.failures import TRANSIENT, failure_reason
 
 log = structlog.get_logger("bot_schedule")
@@ -62,6 +62,16 @@ def acting_bot_seats(loaded: LoadedGame) -> list[int]:
     return sorted(seat for seat in loaded.game.to_act(loaded.state) if str(seat) in loaded.meta.bots)
 
 
+def _timeout(search_s: float, delay_s: float) -> int | None:
+    """rq's timeout of a turn: the backstop of a search's deadline; rq's default (minutes) for the others."""
+    return job_timeout(search_s, delay_s) if search_s else None
+
+
+def searching_seat(loaded: LoadedGame, seat: int) -> bool:
+    """Whether the seat is played by a search bot (its turns are rq jobs with a deadline)."""
+    return searches(loaded.game, loaded.meta.bots.get(str(seat), ""))
+
+
 class BotScheduler(msgspec.Struct, kw_only=True):
     """Enqueues ``play_bot_turn`` for a game whose bot is to act, once per position."""
 
@@ -86,11 +96,12 @@ class BotScheduler(msgspec.Struct, kw_only=True):
         age = (datetime.now(UTC) - utcparse(since.decode()).replace(tzinfo=UTC)).total_seconds()
         return age < STALE_AFTER_S + 2 * self.delay_s
 
-    def ensure(self, game_id: str, loaded: LoadedGame) -> str | None:
+    def ensure(self, game_id: str, loaded: LoadedGame, only_searching: bool = False) -> str | None:
         """Enqueue the bot turn at the game's position unless none is due or one is in flight; returns the
-        id of the job enqueued, if any."""
+        id of the job enqueued, if any. ``only_searching``: only a turn where a search bot is to act (a live
+        bot runner plays the others, and never searches: a search holds its worker for its level)."""
         seats = acting_bot_seats(loaded)
-        if not seats:
+        if not seats or (only_searching and not any(searching_seat(loaded, seat) for seat in seats)):
             return None
         # One job plays every bot seat to act at this position: keyed by the first of them.
         job_id = bot_job_id(game_id, loaded.seq, seats[0])
@@ -104,8 +115,13 @@ class BotScheduler(msgspec.Struct, kw_only=True):
             result_ttl=300,
             failure_ttl=3600,
             retry=RETRY,
+            timeout=_timeout(turn_seconds(loaded), delay_s),
         )
         return job_id
+
+    def searching(self, game_id: str, loaded: LoadedGame) -> None:
+        """The fold worker's hook while a bot runner is live: the search bots' turns only."""
+        self.ensure(game_id, loaded, only_searching=True)
 
     def __call__(self, game_id: str, loaded: LoadedGame) -> None:
         """The fold worker's hook, after each applied command (and each duplicate: it may be the trace of

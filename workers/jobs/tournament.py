@@ -197,8 +197,8 @@ def open_round(
         seat_people(store.redis, state.tournament_id, game_id, players)
         seat_tournament_accounts(store.redis, state.tournament_id, game_id, players)  # rated for accounts
         name_seats(store.redis, game_id, [state.entrants[p].name for p in players])
-        if statuses.get(game_id) != b"finished" and not runners:
-            scheduler.ensure(game_id, store.load(game_id))
+        if statuses.get(game_id) != b"finished":  # a live runner plays all but the search bots' turns
+            scheduler.ensure(game_id, store.load(game_id), only_searching=runners)
 
 
 def name_seats(client: Any, game_id: str, names: Sequence[str]) -> None:
