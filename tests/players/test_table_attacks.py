@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import httpx
 import msgspec
@@ -81,9 +82,9 @@ def test_a_table_nobody_fills_expires(stack: ServerThread, redis_url: str, redis
     too_many = ann.post("/api/tables", json=RACE)
     assert too_many.status_code == 409
     hour_ago = int(redis_client.hget(tables.table_key(table["table_id"]), "created_ms") or 0) - 3_600_000
-    for table_id in redis_client.zrange(tables.OPEN, 0, -1):  # an hour passes (QUOTAS.open_minutes: 60)
-        redis_client.hset(tables.table_key(table_id.decode()), "created_ms", hour_ago)
-        redis_client.zadd(tables.OPEN, {table_id: hour_ago})
+    for raw_id in redis_client.zrange(tables.OPEN, 0, -1):  # an hour passes (QUOTAS.open_minutes: 60)
+        redis_client.hset(tables.table_key(raw_id.decode()), "created_ms", hour_ago)
+        redis_client.zadd(tables.OPEN, {raw_id.decode(): hour_ago})
     assert httpx.get(f"{stack.base}/api/tables").json()["tables"] == []  # at once, before any reconciler
     late = bob.post(f"/api/tables/{table['table_id']}/join")
     assert late.status_code == 409 and late.json()["error"] == "table_closed"
@@ -135,7 +136,7 @@ def crowd(url: str, creators: int, each: int) -> None:
         try:
             for n in range(creators):
                 for _ in range(each):
-                    spec = ("race", 3, {}, False, [])
+                    spec: tuple[str, int, dict[str, Any], bool, list[str]] = ("race", 3, {}, False, [])
                     await tables.open_table(client, many, spec, f"crowd{n}", f"10.0.{n // 250}.{n % 250}")
         finally:
             await client.aclose()

@@ -22,7 +22,7 @@ from services.gateway.api.players_protocol import MyGame, MyGames, OpenTable, Ta
 from services.gateway.api.requests import ApiError, charge_command, decode_body, json_response, read_body
 from services.gateway.context import Gateway, client_address, gateway_of
 from services.players import table_start, tables
-from services.players.table_start import display_names
+from services.players.table_start import display_names as display_names  # chat's and ratings' too
 from services.players.tables import Table, TableError
 from workers.jobs.account_ratings import account_games_key, seat_accounts_key
 from workers.jobs.bots import bot_names
