@@ -29,7 +29,7 @@ import structlog
 from rq import get_current_job
 from rq.timeouts import JobTimeoutException
 
-from domain import games_with_plugins
+from domain import GAMES, games_with_plugins
 from domain.engine import Bot, Game, Rng, Seat
 from domain.search import search
 from events import codec
@@ -59,12 +59,23 @@ def random_legal(game: Game[Any, Any, Any, Any]) -> Bot:
     return choose
 
 
-def _bots_module(game: Game[Any, Any, Any, Any]) -> Any | None:
+def _import_bots(key: str) -> Any | None:
     try:
-        module = importlib.import_module(f"domain.{game.key}.bots")
+        module = importlib.import_module(f"domain.{key}.bots")
     except ImportError:
         return None
     return module if hasattr(module, "BOTS") else None
+
+
+BOT_MODULES = {key: _import_bots(key) for key in GAMES}
+"""Each built-in game's ``bots`` module, imported with this one and never later: an rq worker forks a
+work horse per job while its bot runner thread plays, and a horse forked while that thread held an import's
+lock (a first lazy import of a game's bots) waited on it until rq's timeout killed the job (seen: a 1 s
+search turn that never searched). A plugin game has no bots module of its own."""
+
+
+def _bots_module(game: Game[Any, Any, Any, Any]) -> Any | None:
+    return BOT_MODULES.get(game.key)
 
 
 def bot_names(game: Game[Any, Any, Any, Any]) -> tuple[str, ...]:
@@ -195,22 +206,30 @@ def job_timeout(search_s: float, delay_s: float) -> int:
 
 
 def play_bot_turn(
-    redis_url: str, game_id: str, delay_s: float = 0.0, partitions: int = 16, plugins: tuple[str, ...] = ()
+    redis_url: str,
+    game_id: str,
+    delay_s: float = 0.0,
+    partitions: int = 16,
+    plugins: tuple[str, ...] = (),
+    at_seq: int = -1,
 ) -> int:
     """The rq job: submit the bot seats' moves for the game's current state; returns how many.
 
     A turn that searches keeps its deadline, ``max(level, delay) + DEADLINE_MARGIN_S`` from the job's
     start: the search time counts towards the demo's delay, and the job records on itself (rq's job meta
-    ``bot_turn``) the level, the deadline and how long it took, as it logs them."""
+    ``bot_turn``) the level, the deadline and how long it took, as it logs them. ``at_seq``: the position
+    the job was enqueued for; a game that moved on since plays its search seats in the job of its new
+    position (enqueued by the move that got there, with that search's timeout), not in this one."""
     started = time.monotonic()
     client = connect(redis_url)  # the job runs in a fresh rq work horse: its own client (Cluster-aware)
     try:
         store = EventStore(client, games_with_plugins(tuple(plugins)))
         loaded = store.load(game_id)
-        level = turn_seconds(loaded)
+        searching = at_seq < 0 or loaded.seq == at_seq
+        level = turn_seconds(loaded) if searching else 0.0
         if delay_s > level:
             time.sleep(delay_s - level)
-        moves, budgets, fell_back = _decide(loaded, started + max(level, delay_s))
+        moves, budgets, fell_back = _decide(loaded, started + max(level, delay_s), searching)
         if moves:
             bus = CommandBus(client, partitions=partitions)
             bus.submit_many(
@@ -229,12 +248,14 @@ def play_bot_turn(
         client.close()
 
 
-def _decide(loaded: LoadedGame, until: float) -> tuple[list[tuple[Seat, bytes, str]], list[Budget], bool]:
+def _decide(
+    loaded: LoadedGame, until: float, searching: bool
+) -> tuple[list[tuple[Seat, bytes, str]], list[Budget], bool]:
     """The turn's moves, searched until ``until``; the greedy move for the search seats should rq's
     timeout cut a search short (a search that overran its stop: the backstop, never expected)."""
     budgets: list[Budget] = []
     try:
-        return moves_at(loaded, until=until, budgets=budgets), budgets, False
+        return moves_at(loaded, searching, until=until, budgets=budgets), budgets, False
     except JobTimeoutException:
         log.warning("bot_search_timed_out", game_id=loaded.meta.header.game_id, seq=loaded.seq)
         return moves_at(loaded, greedy_instead=True), budgets, True

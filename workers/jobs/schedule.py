@@ -110,7 +110,7 @@ class BotScheduler(msgspec.Struct, kw_only=True):
         delay_s = 0.0 if loaded.meta.tournament else self.delay_s  # the demo's pace, never a tournament's
         self.queue.enqueue_call(
             func=play_bot_turn,
-            args=(self.redis_url, game_id, delay_s, self.partitions, self.plugins),
+            args=(self.redis_url, game_id, delay_s, self.partitions, self.plugins, loaded.seq),
             job_id=job_id,
             result_ttl=300,
             failure_ttl=3600,
