@@ -19,7 +19,7 @@ from domain.engine import RuleViolation
 from events.errors import EventsError, GameExists, UnknownGame
 from services import game_cli, move_path
 from services import logging as hm_logging
-from services.bootstrap import ClusterNotSupported, Services, build, require_rq
+from services.bootstrap import ClusterNotSupported, Services, build, load_games, require_rq
 from services.cli_common import UserError, redis_for, redis_for_games
 from services.config import Settings
 from services.discovery import NoServer, at_home
@@ -240,7 +240,8 @@ def tournament_verify(args: argparse.Namespace, settings: Settings) -> int:
 
     export, archives, log = tournament_paths(args.file, args.archives)  # a file, or an export folder
     anchors = anchors_from(args, default_log=log)
-    return verify_file(str(export), archives or settings.archive_dir, anchors)
+    # The plugin games too, as ``verify`` replays a game (an archive of a plugin game is not "unknown").
+    return verify_file(str(export), archives or settings.archive_dir, anchors, load_games(settings))
 
 
 def _explain(exc: Exception) -> tuple[int, str] | None:

@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from domain.engine import Game
 from domain.tournament import FORMATS, Entrant, State
 from services import tournament_service as service
 from services.audit.anchor import Anchors
@@ -189,12 +190,17 @@ def run_verb(services: Services, url: str, args: argparse.Namespace) -> int:
     return 0
 
 
-def verify_file(path: str, archives: Path | None, anchors: Anchors | None = None) -> int:
+def verify_file(
+    path: str,
+    archives: Path | None,
+    anchors: Anchors | None = None,
+    games: Mapping[str, Game[Any, Any, Any, Any]] | None = None,
+) -> int:
     """``tournament verify FILE`` (no Redis needed): 0 when every result is proven against its game's
     archive, 1 with each problem found, 3 when nothing is wrong but some results had no archive at hand.
     With ``anchors``, then the export against the log and what the auditor holds (``anchor_cli``): 1 on a
-    difference."""
-    code = _verify_export(path, archives)
+    difference. ``games``: the rules the archives are replayed by (``None``: the hosted games alone)."""
+    code = _verify_export(path, archives, games)
     if anchors is None:
         return code
     from services.anchor_cli import verify_tournament
@@ -203,12 +209,14 @@ def verify_file(path: str, archives: Path | None, anchors: Anchors | None = None
     return 1 if anchored == 1 else code
 
 
-def _verify_export(path: str, archives: Path | None) -> int:
+def _verify_export(
+    path: str, archives: Path | None, games: Mapping[str, Game[Any, Any, Any, Any]] | None
+) -> int:
     from services.audit.report_text import tournament_lines
     from services.audit.tournament_verify import verify_tournament_lines
 
     lines = read_export(path)
-    report = verify_tournament_lines((line for line in lines if line.strip()), archives)
+    report = verify_tournament_lines((line for line in lines if line.strip()), archives, games)
     printed = tournament_lines(report, archives)  # every line escaped: the file cannot paint the terminal
     for line in printed.err:
         sys.stderr.write(line + "\n")
