@@ -9,6 +9,9 @@ from __future__ import annotations
 import msgspec
 from redis.asyncio import Redis
 
+from domain.engine import RuleViolation
+from domain.players.reserved import check_unreserved, plain
+from domain.players.rules import NAME
 from services.gateway.api.requests import ApiError
 from services.gateway.feeds.fanout import spectating_key
 
@@ -27,6 +30,26 @@ def checked(names: list[str], seats: int) -> list[str]:
             raise ApiError(422, "bad_names", f"a name is at most {MAX_NAME} printable characters")
         out.append(clean)
     return out
+
+
+async def refuse_impersonation(redis: Redis, chosen: list[str]) -> None:
+    """A seat of a game no account made may not be named as an account is, or as the service (422): its
+    chat would read as theirs (issue 43, finding 16). Compared as seen (``domain/players/reserved.py``):
+    ``ANN``, ``Аnn`` with a Cyrillic A and ``Ａｎｎ`` are all ``ann``."""
+    for name in chosen:
+        try:
+            check_unreserved(name, "a seat's name")
+        except RuleViolation as exc:
+            raise ApiError(422, exc.code, exc.message) from exc
+    keys = [key for key in (plain(name) for name in chosen if name) if NAME.match(key)]
+    if not keys:
+        return
+    pipe = redis.pipeline(transaction=False)
+    for key in keys:
+        pipe.exists(f"hm:account:{key}")
+    taken = [key for key, found in zip(keys, await pipe.execute(), strict=True) if found]
+    if taken:
+        raise ApiError(422, "name_of_account", f"{taken[0]!r} is an account's name; a seat may not take it")
 
 
 def with_defaults(names: list[str], seats: int, bots: dict[str, str]) -> list[str]:
