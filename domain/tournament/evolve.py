@@ -65,7 +65,8 @@ def _table_finished(state: State, event: TableFinished) -> State:
     ]
     if not event.adjudicated and len(rated) >= 2:  # no-shows and adjudicated games move no rating
         ranking, places = [p for p, _ in rated], [place for _, place in rated]
-        for player, rating in rate_table(dict(enumerate(ratings)), ranking, places).items():
+        # Only the table's players: a dict of every entrant's rating cost O(field) a table (issue 42).
+        for player, rating in rate_table({p: ratings[p] for p in ranking}, ranking, places).items():
             ratings[player] = rating
     return replace(state, rounds=tuple(rounds), ratings=tuple(ratings))
 

@@ -278,6 +278,10 @@ def _check_reason(reason: str) -> None:
 
 def record_table(state: State, finished: TableFinished) -> list[TournamentEvent]:
     """A table's game ended; the round's last table closes the round and pairs the next one."""
+    return record_tables(state, [finished])
+
+
+def _check_table(state: State, finished: TableFinished) -> None:
     if state.status not in ("running", "paused"):
         raise _refuse("not_running", f"the tournament is {state.status}")
     if not 1 <= finished.round <= len(state.rounds):
@@ -291,12 +295,6 @@ def record_table(state: State, finished: TableFinished) -> list[TournamentEvent]
         )
     if sorted(finished.ranking) != sorted(played.pairing.tables[finished.table]):
         raise _refuse("ranking", "the ranking must list exactly the table's players")
-    after = evolve(state, finished)
-    current = after.rounds[finished.round - 1]
-    if not current.complete() or after.status == "paused":
-        return [finished]
-    closed = evolve(after, RoundClosed(round=finished.round))
-    return [finished, RoundClosed(round=finished.round), *advance(closed)]
 
 
 def progress(state: State) -> dict[Player, int]:
@@ -330,11 +328,26 @@ def _final_places(state: State) -> dict[Player, int]:
 
 
 def record_tables(state: State, finished: Sequence[TableFinished]) -> list[TournamentEvent]:
-    """Several tables at once (a round job records all of its round's tables in one decision)."""
+    """Tables whose games ended, in order (a round job records all of its round's tables in one
+    decision); the table that completes its round closes it and pairs the next one. Each table is folded
+    once and a round's open tables are counted, not searched for, after each: a 10,000-player round's
+    2,500 tables cost O(tables), not O(tables²) (issue 42). The events are those of recording the tables
+    one by one."""
     events: list[TournamentEvent] = []
+    open_tables: dict[int, int] = {}  # round -> its tables still without a result
     for table in finished:
-        new = record_table(state, table)
-        events.extend(new)
-        for event in new:
+        _check_table(state, table)
+        if table.round not in open_tables:
+            open_tables[table.round] = state.rounds[table.round - 1].results.count(None)
+        state = evolve(state, table)
+        events.append(table)
+        open_tables[table.round] -= 1
+        if open_tables[table.round] > 0 or state.status == "paused":
+            continue
+        closed = RoundClosed(round=table.round)
+        state = evolve(state, closed)
+        paired = advance(state)
+        events += [closed, *paired]
+        for event in paired:
             state = evolve(state, event)
     return events
