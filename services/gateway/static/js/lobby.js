@@ -1,5 +1,6 @@
 // The lobby: live and finished games (refreshed), and a form to create a game with its options,
 // players' names and bots; after creation, a link per seat (the seat's token is in the link only).
+import { BOTS } from "./bots.js";
 import { el, People } from "./dom.js";
 import { api } from "./net.js";
 import { drawOptionFields, readOptionFields } from "./options.js";
@@ -51,7 +52,7 @@ function drawSeatRows() {
     const [name, kind] = old[s] || ["", s === 0 ? "human" : "greedy"];
     return el("div", { class: "seat-row" }, el("i", { class: "chip p" + s, title: people.colour(s) }),
       el("input", { name: "name", value: name, placeholder: s === 0 ? "your name" : `Player ${s + 1}`, maxlength: 24, "aria-label": `name of seat ${s + 1}` }),
-      el("select", { name: "kind", "aria-label": `who plays seat ${s + 1}` }, [["human", "a person"], ["greedy", "greedy bot"], ["strong", "strong bot (searches 1 s a move)"], ["random", "random bot"]].map(([v, t]) => el("option", { value: v, selected: v === kind }, t))));
+      el("select", { name: "kind", "aria-label": `who plays seat ${s + 1}` }, [["human", "a person"], ...BOTS].map(([v, t]) => el("option", { value: v, selected: v === kind }, t))));
   }));
 }
 

@@ -1,6 +1,7 @@
 // The lobby's part for accounts: sign in, open tables (join with one click), open a table, "my games"
 // with whose turn it is, and the leaderboards. Refreshed every 3 s, like the lobby's game lists.
 import { mountAccount } from "./account.js";
+import { BOTS } from "./bots.js";
 import { el, People } from "./dom.js";
 import { api } from "./net.js";
 import { drawOptionFields, readOptionFields } from "./options.js";
@@ -96,7 +97,7 @@ function drawTableForm() {
 async function openTable(event) {
   event.preventDefault();
   const seats = Number($("table-seats").value);
-  const bots = Array.from({ length: Number($("table-bots").value) }, () => "greedy");
+  const bots = Array.from({ length: Number($("table-bots").value) }, () => $("table-bot-kind").value);
   const spec = { game: $("table-game").value, seats, options: readOptionFields($("table-options")), rated: $("table-rated").checked, bots };
   const { status, body } = await api("/api/tables", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(spec) });
   if (status !== 201) return say($("open-table-message"), body ? body.message : `refused (${status})`);
@@ -108,6 +109,7 @@ async function start() {
   const { body } = await api("/api/catalog");
   catalog = body.games;
   $("table-game").replaceChildren(...catalog.map((g) => el("option", { value: g.key }, g.title)));
+  $("table-bot-kind").replaceChildren(...BOTS.map(([v, t]) => el("option", { value: v }, t)));
   $("table-game").addEventListener("change", drawTableForm);
   drawTableForm();
   $("open-table").addEventListener("submit", openTable);
