@@ -1,20 +1,20 @@
 """``strong`` is seatable wherever ``greedy`` is, and a move keeps its deadline (issue 45).
 
-The search has no clock; the service hands it a deadline (``workers.jobs.bots``). Under load (a busy
-thread beside it, on a machine shared with others) a move still ends within its level and the margin.
+The search has no clock; the service hands it a deadline (``workers.jobs.bots``) as a ``stop`` callable,
+which the search obeys at once. The deadline under load, over real rq workers, is
+``tests/integration/test_strong_in_the_service.py``'s.
 """
 
 from __future__ import annotations
 
-import threading
-import time
+from typing import get_args
 
 import msgspec
 import pytest
 
 from domain import GAMES
 from domain.engine import Rng
-from services.gateway.api.players_protocol import OpenTable
+from services.gateway.api.players_protocol import BotName, OpenTable
 from services.gateway.api.protocol import CreateGame
 from workers.jobs import bots
 
@@ -25,31 +25,36 @@ def test_strong_is_a_bot_every_game_has(key: str) -> None:
 
 
 def test_the_lobby_and_tables_accept_strong() -> None:
-    created = msgspec.json.decode(b'{"game": "manila", "seats": 3, "bots": {"1": "strong"}}', type=CreateGame)
-    table = msgspec.json.decode(b'{"game": "eic", "seats": 3, "bots": ["strong"]}', type=OpenTable)
-    assert created.bots == {"1": "strong"} and table.bots == ["strong"]
+    created = msgspec.json.decode(
+        b'{"game": "manila", "seats": 3, "bots": {"1": "strong-5"}}', type=CreateGame
+    )
+    table = msgspec.json.decode(b'{"game": "eic", "seats": 3, "bots": ["strong-0.2"]}', type=OpenTable)
+    assert created.bots == {"1": "strong-5"} and table.bots == ["strong-0.2"]
+    for key, game in GAMES.items():  # the wire's names are the service's, every level of strong
+        assert set(get_args(BotName)) == set(bots.bot_names(game)), key
 
 
-def _busy(until: threading.Event) -> None:
-    while not until.is_set():
-        sum(i * i for i in range(10_000))
+class Counted:
+    """A ``stop`` that says stop at its ``limit``-th question: a deadline without a clock."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.asked = 0
+
+    def __call__(self) -> bool:
+        self.asked += 1
+        return self.asked >= self.limit
 
 
 @pytest.mark.parametrize("key", ["elcapitan", "eic", "manila"])
-def test_a_strong_move_keeps_its_deadline_under_load(key: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(bots.STRONG_SECONDS, "strong", 0.2)
+def test_a_strong_move_stops_at_the_first_stop_it_is_told(key: str) -> None:
+    """The search asks ``stop`` before each iteration and ends at the first yes: a move's time is its
+    iterations up to the deadline and one more at most (the deadline under load, measured by the jobs
+    themselves: ``tests/integration/test_strong_in_the_service.py``)."""
     game = GAMES[key]
     state, _ = game.start(4, {}, b"deadline")
     seat = min(game.to_act(state))
-    done = threading.Event()
-    load = threading.Thread(target=_busy, args=(done,))
-    load.start()
-    try:
-        started = time.monotonic()
-        command = bots.bot_policy(game, "strong")(state, seat, Rng(b"deadline"))
-        took = time.monotonic() - started
-    finally:
-        done.set()
-        load.join()
+    stop = Counted(5)
+    command = bots.bot_policy(game, "strong", stop=stop)(state, seat, Rng(b"deadline"))
     assert command in game.legal_commands(state, seat)
-    assert took < 0.2 + bots.DEADLINE_MARGIN_S
+    assert stop.asked in (0, 5)  # 0: a single legal command, nothing to search
