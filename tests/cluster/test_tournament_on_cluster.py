@@ -183,7 +183,7 @@ def test_three_tournaments_run_to_the_end_under_serve_spread_over_every_master(
         for game in games:
             _assert_game_on_its_master(redis_cluster, services.store.meta(game).last_seq, owners[game], game)
     assert sum(games_per_master.values()) == len(TOURNAMENTS) * PLAYERS // 2 * ROUNDS
-    assert sorted(games_per_master.values()) == [11, 12, 13], games_per_master  # the ids' own spread
+    assert sorted(games_per_master.values()) == [11, 12, 13], games_per_master  # as docs/operations.md says
 
     every_game = [g for tid in TOURNAMENTS for g in service.game_ids(service.load(services, tid))]
     eventually(lambda: all(archive_path(serving.archive, g).exists() for g in every_game), timeout=240,
@@ -238,6 +238,7 @@ def test_many_tournaments_each_in_one_slot_spread_over_the_masters(
         assert {key.decode().split(":", 3)[3] for key in own} >= {"events", "results", "meta"}
     per_master = collections.Counter(homes.values())
     assert set(per_master) == set(redis_cluster.master_ports()), per_master
+    assert sorted(per_master.values()) == [8, 9, 13], per_master  # the ids' own spread (docs/operations.md)
     slots = {int(cluster_client.execute_command("CLUSTER KEYSLOT", tournament_key(t, "meta"))) for t in ids}
     assert len(slots) == len(ids), "thirty tournaments, thirty slots"
     assert set(service.list_ids(services, 0, 100)) == set(ids), "the index of tournaments lists them all"
