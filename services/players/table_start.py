@@ -66,9 +66,13 @@ _CLAIM = (
 -- ARGV: table id, game id, now, games/account, games/address, floor, cutoff
 local f = redis.call('HMGET', KEYS[1], 'status', 'created_ms')
 if f[1] ~= 'open' or tonumber(f[2]) < tonumber(ARGV[7]) then return {-1} end
-if live_games(KEYS[7], tonumber(ARGV[6])) >= tonumber(ARGV[4]) then return {-5} end
-if live_games(KEYS[8], tonumber(ARGV[6])) >= tonumber(ARGV[5]) then return {-6} end
+local stale = {}
+local refused = 0
+if live_games(KEYS[7], tonumber(ARGV[6]), stale) >= tonumber(ARGV[4]) then refused = -5
+elseif live_games(KEYS[8], tonumber(ARGV[6]), stale) >= tonumber(ARGV[5]) then refused = -6 end
+if refused < 0 then prune(stale) return {refused} end
 redis.call('HSET', KEYS[1], 'status', 'starting', 'pending_game', ARGV[2], 'claimed_ms', ARGV[3])
+prune(stale)
 redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('ZADD', KEYS[4], ARGV[3], ARGV[1])
 redis.call('SREM', KEYS[5], ARGV[1])

@@ -33,28 +33,33 @@ STARTED_TTL_S = 7 * 86_400
 CLOSED_TTL_S = 86_400
 
 _COUNT_OPEN = """
-local function open_count(set, cutoff)
+local function open_count(set, cutoff, stale)
   local n = 0
   for _, id in ipairs(redis.call('SMEMBERS', set)) do
     local f = redis.call('HMGET', 'hm:table:' .. id, 'status', 'created_ms')
-    if f[1] == 'open' and tonumber(f[2]) >= cutoff then n = n + 1 else redis.call('SREM', set, id) end
+    if f[1] == 'open' and tonumber(f[2]) >= cutoff then n = n + 1 else table.insert(stale, {'SREM', set, id}) end
   end
   return n
 end
 """
 COUNT_GAMES = """
-local function live_games(zset, floor)
+local function live_games(zset, floor, stale)
   local n = 0
   local listed = redis.call('ZRANGE', zset, 0, -1, 'WITHSCORES')
   for i = 1, #listed, 2 do
     local status = redis.call('HGET', 'hm:{g:' .. listed[i] .. '}:meta', 'status')
     if status == 'live' or (not status and tonumber(listed[i + 1]) >= floor) then n = n + 1
-    else redis.call('ZREM', zset, listed[i]) end
+    else table.insert(stale, {'ZREM', zset, listed[i]}) end
   end
   return n
 end
+local function prune(stale)
+  for _, call in ipairs(stale) do redis.call(unpack(call)) end
+end
 """
-"""A game counts while live, or while its table is starting (no meta yet: claimed after ``floor``)."""
+"""A game counts while live, or while its table is starting (no meta yet: claimed after ``floor``). What
+no longer counts is pruned after the script's first write: Redis refuses a script at its memory limit only
+if that first write is one that takes memory (``HSET``), and lets all that follow through."""
 _OPEN = (
     _COUNT_OPEN
     + COUNT_GAMES
@@ -62,16 +67,22 @@ _OPEN = (
 -- KEYS: table, seated, OPEN, the account's open tables, the address's, the account's games, the address's
 -- ARGV: table id, now, cutoff, open/account, open/address, games/account, games/address, floor, creator,
 --       then the table's fields and values
-if open_count(KEYS[4], tonumber(ARGV[3])) >= tonumber(ARGV[4]) then return -1 end
-if open_count(KEYS[5], tonumber(ARGV[3])) >= tonumber(ARGV[5]) then return -2 end
-if live_games(KEYS[6], tonumber(ARGV[8])) >= tonumber(ARGV[6]) then return -3 end
-if live_games(KEYS[7], tonumber(ARGV[8])) >= tonumber(ARGV[7]) then return -4 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 10))
-redis.call('RPUSH', KEYS[2], ARGV[9])
-redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
-redis.call('SADD', KEYS[4], ARGV[1])
-redis.call('SADD', KEYS[5], ARGV[1])
-return 1
+local stale = {}
+local refused = 0
+if open_count(KEYS[4], tonumber(ARGV[3]), stale) >= tonumber(ARGV[4]) then refused = -1
+elseif open_count(KEYS[5], tonumber(ARGV[3]), stale) >= tonumber(ARGV[5]) then refused = -2
+elseif live_games(KEYS[6], tonumber(ARGV[8]), stale) >= tonumber(ARGV[6]) then refused = -3
+elseif live_games(KEYS[7], tonumber(ARGV[8]), stale) >= tonumber(ARGV[7]) then refused = -4 end
+if refused == 0 then
+  redis.call('HSET', KEYS[1], unpack(ARGV, 10))
+  redis.call('RPUSH', KEYS[2], ARGV[9])
+  redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+  redis.call('SADD', KEYS[4], ARGV[1])
+  redis.call('SADD', KEYS[5], ARGV[1])
+  refused = 1
+end
+prune(stale)
+return refused
 """
 )
 _JOIN = """
