@@ -28,6 +28,7 @@ from anyio import CapacityLimiter
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from domain.players.reserved import check_unreserved
 from domain.players.rules import checked_name, checked_password, name_key
 from domain.players.throttle import Window
 
@@ -47,6 +48,17 @@ def _dummy_hash() -> str:
     """Verified against when the name is unknown, so that an unknown name takes as long as a wrong password
     (made on first need: importing this module must not cost a hash)."""
     return _hasher.hash("not a password of anyone's")
+
+
+_CREATE = """
+if redis.call('HEXISTS', KEYS[1], 'name') == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'hash', ARGV[1], 'name', ARGV[2], 'created_ms', ARGV[3])
+return 1
+"""
+"""An account's record, whole in one step: its hash and its name together (issue 43, finding 10: a sign-up
+refused at Redis's memory limit between the two left a hash with no name, ``name_taken`` for ever and no
+sign-in). A record with no name, left so by an older version, is taken over by the next sign-up (its
+fields are the three written here). ``HSET`` is the script's only write: at the memory limit it is refused."""
 
 
 class AccountError(Exception):
@@ -92,11 +104,10 @@ async def sign_up(redis: Any, hashing: Hashing, name: str, password: str) -> str
     ``AccountError('name_taken')`` when the name (in any case) is someone's."""
     name = checked_name(name)
     checked_password(password, name)
+    check_unreserved(name)
     hashed = await hashing.run(_hasher.hash, password)
-    created = await redis.hsetnx(account_key(name), "hash", hashed)
-    if not created:
+    if not int(await redis.eval(_CREATE, 1, account_key(name), hashed, name, int(time.time() * 1000))):
         raise AccountError("name_taken", f"the name {name!r} is taken")
-    await redis.hset(account_key(name), mapping={"name": name, "created_ms": int(time.time() * 1000)})
     log.info("account_created", account=name)
     return name
 

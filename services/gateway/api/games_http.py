@@ -83,6 +83,7 @@ async def create_game(request: Request) -> Response:
         raise ApiError(422, "unknown_game_type", f"unknown game {spec.game!r}; see /api/catalog")
     bots = _bot_seats(spec)
     chosen = names.checked(spec.names, spec.seats)
+    await names.refuse_impersonation(gateway.redis, chosen)  # before anything is made
     if spec.game_id is not None:
         try:
             checked_game_id(spec.game_id, client_chosen=True)
