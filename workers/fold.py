@@ -45,6 +45,7 @@ from workers.cache import StateCache
 from workers.decide import Decider, Decision
 from workers.leases import PartitionLeases
 from workers.metrics import WorkerMetrics
+from workers.outage import refuses_writes
 from workers.reader import InboxReader
 
 log = structlog.get_logger("fold")
@@ -155,11 +156,11 @@ class FoldWorker:
             self.reader.read_ahead()  # before the appends: Redis would answer it only after most of them
         if batch is not None:
             self.appender.send_packed(batch.appends, len(batch.by_game))  # one script call per game
+        # In flight before the landing below: a refusal raised there leaves it to be landed on the way out.
+        self._in_flight = batch
         if flight is None:
-            self._in_flight = batch
             return 0
         retry = self._land(flight)
-        self._in_flight = batch
         if not retry:
             return flight.size
         # Refused appends: the batch behind them holds decisions made on top of them, which come back
@@ -258,11 +259,15 @@ class FoldWorker:
         applied: list[Decision] = []
         done: dict[int, list[bytes]] = {}
         poison = flight.poison
+        refusal: Exception | None = None
         for decisions, reply in zip(flight.by_game.values(), replies, strict=True):
             if isinstance(reply, Exception):
-                log.error("append_failed", game_id=decisions[0].message.game_id, error=str(reply))
                 self.cache.drop(decisions[0].message.game_id)
                 retry += (d.entry for d in decisions)
+                if refuses_writes(reply):  # every append would be refused: raised below, once landed
+                    refusal = reply
+                else:
+                    log.error("append_failed", game_id=decisions[0].message.game_id, error=str(reply))
                 continue
             for decision, result in zip(decisions, reply, strict=True):
                 if result[0] == b"ok":  # the common case, without building an AppendResult
@@ -293,6 +298,11 @@ class FoldWorker:
         for decision in applied:
             self._after_applied(decision)
         self._after_duplicates()
+        if refusal is not None:
+            # Redis takes no writes (out of memory, a failed save): deciding again at once would be refused
+            # again. The worker stops; its runner waits and starts again (``workers/outage.py``), and the
+            # commands still pending are claimed then.
+            raise refusal
         return retry
 
     def _after_applied(self, decision: Decision) -> None:

@@ -32,6 +32,7 @@ from events.tlog import leaves, note
 from events.tlog.seal import seal
 from events.tournament_store import INDEX as TOURNAMENTS_INDEX
 from events.tournament_store import tournament_key
+from workers.outage import Episode, is_outage
 
 log = structlog.get_logger("log_sequencer")
 
@@ -267,16 +268,26 @@ class LogSequencer:
         return len(items)
 
     def run(self) -> None:
-        """Rounds every ``interval_s`` until ``stopping`` is set; Redis outages are waited out."""
-        self.publish()
-        log.info("log_sequencer_started", origin=self.signer.name, vkey=self.signer.verifier.vkey)
+        """Rounds every ``interval_s`` until ``stopping`` is set; Redis outages and refusals (out of memory, a
+        full disk) are waited out, logged once a stretch (``workers/outage.py``)."""
+        episode, published = Episode("log_sequencer"), False
         try:
             while not self.stopping.is_set():
+                started, wait_s = time.monotonic(), self.interval_s
                 try:
+                    if not published:
+                        self.publish()
+                        published = True
+                        log.info(
+                            "log_sequencer_started", origin=self.signer.name, vkey=self.signer.verifier.vkey
+                        )
                     self.tick()
-                except (redis.ConnectionError, redis.TimeoutError, redis.BusyLoadingError) as exc:
-                    log.info("log_sequencer_waiting_for_redis", error=str(exc))
-                self.stopping.wait(self.interval_s)
+                    episode.ended()
+                except (redis.RedisError, OSError) as exc:
+                    if not is_outage(exc):
+                        raise
+                    wait_s = max(wait_s, episode.failed(exc, started))
+                self.stopping.wait(wait_s)
         finally:
             with contextlib.suppress(redis.RedisError):  # else the lease expires on its own
                 self.store.release(self.token)

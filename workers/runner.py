@@ -1,14 +1,16 @@
 """Running a fold worker as a process: signals and the bot hook wired in, and a Redis outage outlived.
 
-When Redis goes away (restarted by ``serve``, a failover, a network cut) the worker does not exit: it drops
-what it had in hand (the commands stay pending in the inbox, and their appends are idempotent), waits with
-a growing back-off, and starts folding again with a fresh worker on the same process.
+When Redis goes away (restarted by ``serve``, a failover, a network cut) or refuses writes (out of memory,
+a full disk: ``workers/outage.py``) the worker does not exit: it drops what it had in hand (the commands
+stay pending in the inbox, and their appends are idempotent), waits with a growing back-off, and starts
+folding again with a fresh worker on the same process. The rq worker does the same around rq's loop.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import logging
 import signal
 import time
 from collections.abc import Callable
@@ -18,7 +20,7 @@ from typing import Any
 import redis
 import structlog
 from redis.cluster import RedisCluster
-from redis.exceptions import ClusterDownError, MasterDownError, RedisClusterException, SlotNotCoveredError
+from redis.exceptions import RedisClusterException
 from rq import Queue
 
 from events.bus import CommandBus
@@ -32,23 +34,9 @@ from workers.jobs.clock_due import ClockTrigger, ClockWatcher
 from workers.jobs.failures import TRANSIENT
 from workers.jobs.schedule import BotScheduler
 from workers.jobs.tournament import TOURNAMENT_QUEUE, TournamentTrigger
+from workers.outage import REDIS_DOWN, Episode, is_outage
 
 log = structlog.get_logger("runner")
-
-
-REDIS_DOWN = (
-    redis.ConnectionError,
-    redis.TimeoutError,
-    OSError,
-    ClusterDownError,
-    MasterDownError,
-    SlotNotCoveredError,
-)
-"""What a Redis outage raises (``BusyLoadingError`` while it loads its data is a ``ConnectionError``; on a
-Cluster, a master lost and not yet replaced answers ``CLUSTERDOWN``, or its slots are not covered)."""
-
-RECONNECT_FIRST_S = 0.2
-RECONNECT_MOST_S = 5.0
 
 
 class WorkerLife:
@@ -105,8 +93,9 @@ def run_fold_worker(
     runners = RunnersAlive(store.redis)
 
     def after_applied(game_id: str, loaded: LoadedGame) -> None:
-        if not runners():  # a live bot runner plays the bots from the game's events: no job per move
-            _isolated("bot_trigger", trigger, game_id, loaded)
+        # A live bot runner plays the instant bots from the game's events (no job a move), never a search
+        # bot's turn: that one is an rq job either way, spread over the rq workers.
+        _isolated("bot_trigger", trigger.searching if runners() else trigger, game_id, loaded)
         _isolated("tournament_trigger", tournaments, game_id, loaded)
         _isolated("archive_trigger", archive, game_id, loaded)
         _isolated("rating_trigger", ratings, game_id, loaded)
@@ -136,8 +125,14 @@ def _fold_until_stopped(
     batch_size: int,
     plain_transport: bool,
 ) -> int:
-    """Fold with a fresh worker after each Redis outage until a stop is asked for."""
-    folded, wait_s = 0, RECONNECT_FIRST_S
+    """Fold with a fresh worker after each Redis outage or refusal until a stop is asked for."""
+    folded, episode = 0, Episode("fold")
+
+    def applied(game_id: str, loaded: LoadedGame) -> None:
+        if episode.began is not None:  # a command landed: Redis takes writes again
+            episode.ended()
+        after_applied(game_id, loaded)
+
     while not life.stopping:
         started = time.monotonic()
         try:
@@ -145,17 +140,19 @@ def _fold_until_stopped(
                 store.redis,
                 store,
                 bus,
-                on_applied=after_applied,
+                on_applied=applied,
                 batch_size=batch_size,
                 plain_transport=plain_transport,
             )
             if life.stopping:
                 break
             folded += life.worker.run()
-        except REDIS_DOWN as exc:
+        except (redis.RedisError, OSError) as exc:
+            if not is_outage(exc):
+                raise
             if life.stopping:
                 break
-            wait_s = _wait_out(exc, store.redis, started, wait_s)
+            _wait_out(episode.failed(exc, started), store.redis)
     return folded
 
 
@@ -170,14 +167,9 @@ def _isolated(hook: str, call: Callable[[str, LoadedGame], None], game_id: str, 
         log.exception("hook_failed", hook=hook, game_id=game_id)
 
 
-def _wait_out(outage: Exception, client: Any, started: float, wait_s: float) -> float:
-    """After a Redis outage met by a run begun at ``started``: log it, drop the client's connections (a
-    Cluster client also reads its slot map again, if any node answers: a replica may have taken a lost
-    master's place) and wait ``wait_s``, or the first wait again after 30 s of running. Returns the next
-    wait, twice as long, up to ``RECONNECT_MOST_S``."""
-    if time.monotonic() - started > 30:
-        wait_s = RECONNECT_FIRST_S
-    log.warning("redis_unreachable", error=str(outage) or type(outage).__name__, retry_in_s=wait_s)
+def _wait_out(wait_s: float, client: Any) -> None:
+    """Drop the client's connections (a Cluster client also reads its slot map again, if any node answers: a
+    replica may have taken a lost master's place), then wait ``wait_s``."""
     if isinstance(client, RedisCluster):
         client.disconnect_connection_pools()  # type: ignore[no-untyped-call]
         with contextlib.suppress(*REDIS_DOWN, RedisClusterException):
@@ -185,7 +177,6 @@ def _wait_out(outage: Exception, client: Any, started: float, wait_s: float) -> 
     else:
         client.connection_pool.disconnect()
     time.sleep(wait_s)
-    return min(RECONNECT_MOST_S, wait_s * 2)
 
 
 class RunnersAlive:
@@ -225,12 +216,79 @@ def run_rq_worker(
     if bots is not None:
         start_in_thread(*bots)
 
-    wait_s = RECONNECT_FIRST_S
+    episode, quit_on = Episode("rq"), _QuitCause.install()
     while True:
-        started = time.monotonic()
+        started, worker = time.monotonic(), None
         try:
             queues = [Queue(name, connection=client) for name in (BOT_QUEUE, TOURNAMENT_QUEUE, ARCHIVE_QUEUE)]
-            (SimpleWorker if no_fork else Worker)(queues, connection=client).work(logging_level=logging_level)
+            worker = (SimpleWorker if no_fork else Worker)(queues, connection=client)
+            quit_on.cause = None
+            worker.work(logging_level=logging_level)
+            if worker._stop_requested or quit_on.cause is None:
+                return  # a stop asked for (SIGTERM), or rq quit on an error of its own: as rq would
+            cause: BaseException = quit_on.cause
+        except (redis.RedisError, OSError) as exc:
+            if not is_outage(exc):
+                raise
+            cause = exc
+        if worker is not None:  # rq's teardown stops at its first refused write, before this
+            with contextlib.suppress(Exception):
+                worker.unsubscribe()  # type: ignore[no-untyped-call]  # its pub/sub thread, else left reading a connection dropped below
+        wait_s = episode.failed(cause, started)
+        # rq's signal handlers stay installed after ``work``, and would ask Redis about a worker that is
+        # gone: between two runs nothing is in hand, so a stop asked for now is taken at once.
+        stop = _StopBetweenRuns.install()
+        with contextlib.suppress(_Interrupted):
+            _wait_out(wait_s, client)
+        if stop.asked:
             return
-        except REDIS_DOWN as exc:
-            wait_s = _wait_out(exc, client, started, wait_s)
+
+
+class _StopBetweenRuns:
+    """SIGTERM / SIGINT while the rq worker waits between two runs of rq: noted, and the wait ends."""
+
+    def __init__(self) -> None:
+        self.asked = False
+
+    @classmethod
+    def install(cls) -> _StopBetweenRuns:
+        stop = cls()
+
+        def handle(signum: int, frame: FrameType | None) -> None:
+            stop.asked = True
+            raise _Interrupted
+
+        signal.signal(signal.SIGTERM, handle)
+        signal.signal(signal.SIGINT, handle)
+        return stop
+
+
+class _Interrupted(Exception):
+    """Raised out of the back-off's sleep by ``_StopBetweenRuns``."""
+
+
+class _QuitCause(logging.Filter):
+    """rq's loop catches every error, logs "found an unhandled exception, quitting" with its traceback, and
+    returns from ``work`` as if asked to stop: this filter on rq's logger keeps the error when it is a Redis
+    outage or refusal (``run_rq_worker`` then waits and starts rq again, where rq would have exited) and
+    drops that record (``Episode`` logs the stretch once, not a traceback a retry)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cause: BaseException | None = None
+
+    @classmethod
+    def install(cls) -> _QuitCause:
+        quit_on = cls()
+        logging.getLogger("rq.worker").addFilter(quit_on)
+        return quit_on
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        error = record.exc_info[1] if record.exc_info else None
+        if error is None and "Redis connection timeout" in message:  # rq logs that one with no exception
+            error = redis.TimeoutError(message)
+        if error is None or not is_outage(error) or "quitting" not in message:
+            return True
+        self.cause = error
+        return False
