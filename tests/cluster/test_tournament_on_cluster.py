@@ -26,11 +26,15 @@ import pytest
 import redis
 from redis.cluster import RedisCluster
 
+from domain import GAMES
 from events import keys
+from events.chain import first_broken_link
 from events.log_store import LogStore
-from events.tournament_store import tournament_key
+from events.tournament_store import TournamentStore, tournament_key
 from services import tournament_service as service
 from services.archive import archive_path
+from services.audit.verify import verify_lines
+from services.export import export_lines
 from services.redis_launcher import free_port
 from tests.cluster.test_rq_on_cluster import split_services
 from tests.integration.test_cli import hm
@@ -242,3 +246,28 @@ def test_many_tournaments_each_in_one_slot_spread_over_the_masters(
     slots = {int(cluster_client.execute_command("CLUSTER KEYSLOT", tournament_key(t, "meta"))) for t in ids}
     assert len(slots) == len(ids), "thirty tournaments, thirty slots"
     assert set(service.list_ids(services, 0, 100)) == set(ids), "the index of tournaments lists them all"
+
+
+def test_tournament_run_plays_a_whole_tournament_on_the_cluster(
+    redis_cluster: LocalCluster, cluster_client: RedisCluster, rq_redis_url: str, tmp_path: Path
+) -> None:
+    """``harbormaster tournament run`` with workers of its own on the cluster (a hosted game, as an operator
+    runs it): every game finished and verified, the tournament's chain intact."""
+    env = {**os.environ, "REDIS_URL": redis_cluster.url, "HARBORMASTER_DATA": str(tmp_path / "data"),
+           "HARBORMASTER_ARCHIVE": str(tmp_path / "archive"), "HARBORMASTER_LOG_LEVEL": "warning"}  # fmt: skip
+    argv = ["tournament", "run", "--game", "eic", "--players", "6", "--table-size", "2", "--rounds", "2",
+            "--bots", "random", "--id", "run-on-cluster"]  # fmt: skip
+    run = subprocess.run(
+        [sys.executable, "-m", "services.cli", *argv], env=env, capture_output=True, timeout=600
+    )
+    assert run.returncode == 0, run.stderr.decode()[-2000:]
+    assert b"6 games" in run.stdout, run.stdout.decode()[-2000:]
+    services = split_services(redis_cluster.url, rq_redis_url)
+    state = service.load(services, "run-on-cluster")
+    assert state.status == "finished" and all(r.closed for r in state.rounds)
+    for game in service.game_ids(state):
+        report = verify_lines(export_lines(services.store, game), GAMES)
+        assert report.ok and report.finished, (game, report.problems)
+    tournaments = TournamentStore(services.redis)
+    header = tournaments.header("run-on-cluster")
+    assert first_broken_link(header, tournaments.envelopes("run-on-cluster")) is None
