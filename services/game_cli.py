@@ -29,7 +29,7 @@ def cmd_new(services: Services, url: str, args: argparse.Namespace) -> int:
             f"unknown game {args.game!r}; choose one of {', '.join(sorted(services.store.games))}"
         )
     options = json_arg(args.options, "--options")
-    bots = {int(seat): name for seat, name in json_arg(args.bots, "--bots").items()}
+    bots = {_seat_number(seat, "--bots"): name for seat, name in json_arg(args.bots, "--bots").items()}
     game_id, meta = create_game(
         services,
         args.game,
@@ -49,10 +49,21 @@ def cmd_new(services: Services, url: str, args: argparse.Namespace) -> int:
     print(
         json.dumps(
             created
-            | {"seats": sorted(seats, key=lambda s: str(s["seat"]).zfill(3)), "watch": f"/games/{game_id}"}
+            | {
+                "seats": sorted(seats, key=lambda s: str(s["seat"]).zfill(3)),
+                "watch": f"{services.settings.public_url or ''}/games/{game_id}",  # absolute when it is known
+            }
         )
     )
     return 0
+
+
+def _seat_number(text: str, option: str) -> int:
+    """A seat number written by the user: ASCII digits only (``int`` would take ``"١"`` as 1 and refuse
+    ``"²"``, which ``str.isdigit`` lets through, with a traceback)."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 4):
+        raise UserError(f"{option}: a seat is a number in ASCII digits, not {text[:20]!r}")
+    return int(text)
 
 
 def cmd_send(services: Services, args: argparse.Namespace) -> int:

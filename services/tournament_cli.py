@@ -153,7 +153,10 @@ def run_verb(services: Services, url: str, args: argparse.Namespace) -> int:
         person = player_of(services, tid, args.key)
         if person is None:
             raise UserError(f"that key is not the key of a person in tournament {tid}")
-        print(json.dumps(current_table(service.load(services, tid), person, args.key)), file=out)
+        table = current_table(service.load(services, tid), person, args.key)
+        if table["link"] is not None and services.settings.public_url:  # a link the person can open as is
+            table["link"] = services.settings.public_url + table["link"]
+        print(json.dumps(table), file=out)
         return 0
     if args.verb == "replace":
         key = service.replace_person(services, url, tid, args.player, args.name)
@@ -163,7 +166,8 @@ def run_verb(services: Services, url: str, args: argparse.Namespace) -> int:
         if args.verb == "withdraw":
             service.withdraw(services, url, tid, args.player, args.reason)
         elif args.verb == "adjudicate":
-            ranking = [int(p) for p in args.ranking.split(",") if p.strip().lstrip("-").isdigit()]
+            ranking = [int(p) for p in args.ranking.split(",") if p.strip().lstrip("-").isascii()
+                       and p.strip().lstrip("-").isdigit()]  # fmt: skip
             service.adjudicate(services, url, tid, args.round, args.table, ranking, args.reason)
         else:
             service.cancel(services, url, tid, args.reason)

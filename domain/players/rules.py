@@ -66,13 +66,13 @@ def checked_author(author: str) -> str:
     return author
 
 
-def chat_reaches(channel: str, *, to_player: bool, tournament: bool, finished: bool) -> bool:
-    """Whether a message of ``channel`` is delivered to a viewer. Players' chat reaches everyone; spectators'
-    chat reaches spectators, and players too except in a tournament game still being played (where a
-    spectator could coach a player)."""
-    if channel == "players" or not to_player:
-        return True
-    return not tournament or finished
+def chat_reaches(channel: str, *, tournament: bool, finished: bool) -> bool:
+    """Whether a message of ``channel`` is delivered to (and listed for) readers now. Players' chat reaches
+    everyone. Spectators' chat reaches everyone too, except in a tournament game still being played: there
+    it reaches nobody until the game ends, since a spectator could coach a player, and a player can read as
+    anyone (anonymously, or signed in to a second account), so holding it back from seats alone hid nothing
+    (issue 43, finding 17). It is kept, and read by all once the game is over."""
+    return channel == "players" or not tournament or finished
 
 
 def may_post(channel: str, *, is_player: bool) -> bool:

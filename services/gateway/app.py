@@ -24,9 +24,11 @@ from starlette.websockets import WebSocket
 from services import cluster
 from services.bootstrap import Services
 from services.config import Limits
+from services.gateway.access.revocation import registry
 from services.gateway.api import openapi, requests
 from services.gateway.api.chat_http import ChatRelay
 from services.gateway.context import Gateway, async_client, gateway_of
+from services.gateway.security_headers import SecurityHeaders
 from services.gateway.sockets import ws
 
 log = structlog.get_logger("gateway")
@@ -114,7 +116,7 @@ def create_app(
         )
         app.state.gateway = gateway
         gateway.hub.start()
-        relay = ChatRelay(gateway)  # table chat to this gateway's sockets
+        relay = ChatRelay(gateway, registry(app.state))  # table chat, and revoked sessions, to its sockets
         relay.start()
         log.info("gateway_ready", redis=url, games=sorted(services.store.games))
         try:
@@ -136,6 +138,7 @@ def create_app(
             ClientDisconnect: _client_gone,
         },
     )
+    app.add_middleware(SecurityHeaders)
     app.add_middleware(CountRequests)
     return app
 

@@ -70,17 +70,33 @@ class AccountError(Exception):
         self.message = message
 
 
-class Hashing:
-    """Runs Argon2id in threads, at most ``HASHING_AT_ONCE`` at a time (one per gateway: its limiter belongs
-    to the gateway's event loop, so it is made on first use there)."""
+class HashingBusy(Exception):
+    """Every hashing thread is busy and ``queue`` requests wait already: refused at once (issue 43, finding
+    15: a hundred addresses signing in within their limits had everyone's sign-in wait 6.6 s)."""
 
-    def __init__(self) -> None:
+
+class Hashing:
+    """Runs Argon2id in threads, at most ``HASHING_AT_ONCE`` at a time, with at most ``queue`` more waiting
+    (``HARBORMASTER_HASHING_QUEUE``); one per gateway: its limiter belongs to the gateway's event loop, so it
+    is made on first use there."""
+
+    def __init__(self, queue: int = 16) -> None:
         self._limiter: CapacityLimiter | None = None
+        self.queue = queue
+        self.admitted = 0
+        """Hashes running or waiting for a thread."""
 
     async def run(self, work: Any, *args: str) -> Any:
+        """``work(*args)`` in a hashing thread; ``HashingBusy`` at once when the queue is full."""
         if self._limiter is None:
             self._limiter = CapacityLimiter(HASHING_AT_ONCE)
-        return await anyio.to_thread.run_sync(work, *args, limiter=self._limiter)
+        if self.admitted >= HASHING_AT_ONCE + self.queue:
+            raise HashingBusy("every password hasher is busy; retry shortly")
+        self.admitted += 1
+        try:
+            return await anyio.to_thread.run_sync(work, *args, limiter=self._limiter)
+        finally:
+            self.admitted -= 1
 
 
 def account_key(name: str) -> str:
@@ -129,6 +145,15 @@ def _matches(hashed: str, password: str) -> bool:
         return _hasher.verify(hashed, password)
     except (VerificationError, InvalidHashError):
         return False
+
+
+matches = _matches
+"""Whether ``password`` is the one ``hashed`` was made from (blocking: run it through ``Hashing``)."""
+
+
+def hash_password(password: str) -> str:
+    """The Argon2id hash kept of a password (blocking: run it through ``Hashing``)."""
+    return _hasher.hash(password)
 
 
 async def exists(redis: Any, name: str) -> str | None:

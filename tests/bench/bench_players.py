@@ -34,7 +34,7 @@ SIGNERS = 8
 """Clients signing in at once (more than the gateway hashes at once: the rest wait their turn)."""
 POSTERS = 8
 PLAYERS_ENV = {"HARBORMASTER_SIGNIN_PER_NAME": "0", "HARBORMASTER_SIGNIN_PER_ADDRESS": "0",
-               "HARBORMASTER_CHAT_PER_SECOND": "0"}  # fmt: skip
+               "HARBORMASTER_CHAT_PER_SECOND": "0", "HARBORMASTER_CHAT_PER_ADDRESS": "0"}  # fmt: skip
 
 
 # --- sign-ins ---------------------------------------------------------------------------------------------

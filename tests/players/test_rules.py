@@ -54,12 +54,11 @@ def test_a_muted_author_is_named_as_shown_printable_and_bounded() -> None:
         assert refused.value.code == "bad_author"
 
 
-def test_spectators_chat_reaches_players_only_outside_a_live_tournament_game() -> None:
-    assert not chat_reaches("spectators", to_player=True, tournament=True, finished=False)
-    assert chat_reaches("spectators", to_player=True, tournament=True, finished=True)
-    assert chat_reaches("spectators", to_player=True, tournament=False, finished=False)
-    assert chat_reaches("spectators", to_player=False, tournament=True, finished=False)
-    assert chat_reaches("players", to_player=False, tournament=True, finished=False)
+def test_spectators_chat_of_a_live_tournament_game_reaches_nobody_until_it_ends() -> None:
+    assert not chat_reaches("spectators", tournament=True, finished=False)  # not even an anonymous reader
+    assert chat_reaches("spectators", tournament=True, finished=True)
+    assert chat_reaches("spectators", tournament=False, finished=False)
+    assert chat_reaches("players", tournament=True, finished=False)
     assert may_post("players", is_player=True) and not may_post("players", is_player=False)
     assert may_post("spectators", is_player=False) and not may_post("spectators", is_player=True)
 

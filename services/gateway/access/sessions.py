@@ -22,12 +22,14 @@ COOKIE = "hm_session"
 
 
 class PlayersState:
-    """What one gateway keeps for accounts and chat: settings, and the chat rate limiter."""
+    """What one gateway keeps for accounts and chat: settings, and the chat rate limiters (per author and
+    game, and per address)."""
 
     def __init__(self, settings: PlayerSettings) -> None:
         self.settings = settings
         self.chat = RateLimiter(settings.chat_per_second, settings.chat_burst_seconds)
-        self.hashing = accounts.Hashing()
+        self.chat_by_address = RateLimiter(settings.chat_per_address, settings.chat_burst_seconds)
+        self.hashing = accounts.Hashing(settings.hashing_queue)
 
 
 def players_of(connection: HTTPConnection) -> PlayersState:

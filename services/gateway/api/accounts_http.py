@@ -1,8 +1,11 @@
 """``/api/accounts`` and ``/api/session``: sign up, sign in, sign out, and who is signed in.
 
-Sign-in (and sign-up) attempts are counted per account name and per address in Redis (so every gateway
-counts them together) and refused with 429 and ``Retry-After`` beyond their windows; a password reaches
-nothing but Argon2id (``services/players/accounts.py``): it is neither stored nor logged.
+Sign-in (and sign-up) attempts are counted per account name and address and per address in Redis (so
+every gateway counts them together) and refused with 429 and ``Retry-After`` beyond their windows, and a
+name under attack is tried only from addresses that signed in to it before
+(``services/gateway/access/signin_guard.py``); a password reaches nothing but Argon2id
+(``services/players/accounts.py``): it is neither stored nor logged, and past the hashers' queue a sign-in
+is refused at once (503 ``busy``).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from domain.engine import RuleViolation
-from domain.players.throttle import Window
+from services.gateway.access import revocation, signin_guard
 from services.gateway.access.sessions import (
     account_of,
     clear_session_cookie,
@@ -29,8 +32,6 @@ from services.gateway.context import client_address, gateway_of
 from services.players import accounts
 
 log = structlog.get_logger("accounts")
-
-MINUTE = 60.0
 
 
 def require_same_site(request: Request) -> None:
@@ -49,25 +50,21 @@ async def require_account(request: Request) -> str:
 
 async def _attempt(request: Request, by_name: bool) -> Credentials:
     """The credentials of a sign-up or sign-in sent from this site's own page, the attempt counted from this
-    address (and, ``by_name``, on this name); 429 when over either window."""
+    address (and, ``by_name``, on this name from this address: ``signin_guard.py``); 429 when over a window."""
     require_same_site(request)
     body = decode_body(await read_body(request), Credentials)
-    settings = players_of(request).settings
-    redis = gateway_of(request).redis
-    now = time.time()
-    checks = []
-    if settings.signin_per_address > 0:
-        checks.append(
-            (accounts.address_throttle_key(client_address(request)), settings.signin_per_address, "address")
-        )
-    if by_name and settings.signin_per_name > 0:
-        checks.append((accounts.name_throttle_key(body.name), settings.signin_per_name, "account name"))
-    for key, limit, who in checks:
-        wait_s = await accounts.throttle_wait(redis, key, Window(limit, MINUTE), now)
-        if wait_s > 0:
-            log.info("signin_throttled", who=who)
-            raise too_many(f"sign-in attempts for this {who}", wait_s)
+    name = body.name if by_name else None
+    redis, settings = gateway_of(request).redis, players_of(request).settings
+    wait_s, who = await signin_guard.admit(redis, settings, name, client_address(request), time.time())
+    if wait_s > 0:
+        log.info("signin_throttled", who=who)
+        raise too_many(f"sign-in attempts {who}", wait_s)
     return body
+
+
+def _busy(exc: accounts.HashingBusy) -> ApiError:
+    """Every hasher busy and the queue full: 503 at once, rather than every sign-in waiting longer."""
+    return ApiError(503, "busy", str(exc), {"Retry-After": "1"})
 
 
 async def sign_up(request: Request) -> Response:
@@ -77,6 +74,8 @@ async def sign_up(request: Request) -> Response:
         name = await accounts.sign_up(
             gateway_of(request).redis, players_of(request).hashing, body.name, body.password
         )
+    except accounts.HashingBusy as exc:
+        raise _busy(exc) from exc
     except RuleViolation as exc:
         raise ApiError(422, exc.code, exc.message) from exc
     except accounts.AccountError as exc:
@@ -87,13 +86,16 @@ async def sign_up(request: Request) -> Response:
 async def sign_in(request: Request) -> Response:
     """``POST /api/session``: check the password and open a session (200, with the session cookie)."""
     body = await _attempt(request, by_name=True)
+    redis, address = gateway_of(request).redis, client_address(request)
     try:
-        name = await accounts.verify(
-            gateway_of(request).redis, players_of(request).hashing, body.name, body.password
-        )
+        name = await accounts.verify(redis, players_of(request).hashing, body.name, body.password)
+    except accounts.HashingBusy as exc:
+        raise _busy(exc) from exc
     except accounts.AccountError as exc:
-        log.info("signin_refused", address=client_address(request))
+        log.info("signin_refused", address=address)
+        await signin_guard.failed(redis, body.name, time.time())
         raise ApiError(401, exc.code, exc.message) from exc
+    await signin_guard.succeeded(redis, name, address)
     return await _signed_in(request, name, 200)
 
 
@@ -106,11 +108,15 @@ async def _signed_in(request: Request, name: str, status: int) -> Response:
 
 
 async def sign_out(request: Request) -> Response:
-    """``DELETE /api/session``: the session is deleted in Redis (the cookie is worth nothing after)."""
+    """``DELETE /api/session``: the session is deleted in Redis (the cookie is worth nothing after), and the
+    game sockets it opened are closed."""
     require_same_site(request)
     secret = session_secret(request)
     if secret is not None:
-        await accounts.close_session(gateway_of(request).redis, secret)
+        redis = gateway_of(request).redis
+        await accounts.close_session(redis, secret)
+        # and its sockets, here at once, elsewhere within moments (finding 14: they kept playing)
+        await revocation.revoke(redis, request.app.state, [accounts.session_digest(secret)])
     response = Response(status_code=204)
     clear_session_cookie(response, request)
     return response

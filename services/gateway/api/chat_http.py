@@ -1,7 +1,7 @@
 """Table chat over the gateway: ``POST /api/games/{id}/chat`` writes a message, ``GET`` lists what the caller
 may read, and each message is pushed as a ``chat`` frame on the game's WebSockets to the viewers it may
 reach (``domain.players.rules.chat_reaches``: in a tournament game still being played, spectators' chat
-never reaches a seat's socket).
+reaches nobody, anonymous readers included, until the game ends).
 
 Authors: a seat (its token, or the session of the account that holds it) writes in the players' channel
 under its seat's name; a signed-in account without a seat in the spectators' channel under its own name.
@@ -29,6 +29,7 @@ from events.transport import slots as cluster_slots
 from events.transport.multiplexed_cluster import ClusterMultiplexed
 from services import cluster
 from services.gateway.access import auth
+from services.gateway.access.revocation import REVOKED, SessionSockets, revoked_digests
 from services.gateway.access.sessions import account_of, players_of
 from services.gateway.api import names
 from services.gateway.api.accounts_http import require_account, require_same_site
@@ -44,13 +45,14 @@ from services.gateway.api.requests import (
     viewer_seat,
 )
 from services.gateway.api.tables_http import display_names
-from services.gateway.context import Gateway, gateway_of
+from services.gateway.context import Gateway, client_address, gateway_of
 from services.gateway.feeds.fanout import GameFeed, encode_text
 from services.players import chat, mutes
 
 log = structlog.get_logger("chat")
 
 RELAY = "hm:chat:relay"
+REVOKED_CHANNEL = REVOKED.encode()
 _relay_decoder = msgspec.json.Decoder(tuple[str, ChatFrame])
 
 
@@ -70,7 +72,10 @@ async def post_chat(request: Request) -> Response:
         text = checked_chat(body.text, body.channel)
     except RuleViolation as exc:
         raise ApiError(422, exc.code, exc.message) from exc
-    if (wait_s := players_of(request).chat.take(f"{game_id}\n{author}")) > 0:
+    players = players_of(request)
+    if (wait_s := players.chat_by_address.take(client_address(request))) > 0:
+        raise too_many("chat messages from this address", wait_s)
+    if (wait_s := players.chat.take(f"{game_id}\n{author}")) > 0:
         raise too_many("chat messages", wait_s)
     frame = await chat.append(gateway.redis, game_id, body.channel, author, seat, text)
     await gateway.redis.publish(RELAY, msgspec.json.encode((game_id, frame)))
@@ -90,15 +95,14 @@ async def _author(gateway: Gateway, request: Request, feed: GameFeed, seat: int 
 
 async def list_chat(request: Request) -> Response:
     """``GET /api/games/{id}/chat``: the last messages the caller may read, oldest first."""
-    gateway, feed, seat = await viewed_game(request)
-    messages = [m for m in await chat.recent(gateway.redis, feed.game_id) if _reaches(feed, m.channel, seat)]
+    gateway, feed, _ = await viewed_game(request)  # a wrong token is still refused (403)
+    messages = [m for m in await chat.recent(gateway.redis, feed.game_id) if _reaches(feed, m.channel)]
     return json_response(ChatLog(messages=messages))
 
 
-def _reaches(feed: GameFeed, channel: str, seat: int | None) -> bool:
-    return chat_reaches(
-        channel, to_player=seat is not None, tournament=feed.meta.tournament, finished=feed.finished
-    )
+def _reaches(feed: GameFeed, channel: str) -> bool:
+    """The same for every reader: a seat reads what an anonymous reader reads (finding 17)."""
+    return chat_reaches(channel, tournament=feed.meta.tournament, finished=feed.finished)
 
 
 async def list_muted(request: Request) -> Response:
@@ -137,10 +141,12 @@ def deliver(gateway: Gateway, game_id: str, frame: ChatFrame) -> int:
     feed = gateway.hub.feeds.get(game_id)
     if feed is None:
         return 0
+    if not _reaches(feed, frame.channel):
+        return 0
     text = encode_text(frame)
     sent = 0
     for viewer in list(feed.viewers):
-        if not viewer.closed and _reaches(feed, frame.channel, viewer.seat):
+        if not viewer.closed:
             viewer.note(text)
             sent += 1
     return sent
@@ -149,10 +155,12 @@ def deliver(gateway: Gateway, game_id: str, frame: ChatFrame) -> int:
 class ChatRelay:
     """Reads ``hm:chat:relay`` and delivers each message to this gateway's sockets, for as long as the
     gateway runs (reconnecting after a Redis outage; a message published meanwhile is in the chat's stream,
-    for ``GET …/chat``, but not pushed)."""
+    for ``GET …/chat``, but not pushed). On the same connection, the sessions revoked on any gateway
+    (``revocation.REVOKED``): their sockets here are cut off."""
 
-    def __init__(self, gateway: Gateway) -> None:
+    def __init__(self, gateway: Gateway, sockets: SessionSockets) -> None:
         self.gateway = gateway
+        self.sockets = sockets
         self.task: asyncio.Task[None] | None = None
         self._attempts = 0
 
@@ -177,9 +185,13 @@ class ChatRelay:
         client = self._subscriber()
         pubsub: Any = client.pubsub()
         try:
-            await pubsub.subscribe(RELAY)
+            await pubsub.subscribe(RELAY, REVOKED)
             async for message in pubsub.listen():
-                if message.get("type") == "message":
+                if message.get("type") != "message":
+                    continue
+                if message.get("channel") == REVOKED_CHANNEL:
+                    self.sockets.cut(revoked_digests(message["data"]))
+                else:
                     self._take(message["data"])
         finally:
             with contextlib.suppress(Exception):

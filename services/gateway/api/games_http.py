@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 
 import msgspec
 import structlog
@@ -22,7 +23,7 @@ from starlette.responses import Response
 from domain.engine import RuleViolation
 from events import codec, keys
 from events.envelope import CommandRecord
-from events.errors import GameExists
+from events.errors import GameExists, UnknownGame
 from events.ids import parse_tournament_game_id
 from events.store import meta_from_hash, queue_meta_read
 from services.bootstrap import ClusterNotSupported
@@ -121,10 +122,19 @@ async def create_game(request: Request) -> Response:
     return json_response(GameCreated(game_id=game_id, game=spec.game, seats=grants, watch_url=watch), 201)
 
 
+SEAT_TEXT = re.compile(r"^[0-9]{1,4}\Z")
+"""A seat number as a client writes it: ASCII digits only. ``str.isdigit`` also takes ``"²"`` (which ``int``
+refuses: a 500) and ``"١"`` (which ``int`` reads as 1: another seat than the one meant)."""
+
+
 def _bot_seats(spec: CreateGame) -> dict[int, str]:
     bots: dict[int, str] = {}
     for seat_text, name in spec.bots.items():
-        if not seat_text.isdigit() or not 0 <= int(seat_text) < spec.seats:
+        if not SEAT_TEXT.match(seat_text):
+            raise ApiError(
+                400, "bad_bot_seat", f"a bot seat is a seat number in ASCII digits, not {seat_text[:20]!r}"
+            )
+        if not 0 <= int(seat_text) < spec.seats:
             raise ApiError(422, "bad_bot_seat", f"bot seat {seat_text!r} is not a seat of this game")
         bots[int(seat_text)] = name
     return bots
@@ -173,13 +183,21 @@ async def _summaries(gateway: Gateway, ids: list[str]) -> list[GameSummary]:
     pipe = gateway.redis.pipeline(transaction=False)
     for game_id in ids:
         queue_meta_read(pipe, game_id)
-        pipe.hget(spectating_key(game_id), names.FIELD)
+        pipe.hmget(spectating_key(game_id), names.FIELD, "delay_s")
     replies = await pipe.execute()
     out = []
-    for game_id, raw, position, chosen in zip(ids, replies[::3], replies[1::3], replies[2::3], strict=True):
+    for game_id, raw, position, (chosen, delay_s) in zip(
+        ids, replies[::3], replies[1::3], replies[2::3], strict=True
+    ):
         if not raw or b"header" not in raw:
             continue
         meta = meta_from_hash(raw, position)
+        delayed = (
+            meta.tournament and meta.status != "finished" and (meta.spectator_delay > 0 or bool(delay_s))
+        )
+        seq = await _spectators_seq(gateway, game_id) if delayed else meta.last_seq
+        if seq is None:
+            continue
         game = gateway.games.get(meta.header.game)
         out.append(
             GameSummary(
@@ -188,7 +206,7 @@ async def _summaries(gateway: Gateway, ids: list[str]) -> list[GameSummary]:
                 title=game.title if game else meta.header.game,
                 seats=meta.header.seats,
                 status=meta.status,
-                seq=meta.last_seq,
+                seq=seq,
                 created_ms=meta.header.created_ms,
                 bots=meta.bots,
                 tournament=meta.tournament,
@@ -196,6 +214,17 @@ async def _summaries(gateway: Gateway, ids: list[str]) -> list[GameSummary]:
             )
         )
     return out
+
+
+async def _spectators_seq(gateway: Gateway, game_id: str) -> int | None:
+    """The last event a spectator of this delayed game may see now: what the public list shows of it, never
+    the real one (a delayed spectator saw seq 39 while the list said 45: issue 43, finding 17). Its feed
+    knows (events and their times); ``None`` for a game gone meanwhile."""
+    try:
+        feed = await gateway.hub.feed(game_id)
+    except UnknownGame:
+        return None
+    return feed.visible_seq(None)
 
 
 async def get_game(request: Request) -> Response:

@@ -6,6 +6,7 @@ from typing import Any
 
 from services.gateway.api import accounts_http as a
 from services.gateway.api import chat_http, ratings_http, tables_http
+from services.gateway.api import credentials_http as cr
 from services.gateway.api import players_protocol as pp
 from services.gateway.api import tournament_accounts as ta
 from services.gateway.api.operation import GAME_ID, SESSION, Endpoint, body, op, page, path_param
@@ -44,7 +45,18 @@ ENDPOINTS: dict[str, dict[str, Endpoint]] = {
                   security=SESSION),
         "post": op(a.sign_in, "Sign in: 200 with the session cookie. Attempts are limited per name and per "
                    "address (429).", "200", pp.Me, "400 401 403 413 429", requestBody=body(pp.Credentials)),
-        "delete": op(a.sign_out, "Sign out: the session is deleted in Redis; 204.", "204", None, "403",
+        "delete": op(a.sign_out, "Sign out: the session is deleted in Redis and the game sockets it opened are "
+                     "closed (4401); 204.", "204", None, "403", security=SESSION),
+    },
+    "/api/me/password": {
+        "put": op(cr.change_password, "Change the password: the current one is required; every other session of "
+                  "the account is signed out (and its sockets closed), this one stays; 204. At most 5 tries a "
+                  "minute.", "204", None, "400 401 403 409 413 422 429", requestBody=body(cr.PasswordChange),
+                  security=SESSION),
+    },
+    "/api/me/sessions": {
+        "delete": op(cr.sign_out_everywhere, "Sign out everywhere: every session of the account ends, this one "
+                     "too, and the game sockets they opened are closed; 204.", "204", None, "401 403",
                      security=SESSION),
     },
     "/api/me/games": {
@@ -81,8 +93,9 @@ ENDPOINTS: dict[str, dict[str, Endpoint]] = {
         for handler, verb, text in TABLE_VERBS
     },
     "/api/games/{game_id}/chat": {
-        "get": op(chat_http.list_chat, "The last 200 chat messages the caller may read (a seat in a tournament "
-                  "game still being played reads no spectators' message), oldest first.", "200", pp.ChatLog,
+        "get": op(chat_http.list_chat, "The last 200 chat messages, oldest first; the same for every reader: "
+                  "spectators' messages of a tournament game still being played are listed for nobody until it "
+                  "ends.", "200", pp.ChatLog,
                   "403 404", parameters=[GAME_ID]),
         "post": op(chat_http.post_chat, "Chat: a seat (token or session) in `players`, a signed-in spectator in "
                    "`spectators`. At most 300 characters; pushed as a `chat` frame on the game's sockets it may "
@@ -108,5 +121,5 @@ ENDPOINTS: dict[str, dict[str, Endpoint]] = {
 STRUCTS: tuple[Any, ...] = (
     pp.Credentials, pp.Me, pp.OpenTable, pp.TableInfo, pp.TableList, pp.MyGame, pp.MyGames, pp.ChatPost,
     pp.ChatFrame, pp.ChatLog, pp.Muted, pp.RatingRow, pp.Leaderboard, pp.GameRating, pp.AccountPage, ta.ClaimEntrant,
-    ta.EntrantClaimed,
+    ta.EntrantClaimed, cr.PasswordChange,
 )  # fmt: skip

@@ -94,7 +94,7 @@ def require_admin(request: Request, needing_it: str) -> None:
 async def read_body(request: Request) -> bytes:
     """The body, refusing more than ``MAX_BODY`` bytes without reading it all."""
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
+    if declared is not None and declared.isascii() and declared.isdigit() and int(declared) > MAX_BODY:
         raise ApiError(413, "too_large", f"a request body may be at most {MAX_BODY} bytes")
     chunks, size = [], 0
     async for chunk in request.stream():

@@ -22,7 +22,8 @@ from uvicorn.protocols.utils import ClientDisconnected
 from events.errors import UnknownGame
 from services.gateway.access import auth
 from services.gateway.access.origins import Origins
-from services.gateway.access.sessions import session_seat
+from services.gateway.access.revocation import Cut, SessionSockets, registry
+from services.gateway.access.sessions import session_seat, session_secret
 from services.gateway.api.protocol import (
     CLOSE_BAD_ORIGIN,
     CLOSE_BAD_REQUEST,
@@ -38,6 +39,7 @@ from services.gateway.feeds.fanout import GameFeed
 from services.gateway.sockets.socket_writer import UNREAD, direct_writer, socket_protocol
 from services.gateway.sockets.viewer import Viewer
 from services.gateway.sockets.ws_commands import receive_loop
+from services.players import accounts
 
 log = structlog.get_logger("ws")
 
@@ -71,7 +73,7 @@ async def game_socket(websocket: WebSocket) -> None:
 
 async def _admitted(gateway: Gateway, websocket: WebSocket, address: str) -> None:
     try:
-        feed, seat, after, token = await _admit(gateway, websocket)
+        feed, seat, after, token, session = await _admit(gateway, websocket)
         viewer, hello, missed = feed.subscribe(seat, after)
     except Refusal as refusal:
         await _refuse(gateway, websocket, refusal.code, refusal.reason)
@@ -89,6 +91,10 @@ async def _admitted(gateway: Gateway, websocket: WebSocket, address: str) -> Non
     watch = None
     if token and viewer.seat is not None:
         watch = asyncio.create_task(_watch_seat(gateway, websocket, feed.game_id, viewer.seat, token))
+    sockets, cut = registry(websocket.app.state), _cutter(gateway, websocket, feed, viewer)
+    if session is not None:  # seated by a session: cut off when it is signed out (``revocation.py``)
+        sockets.add(session, cut)
+        watch = asyncio.create_task(_watch_session(gateway, sockets, session, cut))
     try:
         if await _serve(
             websocket, gateway, feed, viewer, hello, missed, (address, _rate_key(feed, viewer.seat, token))
@@ -98,8 +104,40 @@ async def _admitted(gateway: Gateway, websocket: WebSocket, address: str) -> Non
     finally:
         if watch is not None:
             watch.cancel()
+        if session is not None:
+            sockets.discard(session, cut)
         feed.unsubscribe(viewer)
         gateway.open_websockets -= 1
+
+
+def _cutter(gateway: Gateway, websocket: WebSocket, feed: GameFeed, viewer: Viewer) -> Cut:
+    """What cuts this socket off from its seat when its session is revoked: out of the feed at once (no
+    more frames; ``viewer.closed`` refuses whatever command it sends after), then closed with 4401."""
+
+    def cut() -> None:
+        if viewer.closed:
+            return
+        feed.unsubscribe(viewer)
+        refusal = _refuse(gateway, websocket, CLOSE_BAD_TOKEN, "signed out: sign in again to play")
+        registry(websocket.app.state).closed_later(refusal)
+
+    return cut
+
+
+async def _watch_session(gateway: Gateway, sockets: SessionSockets, digest: str, cut: Cut) -> None:
+    """Cut the socket off once its session is gone from Redis (signed out while this gateway missed the
+    news, or expired), asked every ``SEAT_CACHE_S``."""
+    while True:
+        await asyncio.sleep(SEAT_CACHE_S)
+        try:
+            alive = await gateway.redis.exists(accounts.session_key(digest))
+        except RedisError:  # unreachable for now: the socket keeps its seat until an answer says otherwise
+            continue
+        if not alive:
+            log.info("session_gone", sockets=1)
+            sockets.discard(digest, cut)
+            cut()
+            return
 
 
 async def _watch_seat(gateway: Gateway, websocket: WebSocket, game_id: str, seat: int, token: str) -> None:
@@ -134,7 +172,9 @@ async def _refuse(gateway: Gateway, websocket: WebSocket, code: int, reason: str
 
 async def _admit(
     gateway: Gateway, websocket: WebSocket
-) -> tuple[GameFeed, int | None, int | None, str | None]:
+) -> tuple[GameFeed, int | None, int | None, str | None, str | None]:
+    """The socket's feed, seat, first sequence number, seat token and, when a session cookie seated it, the
+    session's digest."""
     if not origin_allowed(websocket, gateway.origins):
         raise Refusal(CLOSE_BAD_ORIGIN, "origin not allowed")
     if gateway.open_websockets >= gateway.max_websockets:
@@ -152,9 +192,12 @@ async def _admit(
     seat = await gateway.seat_for(game_id, token) if token else None
     if token and seat is None:
         raise Refusal(CLOSE_BAD_TOKEN, "this token is not a seat token of this game")
+    session = None
     if not token:  # a signed-in account's seat, from its session cookie (any device)
         seat = await session_seat(gateway, websocket, game_id)
-    return feed, seat, int(raw_from) if raw_from is not None else None, token
+        secret = session_secret(websocket)
+        session = accounts.session_digest(secret) if seat is not None and secret else None
+    return feed, seat, int(raw_from) if raw_from is not None else None, token, session
 
 
 async def _serve(

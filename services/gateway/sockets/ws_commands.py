@@ -136,6 +136,8 @@ def _take_command(
     HTTP. ``invalid``: why the frame itself is refused (unknown fields), checked where HTTP checks its body."""
     command_id = frame.command_id or ""
     try:
+        if viewer.closed:  # cut off from its seat (its session signed out): nothing more it sends is taken
+            raise ApiError(401, "signed_out", "this socket's session was signed out; sign in again")
         if viewer.seat is None:
             raise ApiError(
                 403, "spectator", "a spectator's socket cannot send commands; connect with a seat token"

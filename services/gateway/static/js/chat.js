@@ -76,6 +76,9 @@ export class Chat {
       body: JSON.stringify({ text, channel }),
     });
     this.message.replaceChildren(status === 201 ? "" : el("div", { class: "notice error" }, body ? body.message : `refused (${status})`));
+    // One's own line at once: a spectator's in a tournament game still being played is pushed to nobody
+    // (players could read it as anyone) and is listed for all once the game is over.
+    if (status === 201) this.take(body);
     return status === 201;
   }
 
