@@ -10,7 +10,11 @@ so they have quotas of their own, per account and per address, counted in Redis 
 - ``HARBORMASTER_TABLE_GAMES_PER_ACCOUNT`` (10) and ``HARBORMASTER_TABLE_GAMES_PER_ADDRESS`` (20): live games
   the tables one account (one address) opened may have made; a started table counts until its game ends;
 - ``HARBORMASTER_TABLE_OPEN_MINUTES`` (60): an open table nobody filled is closed (``expired``) this long
-  after it was opened.
+  after it was opened;
+- ``HARBORMASTER_TABLE_GAME_IDLE_HOURS`` (72): a seat of a table's game that has been to act this long
+  without moving is out of time: the clock plays its default move, and all its later turns at once, so a
+  game its players left ends (``services/players/table_clock.py``) instead of living, and holding its
+  quota, for ever.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ class TableSettings(msgspec.Struct, frozen=True, kw_only=True):
     games_per_account: int = 10
     games_per_address: int = 20
     open_minutes: int = 60
+    idle_hours: int = 72
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> TableSettings:
@@ -44,4 +49,5 @@ class TableSettings(msgspec.Struct, frozen=True, kw_only=True):
                 env, "HARBORMASTER_TABLE_GAMES_PER_ADDRESS", d.games_per_address, 1, 100_000
             ),
             open_minutes=whole(env, "HARBORMASTER_TABLE_OPEN_MINUTES", d.open_minutes, 1, 7 * 24 * 60),
+            idle_hours=whole(env, "HARBORMASTER_TABLE_GAME_IDLE_HOURS", d.idle_hours, 1, 365 * 24),
         )

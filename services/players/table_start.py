@@ -30,6 +30,7 @@ from events.errors import GameExists
 from services.bootstrap import ClusterNotSupported, Services
 from services.games import create_game
 from services.gateway.feeds.fanout import spectating_key
+from services.players.table_clock import LIVE, expire_idle
 from services.players.table_settings import TableSettings
 from services.players.tables import (
     COUNT_GAMES,
@@ -85,7 +86,7 @@ return seated
 """
 )
 _FINISH = """
--- KEYS: table, seated, STARTING, the game's seat accounts, its spectating hash, then each account's games
+-- KEYS: table, seated, STARTING, the game's seat accounts, its spectating hash, LIVE, then each account's games
 -- ARGV: table id, game id, created ms, rated, names (JSON), ttl, then the accounts by seat
 local f = redis.call('HMGET', KEYS[1], 'status', 'pending_game')
 if f[2] ~= ARGV[2] or (f[1] ~= 'starting' and f[1] ~= 'started') then return 0 end
@@ -95,9 +96,10 @@ for seat = 0, n - 1 do
   local account = ARGV[7 + seat]
   table.insert(mapping, 's:' .. seat); table.insert(mapping, account)
   table.insert(mapping, 'a:' .. account); table.insert(mapping, seat)
-  redis.call('ZADD', KEYS[6 + seat], ARGV[3], ARGV[2])
+  redis.call('ZADD', KEYS[7 + seat], ARGV[3], ARGV[2])
 end
 redis.call('HSET', KEYS[4], unpack(mapping))
+redis.call('ZADD', KEYS[6], ARGV[3], ARGV[2])
 redis.call('HSET', KEYS[5], 'names', ARGV[5])  -- services/gateway/api/names.py's field
 redis.call('HSET', KEYS[1], 'status', 'started', 'game_id', ARGV[2])
 redis.call('ZREM', KEYS[3], ARGV[1])
@@ -189,8 +191,8 @@ def _finish_call(
 ) -> list[Any]:
     bots = [f"{bot.capitalize()} bot {len(accounts) + i + 1}" for i, bot in enumerate(table.bots)]
     return [
-        _FINISH, 5 + len(accounts), table_key(table.table_id), seated_key(table.table_id), STARTING,
-        seat_accounts_key(game_id), spectating_key(game_id), *[account_games_key(a) for a in accounts],
+        _FINISH, 6 + len(accounts), table_key(table.table_id), seated_key(table.table_id), STARTING,
+        seat_accounts_key(game_id), spectating_key(game_id), LIVE, *[account_games_key(a) for a in accounts],
         table.table_id, game_id, created_ms, int(table.rated), msgspec.json.encode([*shown, *bots]),
         STARTED_TTL_S, *accounts,
     ]  # fmt: skip
@@ -268,9 +270,11 @@ def _names(client: Any, accounts: list[str]) -> list[bytes | None]:
 
 
 def reconcile_tables(services: Services, url: str, now: int) -> None:
-    """``serve``'s pass over tables: starts left half-done are finished or undone, and open tables past
-    their time expire (``tables.expire_open``)."""
+    """``serve``'s pass over tables: starts left half-done are finished or undone, open tables past their
+    time expire (``tables.expire_open``), and the seats of their games left idle are timed out
+    (``table_clock.expire_idle``, once a minute)."""
     finished = reconcile(services, url, now)
     expired = expire_open(services.redis, services.settings.tables, now)
     if finished or expired:
         log.info("tables_reconciled", finished=finished, expired=expired)
+    expire_idle(services, services.settings.tables.idle_hours, now)

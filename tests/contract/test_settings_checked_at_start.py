@@ -27,6 +27,7 @@ BAD = [
     ("HARBORMASTER_TABLE_GAMES_PER_ACCOUNT", "-3", "from 1 to 10000"),
     ("HARBORMASTER_TABLE_GAMES_PER_ADDRESS", "0", "from 1 to 100000"),
     ("HARBORMASTER_TABLE_OPEN_MINUTES", "1e9", "a whole number"),
+    ("HARBORMASTER_TABLE_GAME_IDLE_HOURS", "0", "from 1 to 8760"),
     ("HARBORMASTER_CHAT_PER_ADDRESS", "-1", "at least 0"),
 ]
 

@@ -6,6 +6,7 @@ every real table out of the lobby; and open tables never expired."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -16,9 +17,15 @@ import pytest
 import redis
 import redis.asyncio
 
+from events import keys
+from services.audit.verify import verify_lines
+from services.export import export_lines
 from services.players import tables
+from services.players.table_clock import expire_idle
 from services.players.table_settings import TableSettings
 from services.players.table_start import reconcile_tables
+from tests.conftest import TEST_GAMES
+from tests.gateway.client import wait_until
 from tests.gateway.harness import ServerThread, running_stack
 from tests.players.stack import sign_up
 from tests.support.pipeline import services_for
@@ -142,3 +149,29 @@ def crowd(url: str, creators: int, each: int) -> None:
             await client.aclose()
 
     asyncio.run(open_all())
+
+
+def test_table_games_their_players_left_end_and_give_the_quota_back(
+    stack: ServerThread, redis_url: str, redis_client: redis.Redis
+) -> None:
+    ann, bob = sign_up(stack.base, "ann"), sign_up(stack.base, "bob")
+    games = []
+    for _ in range(2):
+        table = ann.post("/api/tables", json={"game": "race", "seats": 2, "options": {"goal": 5}}).json()
+        games.append(bob.post(f"/api/tables/{table['table_id']}/join").json()["game_id"])
+    held = ann.post("/api/tables", json=RACE)
+    assert held.status_code == 409 and held.json()["error"] == "too_many_games"  # nobody plays them
+    services = services_for(redis_url)
+    idle_ms = QUOTAS.idle_hours * 3_600_000
+    for _ in range(100):  # each pass as if the seats to act had been idle too long since the last move
+        seqs = [redis_client.xlen(keys.events(g)) for g in games]
+        if expire_idle(services, QUOTAS.idle_hours, tables.now_ms() + idle_ms + 1, every_ms=1) == 0:
+            break
+        wait_until(lambda seqs=seqs: [redis_client.xlen(keys.events(g)) for g in games] != seqs)
+        time.sleep(0.002)  # the pass's once-a-minute key (here once a millisecond) lapses
+    for game_id in games:
+        ended = ann.get(f"/api/games/{game_id}").json()
+        assert ended["status"] == "finished", ended
+        report = verify_lines(list(export_lines(services.store, game_id)), TEST_GAMES)
+        assert report.ok and report.decisions_checked, report.problems  # each timeout is the clock's, checked
+    assert ann.post("/api/tables", json=RACE).status_code == 201  # their quota is free again
