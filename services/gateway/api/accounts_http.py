@@ -80,6 +80,7 @@ async def sign_up(request: Request) -> Response:
         raise ApiError(422, exc.code, exc.message) from exc
     except accounts.AccountError as exc:
         raise ApiError(409, exc.code, exc.message) from exc
+    await signin_guard.succeeded(gateway_of(request).redis, name, client_address(request))
     return await _signed_in(request, name, 201)
 
 
