@@ -97,7 +97,9 @@ def searches(game: Game[Any, Any, Any, Any], name: str) -> bool:
 
 class Budget:
     """A ``stop`` for the search: true once ``seconds`` have passed since it was made; counts the
-    iterations it was asked about (one a search iteration)."""
+    iterations it was asked about (one a search iteration). Never before the first iteration: a search of
+    none plays the first legal command, one of one plays the greedy bot's (``mcts._choice``), so a turn
+    whose time went in loading the game on a starved machine still plays as well as ``greedy``."""
 
     def __init__(self, seconds: float) -> None:
         self.end = time.monotonic() + seconds
@@ -105,7 +107,7 @@ class Budget:
 
     def __call__(self) -> bool:
         self.asked += 1
-        return time.monotonic() >= self.end
+        return self.asked > 1 and time.monotonic() >= self.end
 
 
 def deadline(seconds: float) -> Callable[[], bool]:
@@ -217,7 +219,8 @@ def play_bot_turn(
 
     A turn that searches keeps its deadline, ``max(level, delay) + DEADLINE_MARGIN_S`` from the job's
     start: the search time counts towards the demo's delay, and the job records on itself (rq's job meta
-    ``bot_turn``) the level, the deadline and how long it took, as it logs them. ``at_seq``: the position
+    ``bot_turn``) the level, the deadline and how long it took (``loaded_s``, ``decided_s``: when the game
+    was loaded and the moves decided, from the start), as it logs them. ``at_seq``: the position
     the job was enqueued for; a game that moved on since plays its search seats in the job of its new
     position (enqueued by the move that got there, with that search's timeout), not in this one."""
     started = time.monotonic()
@@ -225,11 +228,13 @@ def play_bot_turn(
     try:
         store = EventStore(client, games_with_plugins(tuple(plugins)))
         loaded = store.load(game_id)
+        loaded_s = time.monotonic() - started
         searching = at_seq < 0 or loaded.seq == at_seq
         level = turn_seconds(loaded) if searching else 0.0
         if delay_s > level:
             time.sleep(delay_s - level)
         moves, budgets, fell_back = _decide(loaded, started + max(level, delay_s), searching)
+        decided_s = time.monotonic() - started
         if moves:
             bus = CommandBus(client, partitions=partitions)
             bus.submit_many(
@@ -240,6 +245,7 @@ def play_bot_turn(
         turn = {
             "level_s": level, "deadline_s": max(level, delay_s) + DEADLINE_MARGIN_S, "elapsed_s": elapsed,
             "iterations": [b.asked for b in budgets], "greedy_instead": fell_back, "seq": loaded.seq,
+            "loaded_s": loaded_s, "decided_s": decided_s,
         }  # fmt: skip
         _record(turn)
         log.info("bot_moves", game_id=game_id, seats=[m[0] for m in moves], **turn)
