@@ -62,7 +62,7 @@ async def _attempt(request: Request, by_name: bool) -> Credentials:
     return body
 
 
-def _busy(exc: accounts.HashingBusy) -> ApiError:
+def busy(exc: accounts.HashingBusy) -> ApiError:
     """Every hasher busy and the queue full: 503 at once, rather than every sign-in waiting longer."""
     return ApiError(503, "busy", str(exc), {"Retry-After": "1"})
 
@@ -75,7 +75,7 @@ async def sign_up(request: Request) -> Response:
             gateway_of(request).redis, players_of(request).hashing, body.name, body.password
         )
     except accounts.HashingBusy as exc:
-        raise _busy(exc) from exc
+        raise busy(exc) from exc
     except RuleViolation as exc:
         raise ApiError(422, exc.code, exc.message) from exc
     except accounts.AccountError as exc:
@@ -91,7 +91,7 @@ async def sign_in(request: Request) -> Response:
     try:
         name = await accounts.verify(redis, players_of(request).hashing, body.name, body.password)
     except accounts.HashingBusy as exc:
-        raise _busy(exc) from exc
+        raise busy(exc) from exc
     except accounts.AccountError as exc:
         log.info("signin_refused", address=address)
         await signin_guard.failed(redis, body.name, time.time())

@@ -16,7 +16,7 @@ from domain.players.rules import name_key
 from domain.players.throttle import Window
 from services.gateway.access import revocation
 from services.gateway.access.sessions import clear_session_cookie, players_of, session_secret
-from services.gateway.api.accounts_http import require_account, require_same_site
+from services.gateway.api.accounts_http import busy, require_account, require_same_site
 from services.gateway.api.requests import ApiError, decode_body, read_body, too_many
 from services.gateway.context import gateway_of
 from services.players import accounts, credentials
@@ -54,6 +54,8 @@ async def change_password(request: Request) -> Response:
         ended = await credentials.change_password(
             redis, hashing, account, body.password, body.new_password, keep
         )
+    except accounts.HashingBusy as exc:
+        raise busy(exc) from exc
     except RuleViolation as exc:
         raise ApiError(422, exc.code, exc.message) from exc
     except accounts.AccountError as exc:
