@@ -1,0 +1,176 @@
+"""``strong`` in the service (issue 45): its turns are rq jobs spread over the rq workers, each within its
+deadline under load, and it is seated from the lobby (``POST /api/games``), ``harbormaster new --bots``,
+tables and tournaments, with unknown bot names refused.
+
+Real pieces: the gateway, a ``harbormaster worker`` fold worker and two ``harbormaster rq-worker``
+processes (each with its bot runner thread, as ``serve`` starts them), on the session's Redis. The load is
+a CPU-bound process beside them and several search games at once. "Within its deadline" is what each job
+recorded of itself (``workers.jobs.bots.play_bot_turn``: its level, deadline and elapsed time), never a
+clock read by the test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+import pytest
+from rq import Queue
+from rq.job import Job
+from rq.registry import FinishedJobRegistry
+
+from domain.clock import default_move
+from events import codec
+from services.bootstrap import Services
+from tests.gateway.harness import ServerThread
+from tests.players.stack import sign_up
+from tests.support.pipeline import eventually, services_for, stop_process, worker_process
+from workers.jobs.bots import BOT_QUEUE, STRONG_SECONDS, bot_command_id
+
+pytestmark = pytest.mark.redis
+
+LEVEL = "strong-0.2"
+"""The quick level keeps the tests short; the job's deadline and its recording are the same for all."""
+
+
+def _env(redis_url: str, services: Services) -> dict[str, str]:
+    return {**os.environ, "REDIS_URL": redis_url, "HARBORMASTER_PARTITIONS": str(services.bus.partitions),
+            "HARBORMASTER_LOG_LEVEL": "warning"}  # fmt: skip
+
+
+@contextmanager
+def bot_stack(redis_url: str, rq_workers: int = 2) -> Iterator[tuple[ServerThread, Services]]:
+    """The gateway in a thread, a fold worker process and ``rq_workers`` rq worker processes."""
+    services = services_for(redis_url)
+    server = ServerThread(services, redis_url)
+    fold = worker_process(redis_url, partitions=services.bus.partitions)
+    command = [sys.executable, "-m", "services.cli", "rq-worker"]
+    workers = [subprocess.Popen(command, env=_env(redis_url, services)) for _ in range(rq_workers)]
+    server.start()
+    try:
+        yield server, services
+    finally:
+        server.stop()
+        for process in [fold, *workers]:
+            stop_process(process, timeout=30)
+
+
+@contextmanager
+def cpu_load() -> Iterator[None]:
+    """One process spinning on a core for as long as the block runs."""
+    hog = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        yield
+    finally:
+        hog.kill()
+        hog.wait()
+
+
+def search_turns(services: Services) -> list[Job]:
+    """The finished bot jobs that searched (their ``bot_turn`` record has a level)."""
+    queue = Queue(BOT_QUEUE, connection=services.redis)
+    ids = FinishedJobRegistry(queue=queue).get_job_ids()
+    jobs = [job for job in Job.fetch_many(ids, connection=services.redis) if job is not None]
+    return [job for job in jobs if job.meta.get("bot_turn", {}).get("level_s", 0) > 0]
+
+
+def strong_moves(services: Services, game_id: str, seat: int) -> list[Any]:
+    return [r for r in services.store.records(game_id) if r.seat == seat and r.status == "applied"]
+
+
+def test_strong_turns_are_rq_jobs_within_their_deadline_spread_over_the_workers_under_load(
+    redis_url, redis_client
+) -> None:
+    with bot_stack(redis_url) as (server, services), cpu_load(), httpx.Client(base_url=server.base) as api:
+        games = []
+        for n in range(4):  # search turns of several games at once: both workers have one to take
+            body = {"game": "eic", "seats": 2, "bots": {"0": LEVEL, "1": "greedy"}, "game_id": f"strong-{n}"}
+            made = api.post("/api/games", json=body)
+            assert made.status_code == 201, made.text
+            assert {"seat": 0, "bot": LEVEL} in made.json()["seats"]
+            games.append(made.json()["game_id"])
+        eventually(lambda: len(search_turns(services)) >= 12, timeout=180, message="12 search turns")
+        turns = search_turns(services)
+
+    assert len({job.worker_name for job in turns}) == 2, "the search turns were not spread over the workers"
+    for job in turns:
+        turn, game_id = job.meta["bot_turn"], job.args[1]
+        assert game_id in games
+        assert turn["level_s"] == STRONG_SECONDS[LEVEL]
+        assert turn["elapsed_s"] <= turn["deadline_s"], turn  # the job's own account of its time
+        assert turn["iterations"][0] > 0 and not turn["greedy_instead"], turn
+        seed = services.store.meta(game_id).seed
+        move_id = bot_command_id(seed, turn["seq"], 0)
+        assert services.store.result(game_id, move_id, 0, origin="bot").status == "applied"
+        assert job.timeout == 1  # rq's backstop: the deadline (0.45 s) in whole seconds
+
+
+def test_unknown_bots_are_refused_with_a_4xx_and_a_reason(redis_url, redis_client) -> None:
+    with bot_stack(redis_url, rq_workers=0) as (server, _), httpx.Client(base_url=server.base) as api:
+        unknown = api.post("/api/games", json={"game": "eic", "seats": 2, "bots": {"1": "strong-9"}})
+        assert unknown.status_code == 422 and "strong-9" in unknown.text
+        no_search = api.post("/api/games", json={"game": "race", "seats": 2, "bots": {"1": "strong"}})
+        assert no_search.status_code == 422 and "this game's bots are greedy, random" in no_search.text
+        ann = sign_up(server.base, "ann")
+        table = ann.post("/api/tables", json={"game": "race", "seats": 2, "bots": ["strong"]})
+        assert table.status_code == 422 and table.json()["error"] == "unknown_bot"
+        ann.close()
+
+
+def test_new_bots_seats_strong_and_it_plays(redis_url, redis_client) -> None:
+    with bot_stack(redis_url, rq_workers=1) as (_, services):
+        env = _env(redis_url, services)
+        new = [sys.executable, "-m", "services.cli", "new", "eic", "--seats", "2"]
+        made = subprocess.run([*new, "--bots", json.dumps({"0": LEVEL, "1": "strong"})], env=env,
+                              capture_output=True, text=True, timeout=60, check=True)  # fmt: skip
+        game_id = json.loads(made.stdout)["game_id"]
+        assert services.store.meta(game_id).bots == {"0": LEVEL, "1": "strong"}
+        eventually(lambda: len(strong_moves(services, game_id, 1)) >= 2, timeout=120, message="strong moved")
+        refused = subprocess.run([*new, "--bots", '{"1": "strong-9"}'], env=env, capture_output=True,
+                                 text=True, timeout=60)  # fmt: skip
+        assert refused.returncode != 0 and "unknown bot 'strong-9'" in refused.stderr
+
+
+def test_a_table_seats_strong_and_it_answers_its_person(redis_url, redis_client) -> None:
+    with bot_stack(redis_url, rq_workers=1) as (server, services):
+        ann = sign_up(server.base, "ann")
+        table = ann.post("/api/tables", json={"game": "eic", "seats": 2, "bots": [LEVEL]})
+        assert table.status_code == 201 and table.json()["bots"] == [LEVEL], table.text
+        game_id = ann.post(f"/api/tables/{table.json()['table_id']}/start").json()["game_id"]
+        assert services.store.meta(game_id).bots == {"1": LEVEL}
+        for _ in range(40):  # Ann plays her default move whenever it is her turn, until the bot moved
+            if len(strong_moves(services, game_id, 1)) >= 2:
+                break
+            loaded = services.store.load(game_id)
+            if 0 in loaded.game.to_act(loaded.state):
+                command = json.loads(codec.encode_command(default_move(loaded.game, loaded.state, 0)))
+                sent = ann.post(f"/api/games/{game_id}/commands?wait=true", json={"command": command})
+                assert sent.status_code in (200, 409), sent.text
+            else:
+                at = loaded.seq
+                eventually(lambda: services.store.load(game_id).seq > at, timeout=60, message="a bot move")  # noqa: B023
+        assert len(strong_moves(services, game_id, 1)) >= 2
+        ann.close()
+
+
+def test_a_tournament_with_a_strong_bot_finishes(redis_url, redis_client, tmp_path) -> None:
+    env = {**os.environ, "REDIS_URL": redis_url, "HARBORMASTER_LOG_LEVEL": "warning",
+           "HARBORMASTER_ARCHIVE": str(tmp_path / "archive")}  # fmt: skip
+    run = [sys.executable, "-m", "services.cli", "tournament", "run", "--game", "eic", "--rounds", "1",
+           "--players", "2", "--table-size", "2", "--bots", f"{LEVEL},greedy", "--id", "tstrong"]  # fmt: skip
+    ran = subprocess.run(run, env=env, capture_output=True, text=True, timeout=600)
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert "winner" in ran.stdout.strip().splitlines()[-1], ran.stdout
+    services = services_for(redis_url)
+    (game_id,) = services.store.list_games()
+    assert services.store.meta(game_id).bots == {"0": LEVEL, "1": "greedy"} or services.store.meta(
+        game_id
+    ).bots == {"0": "greedy", "1": LEVEL}
+    assert services.store.meta(game_id).status == "finished"
+    assert len(search_turns(services)) > 10  # the strong seat's turns were rq jobs that searched
