@@ -55,12 +55,18 @@ class Commands(msgspec.Struct, frozen=True, tag="commands", tag_field="kind"):
     digest: str
 
 
-class Rating(msgspec.Struct, frozen=True, tag="rating", tag_field="kind"):
+class Rating(msgspec.Struct, frozen=True, tag="rating", tag_field="kind", omit_defaults=True):
+    """``rules``: the account ratings' rules version it was made under (``domain/players/rating_rules.py``),
+    and ``weight`` the part of the full update it made; both left out at their defaults, so that a version 1
+    leaf (which has neither) encodes to the very data the log hashed."""
+
     account: str
     game_id: str
     mu: float
     sigma: float
     place: int
+    rules: int = 1
+    weight: float = 1.0
 
 
 Leaf = Start | Head | Sealed | Commands | Rating

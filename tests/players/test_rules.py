@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.engine import Outcome, RuleViolation
+from domain.engine import RuleViolation
 from domain.players.rules import (
     chat_reaches,
     checked_author,
@@ -14,7 +14,6 @@ from domain.players.rules import (
     may_post,
 )
 from domain.players.throttle import Window
-from workers.jobs.account_ratings import ranked_accounts
 
 
 @pytest.mark.parametrize("name", ["ab", "Ann_1", "x.y-z", "a" * 24])
@@ -71,11 +70,3 @@ def test_a_window_says_how_long_to_wait() -> None:
     assert window.wait([50.0, 60.0, 90.0, 95.0], 100.0) == pytest.approx(20.0)
     with pytest.raises(ValueError):
         Window(0, 1.0)
-
-
-def test_accounts_are_ranked_among_themselves_without_the_bots() -> None:
-    outcome = Outcome(ranking=(2, 0, 1), scores=(5, 3, 9), winners=(2,))
-    seats = {"s:0": "ann", "s:1": "bob", "rated": "1"}  # seat 2 is a bot
-    assert ranked_accounts(outcome, seats) == (["ann", "bob"], [0, 1])
-    tied = Outcome(ranking=(0, 1, 2), scores=(9, 9, 1), winners=(0, 1))
-    assert ranked_accounts(tied, seats) == (["ann", "bob"], [0, 0])

@@ -13,7 +13,7 @@ command's hook, another worker) changes nothing.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -21,13 +21,15 @@ import redis
 import structlog
 
 from domain.engine import Outcome
-from domain.tournament.ratings import Rating, rate_table
+from domain.players import rating_rules as rules
+from domain.tournament.ratings import Rating
 from events import keys
 from events.log_store import enqueue
 from events.store import LoadedGame
 from events.tlog import leaves
 from events.tournament_store import tournament_key
 from workers.jobs.clock_due import cancelled
+from workers.jobs.rating_inputs import abandoned_and_end, addresses_of, seats_of
 
 log = structlog.get_logger("ratings")
 
@@ -36,15 +38,24 @@ HISTORY_LIMIT = 1_000
 
 
 class RatingChange(msgspec.Struct, frozen=True, kw_only=True):
-    """One rated game in an account's history."""
+    """One rated game in an account's history (fields after ``ts_ms``: rules version 2; a version 1 entry
+    reads with their defaults)."""
 
     game_id: str
     place: int
-    """0 for first; players sharing a place were rated as a tie."""
+    """0 for first; players sharing a place were rated as a tie. Version 2: the place at the whole table."""
     players: int
     before: Rating
     after: Rating
     ts_ms: int
+    tied: bool = False
+    abandoned: bool = False
+    """The clock played this account's last turn: placed last."""
+    weight: float = 1.0
+    """The part of the full update it made (1/k for the k-th game of the same accounts within 24 h)."""
+    games: int = 0
+    """Rated games of this kind the account had played with this one (0: unknown, version 1)."""
+    rules: int = 1
 
 
 def seat_accounts_key(game_id: str) -> str:
@@ -83,7 +94,8 @@ def ratings_key(game: str) -> str:
 
 
 def board_key(game: str) -> str:
-    """The leaderboard: accounts by ordinal (mu - 3 sigma)."""
+    """The leaderboard: accounts by ``rating_rules.board_score`` (rules version 1 wrote the ordinal,
+    mu - 3 sigma, which sorts below every version 2 score until the account's next game)."""
     return f"hm:{{r:{game}}}:board"
 
 
@@ -95,92 +107,102 @@ def history_key(game: str, account: str) -> str:
     return f"hm:{{r:{game}}}:history:{account}"
 
 
-def ranked_accounts(outcome: Outcome, seats: dict[str, str]) -> tuple[list[str], list[int]]:
-    """The accounts in finishing order and each one's place among them (0 = first; winners share it).
-    Seats without an account (bots, link players) are left out: accounts are rated against each other."""
-    ranking: list[str] = []
-    places: list[int] = []
-    for seat in outcome.ranking:
-        account = seats.get(f"s:{seat}")
-        if account is not None:
-            places.append(0 if seat in outcome.winners else len(ranking))
-            ranking.append(account)
-    return ranking, places
+def pairs_key(game: str, pairing: str) -> str:
+    """When the rated games of one set of accounts ended, within the repeat window (game id -> ms)."""
+    return f"hm:{{r:{game}}}:pairs:{pairing}"
+
+
+def game_changes_key(game: str, game_id: str) -> str:
+    """One rated game's changes (account -> ``RatingChange``): what its end screen shows."""
+    return f"hm:{{r:{game}}}:game:{game_id}"
+
+
+def games_played(client: Any, game: str, accounts: list[str]) -> dict[str, int]:
+    """Rated games each account has played of this kind (its history's length, capped at ``HISTORY_LIMIT``)."""
+    pipe = client.pipeline(transaction=False)
+    for account in accounts:
+        pipe.llen(history_key(game, account))
+    return dict(zip(accounts, pipe.execute(), strict=True))
 
 
 def decode_rating(raw: bytes | None) -> Rating:
     return msgspec.json.decode(raw, type=Rating) if raw else Rating()
 
 
-def rate_game(client: Any, game_id: str, game: str, outcome: Outcome) -> bool:
-    """Rate a finished game's accounts once; True if this call did it. Not rated: not a rated game, or fewer
-    than two accounts at the table."""
-    seats = {k.decode(): v.decode() for k, v in client.hgetall(seat_accounts_key(game_id)).items()}
-    if seats.get("rated") != "1":
+def rate_game(
+    client: Any, game_id: str, game: str, outcome: Outcome, bots: Mapping[str, str] | None = None
+) -> bool:
+    """Rate a finished game's accounts once (``domain/players/rating_rules``); True if this call did it. Not
+    rated: not a rated game, or fewer than two accounts left to rate (see ``rating_rules.eligible``)."""
+    seat_accounts = {k.decode(): v.decode() for k, v in client.hgetall(seat_accounts_key(game_id)).items()}
+    if seat_accounts.get("rated") != "1":
         return False
-    ranking, places = ranked_accounts(outcome, seats)
-    if len(ranking) < 2 or len(set(ranking)) != len(ranking):
+    left, ended_ms = abandoned_and_end(client, game_id)
+    seats = seats_of(seat_accounts, bots or {}, len(outcome.scores), left)
+    accounts = [s.account for s in seats if s.account is not None]
+    rated = rules.eligible(seats, rules.same_address(addresses_of(client, accounts)))
+    if len(rated) < 2:
         return False
+    pairs = pairs_key(game, rules.pairing(rated))
     with client.pipeline(transaction=True) as pipe:
         while True:
             try:
-                pipe.watch(rated_key(game), ratings_key(game))
+                pipe.watch(rated_key(game), ratings_key(game), pairs)
                 if pipe.sismember(rated_key(game), game_id):
                     return False
-                before = {
-                    a: decode_rating(raw)
-                    for a, raw in zip(ranking, pipe.hmget(ratings_key(game), ranking), strict=True)
-                }
-                after = _rated(before, ranking, places)
+                raw = pipe.hmget(ratings_key(game), rated)
+                before = {a: decode_rating(r) for a, r in zip(rated, raw, strict=True)}
+                earlier = [int(t) for _, t in pipe.zrange(pairs, 0, -1, withscores=True)]
+                weight = rules.repeat_weight(earlier, ended_ms)
+                changes = rules.rate(game, outcome, seats, before, rated, weight)
+                games = {a: int(pipe.llen(history_key(game, a))) for a in rated}
                 pipe.multi()
-                _write(pipe, game_id, game, ranking, places, before, after)
+                _write(pipe, game_id, game, changes, len(seats), games, ended_ms)
+                pipe.zadd(pairs, {game_id: ended_ms})
+                pipe.zremrangebyscore(pairs, "-inf", ended_ms - rules.REPEAT_WINDOW_MS)
                 pipe.execute()
                 break
             except redis.WatchError:
                 continue
-    log.info("game_rated", game_id=game_id, game=game, accounts=ranking)
-    _log_ratings(client, game_id, ranking, places, after)
+    log.info("game_rated", game_id=game_id, game=game, accounts=rated, weight=weight)
+    _log_ratings(client, game_id, changes)
     return True
 
 
-def _log_ratings(
-    client: Any, game_id: str, ranking: list[str], places: list[int], after: dict[str, Rating]
-) -> None:
+def _log_ratings(client: Any, game_id: str, changes: list[rules.Change]) -> None:
     """Ask the service's log to hold each account's new rating (``workers/log_sequencer.py`` appends them). Its
     queue is in another Cluster slot than the ratings, so it is written after their transaction: a crash in
     between loses these leaves, never a rating."""
-    for account, place in zip(ranking, places, strict=True):
-        rating = after[account]
-        leaf = leaves.Rating(account=account, game_id=game_id, mu=rating.mu, sigma=rating.sigma, place=place)
+    for change in changes:
+        leaf = leaves.Rating(account=change.account, game_id=game_id, mu=change.after.mu,
+                             sigma=change.after.sigma, place=change.place, rules=rules.RULES_VERSION,
+                             weight=change.weight)  # fmt: skip
         enqueue(client, leaf)
-
-
-def _rated(before: dict[str, Rating], ranking: list[str], places: list[int]) -> dict[str, Rating]:
-    """``rate_table`` on accounts (it rates players numbered by their position in ``ranking``)."""
-    by_position = {i: before[a] for i, a in enumerate(ranking)}
-    rated = rate_table(by_position, list(range(len(ranking))), places)
-    return {ranking[i]: rating for i, rating in rated.items()}
 
 
 def _write(
     pipe: Any,
     game_id: str,
     game: str,
-    ranking: list[str],
-    places: list[int],
-    before: dict[str, Rating],
-    after: dict[str, Rating],
+    changes: list[rules.Change],
+    players: int,
+    games: dict[str, int],
+    ended_ms: int,
 ) -> None:
-    now = int(time.time() * 1000)
-    for account, place in zip(ranking, places, strict=True):
-        new = after[account]
+    """The new ratings, the board, each account's history and the game's own list of changes (the end screen's)."""
+    now = ended_ms or int(time.time() * 1000)
+    for c in changes:
+        played = games[c.account] + 1
         change = RatingChange(
-            game_id=game_id, place=place, players=len(ranking), before=before[account], after=new, ts_ms=now
-        )
-        pipe.hset(ratings_key(game), account, msgspec.json.encode(new))
-        pipe.zadd(board_key(game), {account: new.ordinal})
-        pipe.lpush(history_key(game, account), msgspec.json.encode(change))
-        pipe.ltrim(history_key(game, account), 0, HISTORY_LIMIT - 1)
+            game_id=game_id, place=c.place, players=players, before=c.before, after=c.after, ts_ms=now,
+            tied=c.tied, abandoned=c.abandoned, weight=c.weight, games=played, rules=rules.RULES_VERSION,
+        )  # fmt: skip
+        encoded = msgspec.json.encode(change)
+        pipe.hset(ratings_key(game), c.account, msgspec.json.encode(c.after))
+        pipe.zadd(board_key(game), {c.account: rules.board_score(c.after, played)})
+        pipe.lpush(history_key(game, c.account), encoded)
+        pipe.ltrim(history_key(game, c.account), 0, HISTORY_LIMIT - 1)
+        pipe.hset(game_changes_key(game, game_id), c.account, encoded)
     pipe.sadd(rated_key(game), game_id)
 
 
@@ -194,4 +216,4 @@ class RatingTrigger:
         outcome = loaded.game.outcome(loaded.state)
         if outcome is None or (loaded.meta.tournament and cancelled(self.redis, game_id)):
             return  # a cancelled tournament's game ends by the clock's default moves: rated by nobody
-        rate_game(self.redis, game_id, loaded.game.key, outcome)
+        rate_game(self.redis, game_id, loaded.game.key, outcome, loaded.meta.bots)

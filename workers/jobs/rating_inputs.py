@@ -1,0 +1,71 @@
+"""What a finished game's rating is decided from, read from Redis (the rules are ``domain/players/rating_rules``):
+who sat where (accounts, bots), which seats left (the clock played their last turn), when it ended, and the
+addresses each account was seen on.
+
+Addresses: ``hm:account:<account>:addrs``, a sorted set of the addresses an account opened, joined, left or
+started a table from (by when last seen), the newest ``ADDRESSES_KEPT``. They are never shown; they only keep
+accounts seen on one address from rating each other (issue 44, finding 9).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from domain.players.rating_rules import Seat
+from events import codec, keys
+from events.command_ids import is_timeout_id
+
+ADDRESSES_KEPT = 20
+UNKNOWN = "unknown"
+"""What ``client_address`` says without a peer: shared by everyone, so it proves nothing."""
+
+
+def addresses_key(account: str) -> str:
+    return f"hm:account:{account}:addrs"
+
+
+def remember_address(client: Any, account: str, address: str, now_ms: int) -> Any:
+    """Note that ``account`` acted from ``address`` (async or not, as ``client`` is: its result is returned
+    to be awaited by an asyncio caller)."""
+    pipe = client.pipeline(transaction=False)
+    pipe.zadd(addresses_key(account), {address[:64]: now_ms})
+    pipe.zremrangebyrank(addresses_key(account), 0, -ADDRESSES_KEPT - 1)
+    return pipe.execute()
+
+
+def addresses_of(client: Any, accounts: list[str]) -> dict[str, frozenset[str]]:
+    """Each account's known addresses (``unknown`` left out)."""
+    pipe = client.pipeline(transaction=False)
+    for account in accounts:
+        pipe.zrange(addresses_key(account), 0, -1)
+    found = pipe.execute()
+    return {
+        a: frozenset(raw.decode() for raw in listed) - {UNKNOWN}
+        for a, listed in zip(accounts, found, strict=True)
+    }
+
+
+def seats_of(
+    seat_accounts: Mapping[str, str], bots: Mapping[str, str], seats: int, left: set[int]
+) -> list[Seat]:
+    """Every seat of the game: its account (``s:<seat>`` of the game's accounts hash), its bot, whether it left."""
+    return [
+        Seat(seat=s, account=seat_accounts.get(f"s:{s}"), bot=bots.get(str(s)), abandoned=s in left)
+        for s in range(seats)
+    ]
+
+
+def abandoned_and_end(client: Any, game_id: str) -> tuple[set[int], int]:
+    """The seats whose last turn was the clock's (a timeout: ``events/command_ids.py``), and when the game's
+    last event was written (ms; 0 for a game with no events in Redis)."""
+    last_by_clock: dict[int, bool] = {}
+    previous = ""
+    ended = 0
+    for _, fields in client.xrange(keys.events(game_id)):
+        envelope = codec.decode_envelope(fields[b"e"])
+        ended = envelope.ts_ms
+        if envelope.seat is not None and envelope.command_id != previous:
+            last_by_clock[envelope.seat] = is_timeout_id(envelope.command_id)
+        previous = envelope.command_id
+    return {seat for seat, clock in last_by_clock.items() if clock}, ended
