@@ -13,7 +13,7 @@ help:
 	@echo "make run    - embedded Redis, gateway, fold worker, rq worker and a live bot game"
 	@echo "make test   - lint (ruff, mypy, import-linter) and every test against a real Redis"
 	@echo "make bench  - benchmarks that print figures"
-	@echo "make chaos  - bot and HTTP games under serve while processes are kill -9ed; checks and figures"
+	@echo "make chaos  - games, then 24 tournaments, under serve while processes are kill -9ed; checks and figures"
 	@echo "make lint   - ruff, mypy --strict, import-linter"
 
 $(STAMP): pyproject.toml
@@ -62,8 +62,11 @@ bench: $(COMPILED)
 
 # Concurrent games of all three kinds under `harbormaster serve` while fold workers, rq workers and their
 # work-horses, the gateway and Redis are killed; CHAOS_ARGS passes options (python -m tests.chaos --help).
+# Then 24 tournaments at once, every format and game, with scripted people, under the same faults;
+# TOURNAMENT_CHAOS_ARGS passes options (python -m tests.chaos tournaments --help).
 chaos: $(COMPILED)
 	HARBORMASTER_LOG_LEVEL=warning $(PY) -m tests.chaos $(CHAOS_ARGS)
+	HARBORMASTER_LOG_LEVEL=warning $(PY) -m tests.chaos tournaments $(TOURNAMENT_CHAOS_ARGS)
 
 clean:
 	-$(PY) -m services.compiled --remove

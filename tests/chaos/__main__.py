@@ -1,4 +1,5 @@
-"""``python -m tests.chaos`` (``make chaos``): the chaos run, its figures printed; exit 1 if a check fails."""
+"""``python -m tests.chaos`` (``make chaos``): the chaos run, its figures printed; exit 1 if a check fails.
+``python -m tests.chaos tournaments``: the tournament chaos run (``tests/chaos/tournaments.py``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from tests.chaos.run import ChaosConfig, run_chaos
 
 
 def main() -> int:
+    if sys.argv[1:2] == ["tournaments"]:
+        return tournaments(sys.argv[2:])
     p = argparse.ArgumentParser(prog="python -m tests.chaos", description=__doc__)
     p.add_argument("--bot-games", type=int, default=12, help="all-bot games (cycling through the kinds)")
     p.add_argument("--http-games", type=int, default=3, help="games whose seat 0 is an HTTP player")
@@ -36,6 +39,32 @@ def main() -> int:
         workers=args.workers,
     )
     result = run_chaos(config)
+    print("\n".join(result.lines()))
+    return 0 if result.ok else 1
+
+
+def tournaments(argv: list[str]) -> int:
+    from tests.chaos.tournaments import TournamentChaosConfig, run_tournament_chaos
+
+    p = argparse.ArgumentParser(prog="python -m tests.chaos tournaments", description=__doc__)
+    p.add_argument("--tournaments", type=int, default=24, help="tournaments at once (every format and game)")
+    p.add_argument("--duration", type=float, default=300.0, help="seconds of fault injection (at most)")
+    p.add_argument("--settle", type=float, default=1200.0, help="seconds the tournaments then have to end")
+    p.add_argument("--gap", type=float, nargs=2, default=(1.0, 3.0), help="seconds between faults (min max)")
+    p.add_argument("--faults", help="the faults and their weights (default: every kind but rollback)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workers", type=int, default=2, help="fold workers under serve")
+    args = p.parse_args(argv)
+    config = TournamentChaosConfig(
+        tournaments=args.tournaments,
+        duration_s=args.duration,
+        settle_s=args.settle,
+        gap_s=(args.gap[0], args.gap[1]),
+        seed=args.seed,
+        faults=_weights(args.faults) if args.faults else None,
+        workers=args.workers,
+    )
+    result = run_tournament_chaos(config)
     print("\n".join(result.lines()))
     return 0 if result.ok else 1
 

@@ -47,7 +47,14 @@ def _child_pids(pid: int) -> list[int]:
 class Serve:
     """A ``harbormaster serve`` on a data folder of its own, its output in ``serve.log`` there."""
 
-    def __init__(self, folder: Path, port: int, workers: int = 2, rq_workers: int = 2) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        port: int,
+        workers: int = 2,
+        rq_workers: int = 2,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.folder = folder
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
@@ -60,6 +67,7 @@ class Serve:
             "HARBORMASTER_COMMANDS_PER_TOKEN": "0",
             "HARBORMASTER_COMMANDS_PER_ADDRESS": "0",
             "HARBORMASTER_WS_FRAMES_PER_SECOND": "0",
+            **(env or {}),
         }
         env.pop("REDIS_URL", None)
         folder.mkdir(parents=True, exist_ok=True)
