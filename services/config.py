@@ -31,7 +31,7 @@ from events.transport.interface import transport_named
 from services.log_settings import LogSettings
 from services.players.settings import PlayerSettings
 from services.players.table_settings import TableSettings
-from services.setting_values import number, one_of, whole
+from services.setting_values import number, one_of, proxies, whole
 
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 LOG_FORMATS = ("console", "json")
@@ -61,6 +61,16 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     idle_timeout_s: int = 5
     """``HARBORMASTER_IDLE_TIMEOUT``: whole seconds a kept-alive HTTP connection may stay silent between
     requests (uvicorn's ``timeout_keep_alive``)."""
+    socket_opens_per_address: float = 10.0
+    """``HARBORMASTER_WS_OPENS_PER_ADDRESS``: WebSockets one address may open a second, sustained, with bursts
+    of rate x burst; more are refused before the handshake, 429 (issue 43, finding 15: 39,197 in 30 s)."""
+    reads_per_address: float = 50.0
+    """``HARBORMASTER_READS_PER_ADDRESS``: ``GET`` requests under ``/api/`` one address may make a second,
+    sustained, with bursts of rate x burst; more are answered 429 before any handler runs."""
+    trusted_proxies: tuple[str, ...] = ()
+    """``HARBORMASTER_TRUSTED_PROXIES``: addresses or networks (``10.0.0.0/8``) whose ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` are believed, comma-separated; ``*`` believes anyone's. Default: nobody's, so a
+    forged header from 127.0.0.1 names no other address (uvicorn's own default trusted loopback)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Limits:
@@ -76,6 +86,11 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
             frames_per_socket=number(env, "HARBORMASTER_WS_FRAMES_PER_SECOND", default.frames_per_socket),
             header_timeout_s=number(env, "HARBORMASTER_HEADER_TIMEOUT", default.header_timeout_s),
             idle_timeout_s=whole(env, "HARBORMASTER_IDLE_TIMEOUT", default.idle_timeout_s, 0),
+            socket_opens_per_address=number(
+                env, "HARBORMASTER_WS_OPENS_PER_ADDRESS", default.socket_opens_per_address
+            ),
+            reads_per_address=number(env, "HARBORMASTER_READS_PER_ADDRESS", default.reads_per_address),
+            trusted_proxies=proxies(env, "HARBORMASTER_TRUSTED_PROXIES"),
         )
 
 

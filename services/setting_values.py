@@ -3,6 +3,7 @@ line naming the variable and what it takes, never a traceback or a crash loop of
 
 from __future__ import annotations
 
+import ipaddress
 import math
 from collections.abc import Collection, Mapping
 
@@ -48,3 +49,19 @@ def one_of(env: Mapping[str, str], name: str, default: str, choices: Collection[
     if raw not in choices:
         raise SettingError(f"{name} must be one of {', '.join(sorted(choices))}, not {raw[:40]!r}")
     return raw
+
+
+def proxies(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    """Addresses and networks, comma-separated (``*``: any), each checked as one."""
+    raw = env.get(name, "").strip()
+    items = tuple(item.strip() for item in raw.split(",") if item.strip())
+    if items == ("*",):
+        return items
+    for item in items:
+        try:
+            ipaddress.ip_network(item, strict=False)
+        except ValueError:
+            raise SettingError(
+                f"{name} must be addresses or networks (10.0.0.0/8), comma-separated, or *, not {item[:40]!r}"
+            ) from None
+    return items

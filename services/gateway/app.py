@@ -24,6 +24,7 @@ from starlette.websockets import WebSocket
 from services import cluster
 from services.bootstrap import Services
 from services.config import Limits
+from services.gateway.access.read_limits import LimitReads
 from services.gateway.access.revocation import registry
 from services.gateway.api import openapi, requests
 from services.gateway.api.chat_http import ChatRelay
@@ -138,6 +139,7 @@ def create_app(
             ClientDisconnect: _client_gone,
         },
     )
+    app.add_middleware(LimitReads)  # inside the headers: a refused read carries them too
     app.add_middleware(SecurityHeaders)
     app.add_middleware(CountRequests)
     return app

@@ -132,7 +132,8 @@ class Gateway:
 
 
 def client_address(connection: HTTPConnection) -> str:
-    """The peer's address (uvicorn's ``--proxy-headers`` makes it the forwarded one behind a proxy)."""
+    """The peer's address: the forwarded one only when the peer is one of ``HARBORMASTER_TRUSTED_PROXIES``
+    (``server.py``); otherwise the connection's own, whatever ``X-Forwarded-For`` says."""
     return connection.client.host if connection.client is not None else "unknown"
 
 

@@ -9,7 +9,10 @@
   (uvicorn's keep-alive timer only starts after a first response, and any byte stops it), and so is one
   whose request body has not all come as long after its headers;
 - a kept-alive connection silent between requests for ``Limits.idle_timeout_s`` is closed (uvicorn's
-  ``timeout_keep_alive``).
+  ``timeout_keep_alive``);
+- ``X-Forwarded-For`` / ``X-Forwarded-Proto`` are believed only from ``Limits.trusted_proxies`` (uvicorn
+  believed them from 127.0.0.1 by default, so a client on the gateway's machine, or anything relayed
+  through a local process, chose its address and escaped every per-address limit: issue 43, finding 15).
 """
 
 from __future__ import annotations
@@ -99,4 +102,6 @@ def uvicorn_options(limits: Limits, compression: bool) -> dict[str, Any]:
         "ws_max_size": MAX_WS_MESSAGE,
         "ws_per_message_deflate": compression,
         "timeout_keep_alive": limits.idle_timeout_s,
+        "proxy_headers": bool(limits.trusted_proxies),
+        "forwarded_allow_ips": list(limits.trusted_proxies),  # never FORWARDED_ALLOW_IPS, read by uvicorn
     }

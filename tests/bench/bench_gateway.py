@@ -34,7 +34,8 @@ THROUGHPUT_SECONDS = 10.0
 SPECTATORS = 1000
 LATENCY_EVENTS = 20
 UNLIMITED_ENV = {"HARBORMASTER_WS_PER_ADDRESS": "0", "HARBORMASTER_COMMANDS_PER_TOKEN": "0",
-                 "HARBORMASTER_COMMANDS_PER_ADDRESS": "0", "HARBORMASTER_WS_FRAMES_PER_SECOND": "0"}  # fmt: skip
+                 "HARBORMASTER_COMMANDS_PER_ADDRESS": "0", "HARBORMASTER_WS_FRAMES_PER_SECOND": "0",
+                 "HARBORMASTER_WS_OPENS_PER_ADDRESS": "0", "HARBORMASTER_READS_PER_ADDRESS": "0"}  # fmt: skip
 """Every client of the bench comes from one address: the per-client limits (docs/limits.md) are off."""
 
 

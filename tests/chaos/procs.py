@@ -67,6 +67,8 @@ class Serve:
             "HARBORMASTER_COMMANDS_PER_TOKEN": "0",
             "HARBORMASTER_COMMANDS_PER_ADDRESS": "0",
             "HARBORMASTER_WS_FRAMES_PER_SECOND": "0",
+            "HARBORMASTER_WS_OPENS_PER_ADDRESS": "0",
+            "HARBORMASTER_READS_PER_ADDRESS": "0",
             **(env or {}),
         }
         env.pop("REDIS_URL", None)

@@ -31,6 +31,9 @@ BAD = [
     ("HARBORMASTER_CHAT_PER_ADDRESS", "-1", "at least 0"),
     ("HARBORMASTER_SIGNIN_FAILURES_PER_NAME", "-1", "from 0 to 1000000"),
     ("HARBORMASTER_HASHING_QUEUE", "lots", "a whole number"),
+    ("HARBORMASTER_WS_OPENS_PER_ADDRESS", "inf", "finite number"),
+    ("HARBORMASTER_READS_PER_ADDRESS", "-2", "at least 0"),
+    ("HARBORMASTER_TRUSTED_PROXIES", "10.0.0.1,proxy.example", "addresses or networks"),
 ]
 
 

@@ -21,7 +21,14 @@ from tests.support.pipeline import services_for
 from workers.fold import FoldWorker
 from workers.jobs.bots import moves_at
 
-UNLIMITED = Limits(sockets_per_address=0, commands_per_token=0, commands_per_address=0, frames_per_socket=0)
+UNLIMITED = Limits(
+    sockets_per_address=0,
+    commands_per_token=0,
+    commands_per_address=0,
+    frames_per_socket=0,
+    socket_opens_per_address=0,
+    reads_per_address=0,
+)
 """Tests play from one address much faster than any person; the limits' own tests set them."""
 
 

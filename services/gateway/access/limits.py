@@ -1,5 +1,5 @@
-"""Per-client limits of one gateway process: command rates (token buckets), WebSockets per address and
-each socket's frames.
+"""Per-client limits of one gateway process: command rates (token buckets), WebSockets held and opened per
+address, API reads per address, and each socket's frames.
 
 In-process on purpose: a limit protects this process and the games it serves from one noisy client, and
 costs no Redis round trip. Behind several gateways a client gets each gateway's allowance (say so in
@@ -118,6 +118,8 @@ class ClientLimits:
         self.limits = limits
         self.per_token = RateLimiter(limits.commands_per_token, limits.burst, clock)
         self.per_address = RateLimiter(limits.commands_per_address, limits.burst, clock)
+        self.socket_opens = RateLimiter(limits.socket_opens_per_address, limits.burst, clock)
+        self.reads = RateLimiter(limits.reads_per_address, limits.burst, clock)
         self.sockets = SocketCounter(limits.sockets_per_address)
         self.clock = clock
         self.refused = 0
@@ -125,6 +127,14 @@ class ClientLimits:
     def address(self, address: str) -> float:
         """One command (or game created) from ``address``: 0.0, or the seconds to wait."""
         return self._count(self.per_address.take(address))
+
+    def socket_open(self, address: str) -> float:
+        """One WebSocket opened from ``address``: 0.0, or the seconds to wait."""
+        return self._count(self.socket_opens.take(address))
+
+    def read(self, address: str) -> float:
+        """One ``GET /api/…`` from ``address``: 0.0, or the seconds to wait."""
+        return self._count(self.reads.take(address))
 
     def token(self, token_key: str) -> float:
         """One command under a seat token (charged once the token is known to be valid)."""

@@ -21,6 +21,7 @@ from uvicorn.protocols.utils import ClientDisconnected
 
 from events.errors import UnknownGame
 from services.gateway.access import auth
+from services.gateway.access.limits import retry_after
 from services.gateway.access.origins import Origins
 from services.gateway.access.revocation import Cut, SessionSockets, registry
 from services.gateway.access.sessions import session_seat, session_secret
@@ -34,6 +35,7 @@ from services.gateway.api.protocol import (
     Refusal,
     close_reason,
 )
+from services.gateway.api.requests import error_response
 from services.gateway.context import SEAT_CACHE_S, Gateway, client_address, gateway_of
 from services.gateway.feeds.fanout import GameFeed
 from services.gateway.sockets.socket_writer import UNREAD, direct_writer, socket_protocol
@@ -58,6 +60,10 @@ async def game_socket(websocket: WebSocket) -> None:
     """The endpoint: check, subscribe, then send frames while reading the client's pings."""
     gateway = gateway_of(websocket)
     address = client_address(websocket)
+    wait_s = gateway.limits.socket_open(address)
+    if wait_s > 0:
+        await _refuse_opening(gateway, websocket, wait_s)
+        return
     protocol = socket_protocol(websocket)
     if protocol is not None:  # every frame from the first is charged, those sent before we read them too
         protocol.budget = gateway.limits.frame_budget()
@@ -162,6 +168,21 @@ def _rate_key(feed: GameFeed, seat: int | None, token: str | None) -> str | None
     if token:
         return auth.digest(token)
     return f"session:{feed.game_id}:{seat}" if seat is not None else None
+
+
+async def _refuse_opening(gateway: Gateway, websocket: WebSocket, wait_s: float) -> None:
+    """An address opening sockets faster than ``HARBORMASTER_WS_OPENS_PER_ADDRESS`` (issue 43, finding 15):
+    answered 429 with ``Retry-After`` before the handshake, so a flood of opens costs the gateway a bucket's
+    arithmetic and a short answer each; a server that cannot answer a handshake so closes with 4429."""
+    message = "this address opened WebSockets faster than it may"
+    if "websocket.http.response" not in websocket.scope.get("extensions", {}):
+        await websocket.accept()
+        await _refuse(gateway, websocket, CLOSE_TOO_MANY, message)
+        return
+    gateway.stats.ws_refused[CLOSE_TOO_MANY] += 1
+    denial = error_response(429, "rate_limited", message, {"Retry-After": retry_after(wait_s)})
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, ClientDisconnected, OSError):
+        await websocket.send_denial_response(denial)
 
 
 async def _refuse(gateway: Gateway, websocket: WebSocket, code: int, reason: str) -> None:
