@@ -164,18 +164,28 @@ def test_a_table_seats_strong_and_it_answers_its_person(redis_url, redis_client)
         ann.close()
 
 
-def test_a_tournament_with_a_strong_bot_finishes(redis_url, redis_client, tmp_path) -> None:
+def test_a_tournament_with_a_strong_bot_finishes_and_verifies(redis_url, redis_client, tmp_path) -> None:
+    """A search's result depends on the clock; the log keeps the command it chose, so ``verify`` re-decides
+    the game from its commands like any other (DESIGN.md: the seed draws chance, never a bot's choice)."""
     env = {**os.environ, "REDIS_URL": redis_url, "HARBORMASTER_LOG_LEVEL": "warning",
            "HARBORMASTER_ARCHIVE": str(tmp_path / "archive")}  # fmt: skip
-    run = [sys.executable, "-m", "services.cli", "tournament", "run", "--game", "eic", "--rounds", "1",
-           "--players", "2", "--table-size", "2", "--bots", f"{LEVEL},greedy", "--id", "tstrong"]  # fmt: skip
-    ran = subprocess.run(run, env=env, capture_output=True, text=True, timeout=600)
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "services.cli", "tournament", *args], env=env,
+                              capture_output=True, text=True, timeout=600)  # fmt: skip
+
+    ran = cli("run", "--game", "eic", "--rounds", "1", "--players", "2", "--table-size", "2",
+              "--bots", f"{LEVEL},greedy", "--id", "tstrong")  # fmt: skip
     assert ran.returncode == 0, ran.stderr[-2000:]
     assert "winner" in ran.stdout.strip().splitlines()[-1], ran.stdout
     services = services_for(redis_url)
     (game_id,) = services.store.list_games()
-    assert services.store.meta(game_id).bots == {"0": LEVEL, "1": "greedy"} or services.store.meta(
-        game_id
-    ).bots == {"0": "greedy", "1": LEVEL}
-    assert services.store.meta(game_id).status == "finished"
+    meta = services.store.meta(game_id)
+    assert sorted(meta.bots.values()) == sorted([LEVEL, "greedy"]) and meta.status == "finished"
     assert len(search_turns(services)) > 10  # the strong seat's turns were rq jobs that searched
+    exported = cli("export", "tstrong")
+    assert exported.returncode == 0, exported.stderr[-2000:]
+    (tmp_path / "tstrong.jsonl").write_text(exported.stdout)
+    verified = cli("verify", str(tmp_path / "tstrong.jsonl"))
+    assert verified.stdout.startswith("OK tstrong (finished): "), verified.stdout + verified.stderr
+    assert "1 results proven" in verified.stdout, verified.stdout
