@@ -9,6 +9,7 @@ workers that decide the same thing append it once: the second gets ``dup`` (alre
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -135,11 +136,30 @@ class TournamentStore:
         return codec.decode_header(raw)
 
     def load(self, tournament_id: str) -> LoadedTournament:
-        """Fold every event (a tournament has a few events per table: no snapshots needed)."""
+        """The tournament folded to its last event: from this process's last fold of it when that is a
+        prefix of the stream (``_FOLDS``), else from its first event (no snapshots: a few events a table)."""
         header = self.header(tournament_id)
+        known = _FOLDS.get(tournament_id)
+        if known is not None:
+            envelopes = self._from(tournament_id, known.seq)
+            # The same chain hash at the same seq is the same prefix of events (the chain covers each
+            # event and the header), whichever Redis it came from: the fold goes on from there.
+            if envelopes and envelopes[0].seq == known.seq and envelopes[0].hash == known.hash:
+                if len(envelopes) == 1 and known.header == header:
+                    return known
+                state = fold([decode(e) for e in envelopes[1:]], known.state)
+                return _remember(LoadedTournament(header=header, state=state, seq=envelopes[-1].seq,
+                                                  hash=envelopes[-1].hash))  # fmt: skip
         envelopes = self.envelopes(tournament_id)
         state = fold([decode(e) for e in envelopes])
-        return LoadedTournament(header=header, state=state, seq=envelopes[-1].seq, hash=envelopes[-1].hash)
+        return _remember(
+            LoadedTournament(header=header, state=state, seq=envelopes[-1].seq, hash=envelopes[-1].hash)
+        )
+
+    def _from(self, tournament_id: str, seq: int) -> list[Envelope]:
+        """The envelopes from ``seq`` on (stream entry ids are ``<seq>-0``: ``append.lua``)."""
+        entries = self.redis.xrange(_keys(tournament_id)[0], min=f"{seq}-0", max="+")
+        return [codec.decode_envelope(fields[b"e"]) for _, fields in entries]
 
     def list(self, offset: int = 0, limit: int = 50) -> list[str]:
         return [i.decode() for i in self.redis.zrevrange(INDEX, offset, offset + limit - 1)]
@@ -155,6 +175,25 @@ class TournamentStore:
         """Why the tournament was set aside, or ``None``."""
         raw = self.redis.hget(_keys(tournament_id)[3], FAILED_FIELD)
         return raw.decode("utf-8", "replace") if raw else None
+
+
+FOLDS_KEPT = 8
+"""Tournaments whose last fold a process keeps (a 10,000-player one holds a few MB). Folding all of a
+big tournament's events again costs about a second a round of 2,500 tables (each table's ratings);
+a round job loads its tournament three times and a watcher every second (issue 42)."""
+_FOLDS: dict[str, LoadedTournament] = {}
+_FOLDS_LOCK = threading.Lock()
+
+
+def _remember(loaded: LoadedTournament) -> LoadedTournament:
+    """Keep ``loaded`` as its tournament's last fold (the newest ``FOLDS_KEPT``; threads share it: the
+    states are immutable)."""
+    with _FOLDS_LOCK:
+        _FOLDS.pop(loaded.header.game_id, None)
+        _FOLDS[loaded.header.game_id] = loaded
+        while len(_FOLDS) > FOLDS_KEPT:
+            del _FOLDS[next(iter(_FOLDS))]
+    return loaded
 
 
 def decode(envelope: Envelope) -> TournamentEvent:
