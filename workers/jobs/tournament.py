@@ -33,9 +33,11 @@ from events.tournament_store import LoadedTournament, TournamentStore, tournamen
 from workers.botrunner import runners_alive
 from workers.jobs.account_ratings import seat_tournament_accounts
 from workers.jobs.archive_trigger import recorded_key, trim_archived
+from workers.jobs.bots import searches
 from workers.jobs.clock import read_clocks
 from workers.jobs.clock_due import arm_opened, claim_round, end_games
 from workers.jobs.failures import TRANSIENT, failure_reason
+from workers.jobs.fan_out import chunks, each
 from workers.jobs.ownership import owned
 from workers.jobs.people import seat_people
 from workers.jobs.schedule import make_scheduler
@@ -159,7 +161,7 @@ def close_round(
         statuses = game_statuses(store, [played.games[t] for t in missing])
         if any(status != b"finished" for status in statuses.values()):
             return []
-        results = [_table_result(store, state, number, t) for t in missing]
+        results = each(lambda t: _table_result(store, state, number, t), missing)
         if not missing or any(r is None for r in results):
             return []
         return tournament_rules.record_tables(state, [r for r in results if r is not None])
@@ -186,7 +188,10 @@ def open_round(
     runners = runners_alive(store.redis)  # a live bot runner finds the new games on its own
     store.redis.hset(_tables_key(state.tournament_id), f"r{paired.round}", len(paired.tables))
     statuses = game_statuses(store, paired.games)
-    for players, game_id in zip(paired.tables, paired.games, strict=True):
+    game = store.games[state.settings.game]
+
+    def open_table(table: tuple[tuple[int, ...], str]) -> None:
+        players, game_id = table
         bots = {seat: state.entrants[p].bot or "" for seat, p in enumerate(players) if state.entrants[p].bot}
         if statuses.get(game_id) is None:  # not created yet (or lost in a crash before it was)
             with contextlib.suppress(GameExists):
@@ -197,8 +202,12 @@ def open_round(
         seat_people(store.redis, state.tournament_id, game_id, players)
         seat_tournament_accounts(store.redis, state.tournament_id, game_id, players)  # rated for accounts
         name_seats(store.redis, game_id, [state.entrants[p].name for p in players])
-        if statuses.get(game_id) != b"finished":  # a live runner plays all but the search bots' turns
+        # A live runner plays all but the search bots' turns: a table with none has nothing to enqueue.
+        searching = any(searches(game, bot) for bot in bots.values())
+        if statuses.get(game_id) != b"finished" and (searching or not runners):
             scheduler.ensure(game_id, store.load(game_id), only_searching=runners)
+
+    each(open_table, list(zip(paired.tables, paired.games, strict=True)))  # a few tables at a time
 
 
 def name_seats(client: Any, game_id: str, names: Sequence[str]) -> None:
@@ -225,7 +234,7 @@ def after_decision(
         state = tournaments.load(tournament_id).state
         game_ids = [state.rounds[e.round - 1].games[e.table] for e in recorded]
         store.redis.sadd(recorded_key(tournament_id), *game_ids)
-        trim_archived(store, game_ids)
+        each(lambda part: trim_archived(store, part), chunks(game_ids))
     for event in events:
         if isinstance(event, RoundPaired):
             state = tournaments.load(tournament_id).state
