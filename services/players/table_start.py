@@ -50,6 +50,7 @@ from services.players.tables import (
     table_key,
 )
 from workers.jobs.account_ratings import account_games_key, seat_accounts_key
+from workers.jobs.failures import TRANSIENT
 
 log = structlog.get_logger("tables")
 
@@ -241,9 +242,38 @@ def reconcile(services: Services, url: str, now: int) -> int:
             continue
         try:
             done += _take_over(services, decoded(table_id, raw, seated), url)
-        except (KeyError, ValueError, msgspec.DecodeError) as exc:
-            log.warning("table_unreadable", table_id=table_id, error=str(exc))
+        except TRANSIENT:
+            raise
+        except Exception as exc:  # a record it cannot read or a game it cannot make: the others go on
+            log.warning("table_not_reconciled", table_id=table_id, error=str(exc) or type(exc).__name__)
     return done
+
+
+LEGACY_SWEPT = "hm:tables:legacy_swept"
+_REOPEN_LEGACY = """
+if redis.call('HGET', KEYS[1], 'status') ~= 'starting' or redis.call('HEXISTS', KEYS[1], 'pending_game') == 1 then
+  return 0
+end
+redis.call('ZADD', KEYS[2], redis.call('HGET', KEYS[1], 'created_ms') or 0, ARGV[1])
+redis.call('HSET', KEYS[1], 'status', 'open')
+return 1
+"""
+
+
+def sweep_legacy(client: Any) -> int:
+    """Once per Redis: tables an older version left ``starting`` (killed between its claim and its game,
+    with no game id chosen: nothing to finish) are opened again, and expire in the next pass if they are
+    old; returns how many. Its players may leave them again."""
+    if not client.set(LEGACY_SWEPT, 1, nx=True):
+        return 0
+    reopened = 0
+    for key in client.scan_iter(match="hm:table:*", count=1000):
+        parts = key.decode().split(":")
+        if len(parts) == 3:  # hm:table:<id>, not its :seated list
+            reopened += int(client.eval(_REOPEN_LEGACY, 2, key, OPEN, parts[2]))
+    if reopened:
+        log.info("legacy_tables_reopened", tables=reopened)
+    return reopened
 
 
 def _take_over(services: Services, table: Table, url: str) -> int:
@@ -273,6 +303,7 @@ def reconcile_tables(services: Services, url: str, now: int) -> None:
     """``serve``'s pass over tables: starts left half-done are finished or undone, open tables past their
     time expire (``tables.expire_open``), and the seats of their games left idle are timed out
     (``table_clock.expire_idle``, once a minute)."""
+    sweep_legacy(services.redis)
     finished = reconcile(services, url, now)
     expired = expire_open(services.redis, services.settings.tables, now)
     if finished or expired:

@@ -36,6 +36,8 @@ QUOTAS = TableSettings(open_per_account=5, open_per_address=8, games_per_account
 RACE = {"game": "race", "seats": 3}
 QUICK_BOT_RACE = {"game": "race", "seats": 2, "bots": ["random"], "options": {"goal": 1}}
 """A race won by its first roll: seat 0, the creator, ends it at once."""
+ONE_ADDRESS = "127.0.0.9"
+"""Where two accounts of one person connect from (``sign_up`` gives each its own address otherwise)."""
 
 
 @pytest.fixture
@@ -77,7 +79,7 @@ def test_forty_one_accounts_with_five_tables_each_do_not_push_a_real_table_out(
 
 
 def test_one_address_is_held_to_its_open_tables_whatever_the_accounts(stack: ServerThread) -> None:
-    accounts = [sign_up(stack.base, name) for name in ("ann", "bob")]
+    accounts = [sign_up(stack.base, name, address=ONE_ADDRESS) for name in ("ann", "bob")]
     opened = [a.post("/api/tables", json=RACE).status_code for a in accounts for _ in range(5)]
     assert opened == [201] * 5 + [201] * 3 + [409] * 2  # 8 from this address, whoever opens them
 
@@ -123,7 +125,7 @@ def test_tables_with_bots_make_live_games_only_within_the_accounts_quota(stack: 
 def test_one_address_is_held_to_its_live_table_games_whatever_the_accounts(stack: ServerThread) -> None:
     started = []
     for name in ("ann", "bob"):
-        player = sign_up(stack.base, name)
+        player = sign_up(stack.base, name, address=ONE_ADDRESS)
         for _ in range(2):
             table = player.post("/api/tables", json=QUICK_BOT_RACE)
             if table.status_code == 201:

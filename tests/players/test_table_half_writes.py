@@ -146,3 +146,18 @@ def test_a_killed_start_the_rules_refuse_is_undone(
 async def asyncio_wait(event: threading.Event) -> None:
     """Wait for a thread's ``event`` without blocking the gateway's loop (other requests go on)."""
     await asyncio.to_thread(event.wait, 30)
+
+
+def test_a_table_an_older_version_left_starting_is_opened_again(
+    stack: ServerThread, services: Services, redis_url: str, redis_client: redis.Redis
+) -> None:
+    ann, bob = sign_up(stack.base, "ann"), sign_up(stack.base, "bob")
+    table_id = ann.post("/api/tables", json={"game": "race", "seats": 3}).json()["table_id"]
+    bob.post(f"/api/tables/{table_id}/join")
+    redis_client.hset(tables.table_key(table_id), "status", "starting")  # the old claim, then a kill:
+    redis_client.zrem(tables.OPEN, table_id)  # no game id chosen, in no list of starts
+    assert bob.post(f"/api/tables/{table_id}/leave").status_code == 409  # stuck, as in the finding
+    reconcile_tables(services, redis_url, tables.now_ms())
+    assert ann.get(f"/api/tables/{table_id}").json()["status"] == "open"
+    assert [t["table_id"] for t in httpx.get(f"{stack.base}/api/tables").json()["tables"]] == [table_id]
+    assert bob.post(f"/api/tables/{table_id}/leave").json()["seated"] == ["ann"]
