@@ -4,8 +4,8 @@
 full). Under version 2:
 
 - **Places are the whole table's.** Every seat is placed, bots and guests too; players level in score share
-  the place where the rulebook leaves ties standing (``TIES_SHARED``: Manila, El Capitán), as a tournament's
-  table does. "2nd= of 4" is a shared second place at a table of four.
+  the place where the rulebook leaves ties standing (``TIES_SHARED``: Manila, El Capitán, as a tournament's
+  table does; a plugin game that names no tie-break too). "2nd= of 4" is a shared second place of four.
 - **Abandoning is losing.** A seat whose last turn the clock played (it timed out and never came back: a
   table game's idle seat, a tournament's no-show or forfeit) is placed below every seat that stayed.
 - **Bots are fixed-strength opponents.** A bot seat takes part in the update with a fixed rating by its name
@@ -98,11 +98,18 @@ def placing(game: str, outcome: Outcome, seats: Sequence[Seat]) -> list[Placed]:
     left = {s.seat for s in seats if s.abandoned}
     order = [s for s in outcome.ranking if s not in left] + [s for s in outcome.ranking if s in left]
     scores = [outcome.scores[s] for s in order]
-    places = list(shared_places(scores, [s in left for s in order], game in TIES_SHARED))
+    places = list(shared_places(scores, [s in left for s in order], ties_stand(game, outcome)))
     winners = set(outcome.winners) - left
     places = [0 if seat in winners else place for seat, place in zip(order, places, strict=True)]
     counts = {p: places.count(p) for p in places}
     return [Placed(seat=s, place=p, tied=counts[p] > 1) for s, p in zip(order, places, strict=True)]
+
+
+def ties_stand(game: str, outcome: Outcome) -> bool:
+    """Whether equal scores share a place: in the games whose rulebook says so, and in any game whose outcome
+    names no tie-break (``Outcome.tie_break`` is empty "when there was none": the order among equals is then
+    only the seat order). East India Companies names the tie-break it applied: its order stands."""
+    return game in TIES_SHARED or not outcome.tie_break
 
 
 def same_address(addresses: Mapping[str, frozenset[str]]) -> set[str]:

@@ -68,7 +68,8 @@ def test_two_accounts_open_join_play_chat_and_are_rated(stack: ServerThread) -> 
     page = httpx.get(f"{stack.base}/api/accounts/ann").json()
     assert page["name"] == "Ann" and page["games"][0]["status"] == "finished"
     (race,) = page["ratings"]
-    assert race["history"][0]["game_id"] == game_id and race["history"][0]["before"]["mu"] == 25.0
+    assert race["history"][0]["game_id"] == game_id and race["history"][0]["mu_before"] == 25.0
+    assert race["history"][0]["before"] == 1500 and race["shown"] == race["history"][0]["after"]
     messages = httpx.get(f"{stack.base}/api/games/{game_id}/chat").json()["messages"]
     assert [m["text"] for m in messages] == ["good luck"]
 

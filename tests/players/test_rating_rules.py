@@ -31,6 +31,17 @@ def test_east_india_companies_ties_stay_broken_by_its_rulebook() -> None:
     assert [p.place for p in rules.placing("eic", outcome, seats)] == [0, 1]
 
 
+def test_a_game_naming_no_tie_break_shares_equal_scores() -> None:
+    """The test race (a plugin game) ends with the losers level and no tie-break named: they share second."""
+    outcome = Outcome(ranking=(0, 1, 2), scores=(1, 0, 0), winners=(0,))
+    seats = [Seat(seat=s, account=a) for s, a in enumerate(("ann", "bob", "cy"))]
+    assert [(p.place, p.tied) for p in rules.placing("race", outcome, seats)] == [
+        (0, False),
+        (1, True),
+        (1, True),
+    ]
+
+
 def test_tied_accounts_get_equal_changes() -> None:
     outcome = Outcome(ranking=(2, 0, 1, 3), scores=(113, 113, 130, 90), winners=(2,))
     seats = [Seat(seat=s, account=a) for s, a in enumerate(("ann", "bob", "cy", "dee"))]

@@ -63,4 +63,5 @@ def test_entrants_tied_to_accounts_are_rated_by_their_tournament_game(stack: Ser
             time.sleep(0.05)
         assert sorted(r["name"] for r in rows) == ["ann", "bob"]
         history = api.get("/api/accounts/bob").json()["ratings"][0]["history"]
-        assert [h["game_id"] for h in history] == [game_id] and history[0]["players"] == 2
+        assert [h["game_id"] for h in history] == [game_id]
+        assert history[0]["players"] == 3  # the bot's seat is placed too (issue 44)

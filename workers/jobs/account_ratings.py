@@ -112,6 +112,15 @@ def pairs_key(game: str, pairing: str) -> str:
     return f"hm:{{r:{game}}}:pairs:{pairing}"
 
 
+def unrated_key(game: str) -> str:
+    """Rated games that rated nobody: game id -> why (``TOO_FEW``, ``SHARED_ADDRESS``)."""
+    return f"hm:{{r:{game}}}:unrated"
+
+
+TOO_FEW = "fewer than two accounts at the table"
+SHARED_ADDRESS = "accounts seen on one address are not rated against each other"
+
+
 def game_changes_key(game: str, game_id: str) -> str:
     """One rated game's changes (account -> ``RatingChange``): what its end screen shows."""
     return f"hm:{{r:{game}}}:game:{game_id}"
@@ -140,8 +149,11 @@ def rate_game(
     left, ended_ms = abandoned_and_end(client, game_id)
     seats = seats_of(seat_accounts, bots or {}, len(outcome.scores), left)
     accounts = [s.account for s in seats if s.account is not None]
-    rated = rules.eligible(seats, rules.same_address(addresses_of(client, accounts)))
+    shared = rules.same_address(addresses_of(client, accounts))
+    rated = rules.eligible(seats, shared)
     if len(rated) < 2:
+        reason = SHARED_ADDRESS if shared else TOO_FEW
+        client.hset(unrated_key(game), game_id, reason)  # the end screen says why (and it is said once)
         return False
     pairs = pairs_key(game, rules.pairing(rated))
     with client.pipeline(transaction=True) as pipe:

@@ -92,6 +92,11 @@ ENDPOINTS: dict[str, dict[str, Endpoint]] = {
         }
         for handler, verb, text in TABLE_VERBS
     },
+    "/api/games/{game_id}/ratings": {
+        "get": op(ratings_http.game_ratings, "What a finished game did to its accounts' ratings (its end screen): "
+                  "`rated` with each account's place and number before and after, `pending`, or `unrated` and why.",
+                  "200", pp.GameRatings, "404", parameters=[GAME_ID]),
+    },
     "/api/games/{game_id}/chat": {
         "get": op(chat_http.list_chat, "The last 200 chat messages, oldest first; the same for every reader: "
                   "spectators' messages of a tournament game still being played are listed for nobody until it "
@@ -103,7 +108,8 @@ ENDPOINTS: dict[str, dict[str, Endpoint]] = {
                    parameters=[GAME_ID], security=[{"seatToken": []}, *SESSION]),
     },
     "/api/leaderboards/{game}": {
-        "get": op(ratings_http.leaderboard, "A game's best 100 accounts by ordinal (mu - 3 sigma).", "200",
+        "get": op(ratings_http.leaderboard, "A game's first 100 accounts: established ones (10 rated games) first, each by its "
+                  "number, 1500 + 40 (mu - 25).", "200",
                   pp.Leaderboard, "404", parameters=[GAME_KIND]),
     },
     "/api/tournaments/{tournament_id}/account": {
@@ -120,6 +126,6 @@ ENDPOINTS: dict[str, dict[str, Endpoint]] = {
 
 STRUCTS: tuple[Any, ...] = (
     pp.Credentials, pp.Me, pp.OpenTable, pp.TableInfo, pp.TableList, pp.MyGame, pp.MyGames, pp.ChatPost,
-    pp.ChatFrame, pp.ChatLog, pp.Muted, pp.RatingRow, pp.Leaderboard, pp.GameRating, pp.AccountPage, ta.ClaimEntrant,
-    ta.EntrantClaimed, cr.PasswordChange,
+    pp.ChatFrame, pp.ChatLog, pp.Muted, pp.RatingRow, pp.Leaderboard, pp.GameRating, pp.RatedGame,
+    pp.GameRatings, pp.AccountPage, ta.ClaimEntrant, ta.EntrantClaimed, cr.PasswordChange,
 )  # fmt: skip

@@ -8,7 +8,6 @@ from typing import Any, Literal
 import msgspec
 
 from domain.tournament.ratings import Rating
-from workers.jobs.account_ratings import RatingChange
 
 BotName = Literal["random", "greedy", "strong-0.2", "strong", "strong-5"]
 """The server's bots (``workers.jobs.bots.bot_names``): ``strong`` searches 1 s a move, its levels 0.2 s and
@@ -112,24 +111,73 @@ class Muted(msgspec.Struct, kw_only=True):
 class RatingRow(msgspec.Struct, kw_only=True):
     rank: int
     name: str
+    rating: int
+    """The one number shown: ``1500 + 40 (mu - 25)`` (``domain/players/rating_rules.shown``)."""
+    provisional: bool
+    """Fewer than ``PROVISIONAL_GAMES`` rated games: listed after every established account."""
+    games: int
     mu: float
     sigma: float
     ordinal: float
-    """mu - 3 sigma: what the leaderboard is ordered by."""
+    """mu - 3 sigma: OpenSkill's conservative estimate (the details behind a click)."""
 
 
 class Leaderboard(msgspec.Struct, kw_only=True):
     game: str
     title: str
     rows: list[RatingRow]
+    provisional_games: int
+    """Rated games after which an account's number is no longer provisional."""
+
+
+class RatedGame(msgspec.Struct, kw_only=True):
+    """One rated game of an account: its place at the whole table and its number before and after."""
+
+    game_id: str
+    account: str
+    """The account's name as shown."""
+    place: int
+    """0 for first, at the whole table (bots and guests counted); ``tied``: shared with another seat."""
+    players: int
+    tied: bool
+    abandoned: bool
+    """The clock played its last turn: placed last."""
+    weight: float
+    """The part of a full update it made (1/k for the k-th game of the same accounts within 24 h)."""
+    before: int
+    after: int
+    change: int
+    provisional: bool
+    """Still provisional after this game."""
+    rules: int
+    """The ratings' rules version it was rated under (1: before issue 44)."""
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    ts_ms: int
 
 
 class GameRating(msgspec.Struct, kw_only=True):
     game: str
     rating: Rating
+    shown: int
+    provisional: bool
+    games: int
     ordinal: float
-    history: list[RatingChange]
-    """Newest first: each rated game with the place taken and the rating before and after."""
+    history: list[RatedGame]
+    """Newest first: each rated game with the place taken and the number before and after."""
+
+
+class GameRatings(msgspec.Struct, kw_only=True):
+    """``GET /api/games/{game_id}/ratings``: what a finished game did to its accounts' ratings (its end
+    screen); ``status`` ``rated``, ``pending`` (the game is live, or its rating is on its way) or
+    ``unrated`` (not a rated game, or fewer than two accounts could be rated: see ``reason``)."""
+
+    game_id: str
+    status: str
+    reason: str = ""
+    changes: list[RatedGame] = []
 
 
 class AccountPage(msgspec.Struct, kw_only=True):

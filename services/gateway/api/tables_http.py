@@ -23,9 +23,10 @@ from services.gateway.api.requests import ApiError, charge_command, decode_body,
 from services.gateway.context import Gateway, client_address, gateway_of
 from services.players import table_start, tables
 from services.players.table_start import display_names as display_names  # chat's and ratings' too
-from services.players.tables import Table, TableError
+from services.players.tables import Table, TableError, now_ms
 from workers.jobs.account_ratings import account_games_key, seat_accounts_key
 from workers.jobs.bots import bot_names
+from workers.jobs.rating_inputs import remember_address
 
 log = structlog.get_logger("tables")
 
@@ -83,6 +84,7 @@ async def open_table(request: Request) -> Response:
     account = await require_account(request)
     gateway = gateway_of(request)
     charge_command(gateway, client_address(request), None)
+    await remember_address(gateway.redis, account, client_address(request), now_ms())  # ratings: issue 44.9
     spec = decode_body(await read_body(request), OpenTable)
     game = gateway.games.get(spec.game)
     if game is None:
@@ -127,6 +129,7 @@ async def _at_table(request: Request, action: TableAction) -> Response:
     account = await require_account(request)
     gateway = gateway_of(request)
     table = await _table(gateway, request.path_params["table_id"])
+    await remember_address(gateway.redis, account, client_address(request), now_ms())  # ratings: issue 44.9
     try:
         await action(gateway, table, account)
     except TableError as exc:

@@ -8,6 +8,7 @@ An entrant is tied to one account, and an account to one entrant of a tournament
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import msgspec
@@ -21,8 +22,9 @@ from services import tournament_service as service
 from services.bootstrap import Services
 from services.gateway.api.accounts_http import require_account, require_same_site
 from services.gateway.api.requests import ApiError, decode_body, json_response, read_body
-from services.gateway.context import gateway_of
+from services.gateway.context import client_address, gateway_of
 from workers.jobs.account_ratings import seat_account, tournament_accounts_key
+from workers.jobs.rating_inputs import remember_address
 
 
 class ClaimEntrant(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -47,6 +49,8 @@ async def claim_entrant(request: Request) -> Response:
     services = gateway_of(request).services
     tid = request.path_params["tournament_id"]
     body = decode_body(await read_body(request), ClaimEntrant)
+    now = int(time.time() * 1000)
+    await remember_address(gateway_of(request).redis, account, client_address(request), now)  # issue 44.9
     if len(body.key) > 100:
         raise ApiError(403, "wrong_key", "this is not the key of a person in this tournament")
     try:
