@@ -20,8 +20,8 @@ from domain.tournament.formats import round_robin_rounds
 from domain.tournament.standings import check_tie_breaks
 from domain.tournament.tables import check_size, plan_tables
 
-MAX_PLAYERS = 1000
-"""The largest field (a GET of the tournament then stays well under a second and a few MB)."""
+MAX_PLAYERS = 10_000
+"""The largest field (issue 42: a 10,000-player Swiss round is benched, `bench_tournament_scale`)."""
 MAX_ROUNDS = 100
 """The most rounds, stated or by the format's natural length (a round-robin of a big field at 2 seats)."""
 MAX_CLOCK_S = 7 * 24 * 3600.0
