@@ -28,7 +28,7 @@ OPEN = "hm:tables:open"
 OPEN_LIMIT = 200
 """Open tables the lobby lists."""
 LOBBY_READ = 2 * OPEN_LIMIT
-"""Open tables the lobby reads to pick ``OPEN_LIMIT`` from, fairly (``fair``)."""
+"""Open tables the lobby reads to pick ``OPEN_LIMIT`` from, fairly (``_FAIR``)."""
 STARTED_TTL_S = 7 * 86_400
 CLOSED_TTL_S = 86_400
 

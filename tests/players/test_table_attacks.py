@@ -177,3 +177,13 @@ def test_table_games_their_players_left_end_and_give_the_quota_back(
         report = verify_lines(list(export_lines(services.store, game_id)), TEST_GAMES)
         assert report.ok and report.decisions_checked, report.problems  # each timeout is the clock's, checked
     assert ann.post("/api/tables", json=RACE).status_code == 201  # their quota is free again
+
+
+def test_starts_at_once_by_one_account_stop_at_its_live_games_quota(stack: ServerThread) -> None:
+    ann = sign_up(stack.base, "ann")
+    waiting = [ann.post("/api/tables", json=QUICK_BOT_RACE).json()["table_id"] for _ in range(5)]
+    with ThreadPoolExecutor(5) as pool:
+        answers = list(pool.map(lambda t: ann.post(f"/api/tables/{t}/start"), waiting))
+    assert sorted(a.status_code for a in answers) == [200, 200, 409, 409, 409]  # QUOTAS.games_per_account
+    assert {a.json()["error"] for a in answers if a.status_code == 409} == {"too_many_games"}
+    assert len(ann.get("/api/me/games").json()["games"]) == 2
