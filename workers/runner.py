@@ -29,10 +29,10 @@ from workers.botrunner import runners_alive, start_in_thread
 from workers.fold import FoldWorker
 from workers.jobs.account_ratings import RatingTrigger
 from workers.jobs.archive_trigger import ARCHIVE_QUEUE, ArchiveTrigger
-from workers.jobs.bots import BOT_QUEUE
+from workers.jobs.bots import BOT_QUEUE, SEARCH_QUEUE
 from workers.jobs.clock_due import ClockTrigger, ClockWatcher
 from workers.jobs.failures import TRANSIENT
-from workers.jobs.schedule import BotScheduler
+from workers.jobs.schedule import make_scheduler
 from workers.jobs.tournament import TOURNAMENT_QUEUE, TournamentTrigger
 from workers.outage import REDIS_DOWN, Episode, is_outage
 
@@ -78,13 +78,7 @@ def run_fold_worker(
     each game that ends is archived there by an rq job. Bot turns, round and archive jobs go on ``rq``, the
     rq queues' Redis (default: the data's own; on a Cluster, a standalone one: rq cannot run on a Cluster)."""
     queues = rq if rq is not None else store.redis
-    trigger = BotScheduler(
-        queue=Queue(BOT_QUEUE, connection=queues),
-        redis_url=redis_url,
-        delay_s=bot_delay_s,
-        partitions=bus.partitions,
-        plugins=plugins,
-    )
+    trigger = make_scheduler(queues, redis_url, bot_delay_s, bus.partitions, plugins)
     tournaments = TournamentTrigger(store.redis, queues, redis_url, bus.partitions, plugins)
     archive = ArchiveTrigger(store.redis, queues, redis_url, archive_dir, plugins)
     ratings = RatingTrigger(store.redis)  # accounts' ratings move when their rated game ends
@@ -220,7 +214,8 @@ def run_rq_worker(
     while True:
         started, worker = time.monotonic(), None
         try:
-            queues = [Queue(name, connection=client) for name in (BOT_QUEUE, TOURNAMENT_QUEUE, ARCHIVE_QUEUE)]
+            names = (BOT_QUEUE, TOURNAMENT_QUEUE, ARCHIVE_QUEUE, SEARCH_QUEUE)  # in the order rq takes them
+            queues = [Queue(name, connection=client) for name in names]
             worker = (SimpleWorker if no_fork else Worker)(queues, connection=client)
             quit_on.cause = None
             worker.work(logging_level=logging_level)

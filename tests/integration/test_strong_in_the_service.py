@@ -31,7 +31,7 @@ from services.bootstrap import Services
 from tests.gateway.harness import ServerThread
 from tests.players.stack import sign_up
 from tests.support.pipeline import eventually, services_for, stop_process, worker_process
-from workers.jobs.bots import BOT_QUEUE, DEADLINE_MARGIN_S, STRONG_SECONDS, bot_command_id
+from workers.jobs.bots import DEADLINE_MARGIN_S, SEARCH_QUEUE, STRONG_SECONDS, bot_command_id
 
 pytestmark = pytest.mark.redis
 
@@ -74,7 +74,7 @@ def cpu_load() -> Iterator[None]:
 
 def search_turns(services: Services) -> list[Job]:
     """The finished bot jobs that searched (their ``bot_turn`` record has a level)."""
-    queue = Queue(BOT_QUEUE, connection=services.redis)
+    queue = Queue(SEARCH_QUEUE, connection=services.redis)
     ids = FinishedJobRegistry(queue=queue).get_job_ids()
     jobs = [job for job in Job.fetch_many(ids, connection=services.redis) if job is not None]
     return [job for job in jobs if job.meta.get("bot_turn", {}).get("level_s", 0) > 0]

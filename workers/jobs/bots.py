@@ -40,6 +40,8 @@ from events.store import EventStore, LoadedGame
 log = structlog.get_logger("bots")
 
 BOT_QUEUE = "hm-bots"
+SEARCH_QUEUE = "hm-bots-search"
+"""The search bots' turns: each holds a worker for its level, so the rq workers take this queue last."""
 
 STRONG_SECONDS = {"strong-0.2": 0.2, "strong": 1.0, "strong-5": 5.0}
 """The search bots' time levels by name: a move searches this long (``domain.search``; the domain has no

@@ -30,7 +30,7 @@ from rq.utils import utcparse
 
 from events.errors import UnknownGame
 from events.store import EventStore, LoadedGame
-from workers.jobs.bots import BOT_QUEUE, job_timeout, play_bot_turn, searches, turn_seconds
+from workers.jobs.bots import BOT_QUEUE, SEARCH_QUEUE, job_timeout, play_bot_turn, searches, turn_seconds
 from workers.jobs.failures import TRANSIENT, failure_reason
 
 log = structlog.get_logger("bot_schedule")
@@ -77,18 +77,23 @@ class BotScheduler(msgspec.Struct, kw_only=True):
 
     queue: Any
     redis_url: str
+    search_queue: Any = None
+    """Where the search bots' turns go (``SEARCH_QUEUE``; default ``queue``): the rq workers take it after
+    the instant bots', the tournaments' and the archives' queues, so seconds of search never hold those up."""
     delay_s: float = 0.0
     partitions: int = 16
     plugins: tuple[str, ...] = ()
 
-    def job_in_flight(self, job_id: str) -> bool:
-        """Whether a job of that id is queued or running, and recently enough to be believed."""
-        status, enqueued, started = self.queue.connection.hmget(
+    def job_in_flight(self, job_id: str, queue: Any = None) -> bool:
+        """Whether a job of that id is queued (on ``queue``, default the bots') or running, and recently
+        enough to be believed."""
+        queue = queue if queue is not None else self.queue
+        status, enqueued, started = queue.connection.hmget(
             Job.key_for(job_id), "status", "enqueued_at", "started_at"
         )
         if status not in IN_FLIGHT:
             return False
-        if status == b"queued" and self.queue.connection.lpos(self.queue.key, job_id) is not None:
+        if status == b"queued" and queue.connection.lpos(queue.key, job_id) is not None:
             return True  # waiting in the queue, however long the queue is
         since = started or enqueued
         if not since:
@@ -105,17 +110,19 @@ class BotScheduler(msgspec.Struct, kw_only=True):
             return None
         # One job plays every bot seat to act at this position: keyed by the first of them.
         job_id = bot_job_id(game_id, loaded.seq, seats[0])
-        if self.job_in_flight(job_id):
+        search_s = turn_seconds(loaded)
+        queue = self.search_queue if search_s and self.search_queue is not None else self.queue
+        if self.job_in_flight(job_id, queue):
             return None
         delay_s = 0.0 if loaded.meta.tournament else self.delay_s  # the demo's pace, never a tournament's
-        self.queue.enqueue_call(
+        queue.enqueue_call(
             func=play_bot_turn,
             args=(self.redis_url, game_id, delay_s, self.partitions, self.plugins, loaded.seq),
             job_id=job_id,
             result_ttl=300,
             failure_ttl=3600,
             retry=RETRY,
-            timeout=_timeout(turn_seconds(loaded), delay_s),
+            timeout=_timeout(search_s, delay_s),
         )
         return job_id
 
@@ -193,6 +200,7 @@ def make_scheduler(
 ) -> BotScheduler:
     return BotScheduler(
         queue=Queue(BOT_QUEUE, connection=client),
+        search_queue=Queue(SEARCH_QUEUE, connection=client),
         redis_url=redis_url,
         delay_s=delay_s,
         partitions=partitions,
