@@ -68,7 +68,8 @@ def test_serve_finishes_a_killed_start_and_expires_an_old_table(serve: tuple[str
     half = ann.post("/api/tables", json=bots).json()["table_id"]
     old = bob.post("/api/tables", json={"game": "manila", "seats": 3}).json()["table_id"]
     ann.post(f"/api/tables/{old}/join")
-    table = tables.decoded(half, client.hgetall(tables.table_key(half)), [b"ann"])
+    raw: dict[bytes, bytes] = client.hgetall(tables.table_key(half))  # type: ignore[assignment]
+    table = tables.decoded(half, raw, [b"ann"])
     # What a gateway killed right after its claim leaves: the table starting, a game id chosen, no game.
     stale = tables.now_ms() - table_start.STALE_MS - 1
     claimed = client.eval(*table_start._claim_call(TableSettings(), table, "killedstart1", stale))
