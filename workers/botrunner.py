@@ -60,6 +60,10 @@ READ_BLOCK_MS = 100
 STREAMS_PER_READ = 2000
 CLUSTER_POLL_MS = 20
 """On a Cluster, where no read blocks on many slots, the pause between reads that found nothing new."""
+TAKE_UP_S = 0.5
+"""How long a beat spends loading new games; the rest wait for the next beat. A 10,000-player round opens
+2,500 games at once: loading them all in one beat (a few round trips each) held the loop past its leases'
+3 s, another runner took the shards and loaded them in turn, and no move was sent (issue 42)."""
 
 
 def shard_of(game_id: str) -> int:
@@ -103,6 +107,7 @@ class BotRunner:
         self.moves_sent = 0
         self._stop = threading.Event()
         self._next_beat = 0.0
+        self.take_up_s = TAKE_UP_S
 
     def stop(self) -> None:
         self._stop.set()
@@ -177,7 +182,8 @@ class BotRunner:
             offset += page
 
     def _take_up(self, game_ids: list[str]) -> None:
-        """Load the games with bot seats among ``game_ids`` (a meta read each, in one round trip)."""
+        """Load the games with bot seats among ``game_ids`` (a meta read each, in one round trip), for
+        ``TAKE_UP_S`` at most (at least one game); the next beat takes up the others."""
         if not game_ids:
             return
         pipe = self.redis.pipeline(transaction=False)
@@ -185,7 +191,10 @@ class BotRunner:
             queue_meta_read(pipe, game_id)
         replies = pipe.execute()
         now = time.monotonic()
+        loaded_one = False
         for game_id, raw, position in zip(game_ids, replies[::2], replies[1::2], strict=True):
+            if loaded_one and time.monotonic() - now >= self.take_up_s:
+                return  # the beat goes on: leases renewed, moves sent; the next beat takes up the rest
             if not raw or b"header" not in raw:
                 continue  # created but not yet whole: the next beat looks again
             meta = meta_from_hash(raw, position)
@@ -196,6 +205,7 @@ class BotRunner:
                 continue
             try:
                 delay_s = 0.0 if meta.tournament else self.delay_s
+                loaded_one = True
                 self.games[game_id] = Seated(loaded=self.store.load(game_id), seen_at=now, delay_s=delay_s)
             except UnknownGame:
                 self.passed.add(game_id)
