@@ -35,7 +35,9 @@ def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
 def test_the_services_names_and_their_look_alikes_are_refused(stack: ServerThread, name: str) -> None:
     refused = httpx.post(f"{stack.base}/api/accounts", json={"name": name, "password": PASSWORD})
     assert refused.status_code == 422 and refused.json()["error"] == "reserved_name"
-    assert httpx.post(f"{stack.base}/api/session", json={"name": name, "password": PASSWORD}).status_code == 401
+    assert (
+        httpx.post(f"{stack.base}/api/session", json={"name": name, "password": PASSWORD}).status_code == 401
+    )
 
 
 def test_look_alikes_outside_ascii_read_as_the_name_they_copy() -> None:
