@@ -173,6 +173,13 @@ class ClockTrigger:
         self.store, self.bus = store, bus
         self.clocks = TournamentClocks(store.redis)
         self._seats: OrderedDict[str, SeatClocks] = OrderedDict()
+        self._claimed: OrderedDict[str, int] = OrderedDict()
+        """Game id -> the position this hook last claimed timeouts at. The fold worker calls the hook again
+        for a game whose command came twice (``_after_duplicates``): claiming that position again sent a
+        second copy of its timeout, whose own duplicate then claimed the next position twice, and so on,
+        so the copies of a clock-played game's moves never died out and grew with each extra claimer (the
+        tournament chaos run: 140 copies of one timeout in the inbox, a move every few seconds). A claim
+        lost after all is claimed again by the watcher (armed before it was sent) or the reconcile pass."""
 
     def __call__(self, game_id: str, loaded: LoadedGame) -> None:
         if not loaded.meta.tournament:
@@ -182,10 +189,17 @@ class ClockTrigger:
             return
         if loaded.state is None or loaded.game.outcome(loaded.state) is not None:
             self._seats.pop(game_id, None)
+            self._claimed.pop(game_id, None)
             disarm(self.store.redis, game_id)
             return
+        if self._claimed.get(game_id) == loaded.seq:
+            return  # claimed at this position already: its moves are on their way (or armed again)
         seats = self._read_on(game_id, loaded.seq)
-        claim_game(self.store, self.bus, loaded, seats, clock, seats.last_ts_ms, now_ms())
+        if claim_game(self.store, self.bus, loaded, seats, clock, seats.last_ts_ms, now_ms()):
+            self._claimed[game_id] = loaded.seq
+            self._claimed.move_to_end(game_id)
+            if len(self._claimed) > KEPT_GAMES:
+                self._claimed.popitem(last=False)
 
     def _read_on(self, game_id: str, seq: int) -> SeatClocks:
         """The seats' clocks up to ``seq``: the events after the last position seen, or all of them."""
