@@ -46,7 +46,8 @@ SEARCH_QUEUE = "hm-bots-search"
 STRONG_SECONDS = {"strong-0.2": 0.2, "strong": 1.0, "strong-5": 5.0}
 """The search bots' time levels by name: a move searches this long (``domain.search``; the domain has no
 clock, so the deadline is handed in as ``stop``). The search checks it between iterations, each a few
-milliseconds, so a move ends within ``DEADLINE_MARGIN_S`` of its level and never holds a worker longer."""
+milliseconds; the job's deadline is the level plus ``DEADLINE_MARGIN_S`` for loading the game and sending
+the move, and rq's timeout the backstop (a starved machine can pass the margin: docs/benchmarks.md)."""
 STRONG_CAP = 100_000
 """Iterations no move exceeds, whatever the clock: the deadline stops it long before."""
 DEADLINE_MARGIN_S = 0.25
@@ -100,8 +101,9 @@ def searches(game: Game[Any, Any, Any, Any], name: str) -> bool:
 class Budget:
     """A ``stop`` for the search: true once ``seconds`` have passed since it was made; counts the
     iterations it was asked about (one a search iteration). Never before the first iteration: a search of
-    none plays the first legal command, one of one plays the greedy bot's (``mcts._choice``), so a turn
-    whose time went in loading the game on a starved machine still plays as well as ``greedy``."""
+    none plays the first legal command, one of one the greedy bot's choice in a world sampled from the
+    seat's view (``mcts._expand``, ``mcts._choice``), so a turn whose time went in loading the game on a
+    starved machine still plays a sound move."""
 
     def __init__(self, seconds: float) -> None:
         self.end = time.monotonic() + seconds
