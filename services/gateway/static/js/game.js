@@ -9,6 +9,7 @@ import { Decision } from "./shell/decide.js";
 import { GameLog } from "./shell/log.js";
 import { changedPlaces, focusedKey, listenForKeys, markLastMove, nameThePlaces, offerToKeyboard, restoreFocus, signature, zoomForTouch } from "./shell/places.js";
 import { finalTable, playersPanel } from "./shell/players.js";
+import { showRatings } from "./shell/ratings.js";
 import { Receipts } from "./shell/receipts.js";
 
 const $ = (id) => document.getElementById(id);
@@ -232,6 +233,7 @@ async function finish() {
   S.decision = null;
   setConn("game over");
   receipts.end();
+  showRatings(gameId, $("ratings"));
   await loadEvents();
   render();
 }
@@ -365,6 +367,7 @@ async function start() {
   announceTurn();
   render();
   if (clocks) clocks.refresh();
+  if (body.status === "finished") showRatings(gameId, $("ratings"));
   refreshLegal();
   connect(Math.min(last, body.last_seq));
 }

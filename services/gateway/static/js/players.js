@@ -1,13 +1,15 @@
-// A game's leaderboard (/leaderboards/<game>) and an account's page (/players/<name>): ratings as
-// OpenSkill's ordinal (mu - 3 sigma), each rated game with the place taken and the rating it left.
+// A game's leaderboard (/leaderboards/<game>) and an account's page (/players/<name>): one number per game
+// (1500 + 40 (mu - 25), provisional for the first 10 rated games), each rated game with the place taken at
+// the whole table ("2nd= of 4" when shared) and the change; OpenSkill's mu and sigma behind a click.
 import { el } from "./dom.js";
 import { api } from "./net.js";
 import { whoAmI } from "./account.js";
+import { details, notes, placeText, signed } from "./shell/ratings.js";
 
 const $ = (id) => document.getElementById(id);
 const [, kind, key] = location.pathname.split("/").map(decodeURIComponent);
 const fixed = (x) => Number(x).toFixed(2);
-const ordinal = (n) => `${n + 1}${["st", "nd", "rd"][n] || "th"}`;
+const provisional = (games, needed, short) => el("span", { class: "tag provisional", title: `provisional until ${needed} rated games` }, short ? "provisional" : `provisional · ${games} of ${needed} games`);
 
 async function leaderboard() {
   const { status, body } = await api(`/api/leaderboards/${encodeURIComponent(key)}`);
@@ -15,11 +17,32 @@ async function leaderboard() {
   document.title = `${body.title} leaderboard — Harbormaster`;
   $("heading").textContent = `${body.title}: leaderboard`;
   $("page").replaceChildren(el("h1", {}, `${body.title} leaderboard`),
-    body.rows.length ? el("table", { class: "ratings", id: "leaderboard" },
-      el("tr", {}, ["#", "player", "rating", "μ", "σ"].map((h) => el("th", {}, h))),
+    ...(body.rows.length ? [el("table", { class: "ratings", id: "leaderboard" },
+      el("tr", {}, ["#", "player", "rating", "games"].map((h) => el("th", {}, h))),
       body.rows.map((r) => el("tr", { "data-name": r.name }, el("td", {}, r.rank), el("td", {}, el("a", { href: `/players/${encodeURIComponent(r.name)}` }, r.name)),
-        el("td", {}, fixed(r.ordinal)), el("td", {}, fixed(r.mu)), el("td", {}, fixed(r.sigma)))))
-      : el("p", {}, "No rated game of this kind has ended yet."));
+        el("td", { class: "shown-rating" }, String(r.rating), r.provisional ? provisional(r.games, body.provisional_games, true) : ""), el("td", {}, r.games)))),
+      el("p", { class: "hint" }, `Accounts with ${body.provisional_games} rated games or more come first; the others are provisional.`),
+      el("details", { class: "openskill" }, el("summary", {}, "OpenSkill details"),
+        el("table", { class: "ratings" }, el("tr", {}, ["player", "μ", "σ", "μ − 3σ"].map((h) => el("th", {}, h))),
+          body.rows.map((r) => el("tr", {}, el("td", {}, r.name), el("td", {}, fixed(r.mu)), el("td", {}, fixed(r.sigma)), el("td", {}, fixed(r.ordinal))))),
+        el("p", { class: "hint" }, "The rating shown is 1500 + 40 × (μ − 25)."))]
+      : [el("p", {}, "No rated game of this kind has ended yet.")]));
+}
+
+/** One game kind's rating on an account's page: the number, its history, the OpenSkill numbers behind a click. */
+function ratingSection(g) {
+  return el("section", { class: "rating", "data-game": g.game },
+    el("h3", {}, el("a", { href: `/leaderboards/${g.game}` }, g.game), " ", el("span", { class: "shown-rating" }, String(g.shown)),
+      g.provisional ? provisional(g.games, 10) : ""),
+    el("table", { class: "ratings history" }, el("tr", {}, ["game", "place", "change", "rating"].map((h) => el("th", {}, h))),
+      g.history.map((h) => el("tr", { "data-game-id": h.game_id }, el("td", {}, el("a", { href: `/games/${h.game_id}` }, h.game_id)),
+        el("td", { class: "place" }, placeText(h)),
+        el("td", { class: h.change >= 0 ? "change up" : "change down" }, signed(h.change)),
+        el("td", {}, String(h.after), ...notes(h).filter((n) => n !== "provisional").map((n) => el("span", { class: "tag" }, n)))))),
+    el("details", { class: "openskill" }, el("summary", {}, "OpenSkill details"),
+      el("p", {}, `μ ${fixed(g.rating.mu)}, σ ${fixed(g.rating.sigma)}, μ − 3σ ${fixed(g.ordinal)}`),
+      details(g.history).querySelector("table"),
+      el("p", { class: "hint" }, "The rating shown is 1500 + 40 × (μ − 25); games rated before the current rules (version 2) kept the numbers they had.")));
 }
 
 async function account() {
@@ -29,16 +52,11 @@ async function account() {
   $("heading").textContent = body.name;
   $("page").replaceChildren(el("h1", {}, body.name),
     el("h2", {}, "Ratings"),
-    ...(body.ratings.length ? body.ratings.map((g) => el("section", { class: "rating", "data-game": g.game },
-      el("h3", {}, el("a", { href: `/leaderboards/${g.game}` }, g.game), ` — ${fixed(g.ordinal)} (μ ${fixed(g.rating.mu)}, σ ${fixed(g.rating.sigma)})`),
-      el("table", { class: "ratings" }, el("tr", {}, ["game", "place", "before", "after"].map((h) => el("th", {}, h))),
-        g.history.map((h) => el("tr", {}, el("td", {}, el("a", { href: `/games/${h.game_id}` }, h.game_id)), el("td", {}, `${ordinal(h.place)} of ${h.players}`),
-          el("td", {}, fixed(h.before.mu - 3 * h.before.sigma)), el("td", {}, fixed(h.after.mu - 3 * h.after.sigma)))))))
-      : [el("p", {}, "Not rated yet.")]),
+    ...(body.ratings.length ? body.ratings.map(ratingSection) : [el("p", {}, "Not rated yet.")]),
     el("h2", {}, "Games"),
     body.games.length ? el("ul", {}, body.games.map((g) => el("li", {}, el("a", { href: `/games/${g.game_id}` }, g.title), ` — ${g.names.join(", ")} — ${g.status}`)))
       : el("p", {}, "No games yet."),
-    await security(body.name));
+    (await security(body.name)) || "");
 }
 
 /** On one's own page: change the password (every other session is signed out) or sign out everywhere. */
