@@ -21,17 +21,22 @@ from typing import Any
 
 import httpx
 import pytest
-from rq import Queue
+from rq import Queue, SimpleWorker
 from rq.job import Job
 from rq.registry import FinishedJobRegistry
+from structlog.testing import capture_logs
 
 from domain.clock import default_move
 from events import codec
 from services.bootstrap import Services
+from services.games import create_game
 from tests.gateway.harness import ServerThread
 from tests.players.stack import sign_up
 from tests.support.pipeline import eventually, services_for, stop_process, worker_process
+from workers.fold import FoldWorker
+from workers.jobs import bots
 from workers.jobs.bots import DEADLINE_MARGIN_S, SEARCH_QUEUE, STRONG_SECONDS, bot_command_id
+from workers.jobs.schedule import make_scheduler
 
 pytestmark = pytest.mark.redis
 
@@ -114,6 +119,34 @@ def test_strong_turns_are_rq_jobs_within_their_deadline_spread_over_the_workers_
         assert turn["elapsed_s"] <= job.timeout and not turn["greedy_instead"], turn
         assert job.timeout == 1  # the deadline (0.45 s) in rq's whole seconds
     assert max(it for job in turns for it in job.meta["bot_turn"]["iterations"]) > 1  # they searched
+
+
+def test_a_search_that_overruns_its_stop_is_cut_by_rq_and_plays_the_greedy_move(
+    redis_url, redis_client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The backstop made to happen: a stop that never says stop (as a search stuck in one iteration would
+    be) is cut by rq's timeout, and the seat plays the greedy move; the job ends, logged, the move applied.
+    Run by a real rq worker in this process (``SimpleWorker``: rq's timeout is a SIGALRM in the main
+    thread), the game folded by a real fold worker."""
+    monkeypatch.setattr(bots.Budget, "__call__", lambda self: False)
+    services = services_for(redis_url)
+    scheduler = make_scheduler(services.redis, redis_url, 0.0, services.bus.partitions, ())
+    game_id, _ = create_game(services, "eic", 2, bots={0: LEVEL, 1: "greedy"}, redis_url=redis_url)
+    worker = SimpleWorker([scheduler.queue, scheduler.search_queue], connection=services.redis)
+    with capture_logs() as logged:
+        for _ in range(20):  # until the strong seat's first turn was played
+            if search_turns(services):
+                break
+            worker.work(burst=True)
+            FoldWorker(services.redis, services.store, services.bus, block_ms=20, on_applied=scheduler).run(
+                until_idle=True
+            )
+    (job,) = search_turns(services)
+    turn = job.meta["bot_turn"]
+    assert turn["greedy_instead"] and job.timeout == 1
+    assert any(entry["event"] == "bot_search_timed_out" for entry in logged)
+    move_id = bot_command_id(services.store.meta(game_id).seed, turn["seq"], 0)
+    assert services.store.result(game_id, move_id, 0, origin="bot").status == "applied"
 
 
 def test_unknown_bots_are_refused_with_a_4xx_and_a_reason(redis_url, redis_client) -> None:
