@@ -67,7 +67,7 @@ _CLAIM = (
 -- KEYS: table, seated, OPEN, STARTING, the creator's open tables, the address's, the creator's games, the address's
 -- ARGV: table id, game id, now, games/account, games/address, floor, cutoff
 local f = redis.call('HMGET', KEYS[1], 'status', 'created_ms')
-if f[1] ~= 'open' or tonumber(f[2]) < tonumber(ARGV[7]) then return {-1} end
+if f[1] ~= 'open' or (tonumber(f[2]) or 0) < tonumber(ARGV[7]) then return {-1} end
 local stale = {}
 local refused = 0
 if live_games(KEYS[7], tonumber(ARGV[6]), stale) >= tonumber(ARGV[4]) then refused = -5

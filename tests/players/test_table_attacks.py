@@ -187,3 +187,30 @@ def test_starts_at_once_by_one_account_stop_at_its_live_games_quota(stack: Serve
     assert sorted(a.status_code for a in answers) == [200, 200, 409, 409, 409]  # QUOTAS.games_per_account
     assert {a.json()["error"] for a in answers if a.status_code == 409} == {"too_many_games"}
     assert len(ann.get("/api/me/games").json()["games"]) == 2
+
+
+def test_a_broken_table_record_fails_neither_the_lobby_nor_the_reconciler(
+    stack: ServerThread, redis_url: str, redis_client: redis.Redis
+) -> None:
+    ann = sign_up(stack.base, "ann")
+    good = ann.post("/api/tables", json=RACE).json()["table_id"]
+    broken: dict[str, dict[str, str]] = {
+        "nofields": {"status": "open", "creator": "mallory"},
+        "garbage": {"status": "open", "creator": "mallory", "seats": "x"},
+    }
+    for bad, fields in broken.items():
+        for field, value in fields.items():
+            redis_client.hset(tables.table_key(bad), field, value)
+        redis_client.zadd(tables.OPEN, {bad: tables.now_ms()})
+    redis_client.hset(
+        tables.table_key("nocreated"), mapping={"status": "open", "creator": "x", "game": "race"}
+    )
+    redis_client.zadd(tables.OPEN, {"nocreated": 0})
+    listed = httpx.get(f"{stack.base}/api/tables")
+    assert listed.status_code == 200 and [t["table_id"] for t in listed.json()["tables"]] == [good]
+    assert ann.get("/api/tables/garbage").status_code == 404
+    assert ann.post("/api/tables/nofields/join").status_code == 404
+    services = services_for(redis_url)
+    reconcile_tables(services, redis_url, tables.now_ms() + 2 * 3_600_000)  # past every table's time
+    assert redis_client.zcard(tables.OPEN) == 0
+    assert ann.get(f"/api/tables/{good}").json()["status"] == "expired"
