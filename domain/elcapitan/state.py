@@ -16,11 +16,13 @@ EMPTY = -1
 """An empty site, harbour space or fortress site."""
 PIRATE = -2
 """The pirate ship on a harbour space (Islas Canarias expansion)."""
-RULES = 3
+RULES = 4
 """The rules version new games are decided under (README, "Rules versions"). 1: the rules before issue 32
 (pirate card sets named sorted, minimal, in any order; buying counted as a step still open before a pass;
 the collector paid a player in debt; no free pirate move after a paid one). 2: issue 32's corrections.
 3: issue 45, sailing is voluntary (a pass is refused only while an action or loan can be reached).
+4: issue 43, a pirate move by cards plays the cards ``legal_commands`` offers for its target (the fewest
+that reach it), no other choice.
 A game keeps the version it started with (``GameStarted.rules``, absent in version 1's streams)."""
 HIDDEN_CARD = "?"
 """An undrawn card whose identity a viewer's redacted stream does not name (only the pile's size)."""

@@ -100,7 +100,7 @@ def test_a_first_event_of_version_1_keeps_its_bytes_a_new_game_names_its_version
     for key, first in (("elcapitan", elc_ev.GameStarted), ("eic", eic_ev.GameSetUp)):
         game = GAMES[key]
         new = game.setup(2, {}, b"seed")[0]
-        assert isinstance(new, first) and new.rules == game.rules == {"elcapitan": 3, "eic": 2}[key]
+        assert isinstance(new, first) and new.rules == game.rules == {"elcapitan": 4, "eic": 2}[key]
         assert game.rules_in(game.fold([new])) == game.rules
         again = game.setup_for(2, {}, b"seed", 1)
         assert again[0].rules == 1 and b"rules" not in codec.encode_event(again[0])
@@ -109,7 +109,7 @@ def test_a_first_event_of_version_1_keeps_its_bytes_a_new_game_names_its_version
             codec.encode_event(e) for e in game.setup(2, {}, b"seed")[1:]
         ]
     with pytest.raises(RuleViolation):
-        GAMES["elcapitan"].setup_for(2, {}, b"seed", 4)
+        GAMES["elcapitan"].setup_for(2, {}, b"seed", 5)
 
 
 def test_manila_has_one_rules_version() -> None:

@@ -17,6 +17,14 @@ Rules 2 (issue 32; ``state.rules``, README "Rules versions"):
 - "Reicht ihr Geld nicht aus, zahlen sie den Geldbetrag, den sie besitzen": a player in debt pays nothing
   and never receives money from the collector.
 
+Rules 4 (issue 43, finding 18): a move with cards plays exactly the cards ``legal_commands`` offers for
+its target, the fewest that reach it (:func:`card_routes`). Rules 2 and 3 took any cards that reach it,
+played leg by leg ("kann so viele Segelkarten einsetzen, wie er will"), while the offer named one choice
+per target: ``decide`` accepted moves the game's list of legal moves never named (a fuzzer found 68), and
+naming every choice grows exponentially with the hand (3,346 moves for 21 cards before issue 32). The
+player still plays "eine oder mehrere eigene Segelkarten"; which ones, when several routes are as short,
+the offer chooses.
+
 Rules 1 (games started before): one pirate move a turn, the free move being that move (33); the cards of a
 move are named sorted, and the set is legal when some order of playing them all reaches the target and no
 card of it is superfluous (no proper subset reaches it); the collector took ``min(money, charge)``, so a
@@ -196,6 +204,19 @@ def _check_cards(state: State, seat: int, command: MovePirate) -> None:
         )
 
 
+def _check_offered_cards(state: State, seat: int, command: MovePirate) -> None:
+    """Rules 4: the cards are the route offered for the target, in its order."""
+    _take_from_hand(state, seat, command.cards)
+    offered = card_routes(state, state.players[seat].hand).get(command.to)
+    if offered is None:
+        raise rule("unreachable", f"no cards of the hand take the pirate to {command.to}")
+    if tuple(command.cards) != offered:
+        raise rule(
+            "pirate_cards_not_offered",
+            f"a pirate move by cards plays the fewest cards that take it there, as offered: {', '.join(offered)}",
+        )
+
+
 def _check_cards_v1(state: State, seat: int, command: MovePirate) -> None:
     """Rules 1: own cards (names sorted), together reaching ``to`` in some order, none superfluous."""
     _take_from_hand(state, seat, command.cards)
@@ -250,7 +271,8 @@ def check_move(state: State, seat: int, command: MovePirate) -> int:
     if state.turn.pirate_moved:
         raise rule("pirate_already_moved", "the pirate may be moved once per turn by cards or money")
     if command.cards:
-        (_check_cards_v1 if state.rules == 1 else _check_cards)(state, seat, command)
+        checks = {1: _check_cards_v1, 2: _check_cards, 3: _check_cards}
+        checks.get(state.rules, _check_offered_cards)(state, seat, command)
         return 0
     cost = data.PIRATE_STEP_COST * distance(state.pirate, command.to)
     if state.players[seat].money < cost:

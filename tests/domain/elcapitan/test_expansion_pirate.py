@@ -184,10 +184,13 @@ def test_pirate_moved_with_two_cards_when_one_cannot_reach():
     assert sorted(to_porto[0].cards) == ["D02", "D18"]
     for one in ("athina", "tunis", "napoli"):  # one card suffices there: that is the card move offered
         assert {len(c.cards) for c in legal if isinstance(c, MovePirate) and c.to == one and c.cards} == {1}
-    moved, events = act(state, 0, MovePirate(to="porto", space=0, cards=("D18", "D02")))
+    assert to_porto[0].cards == ("D02", "D18")  # Marseille first
+    moved, events = act(state, 0, MovePirate(to="porto", space=0, cards=("D02", "D18")))
     assert moved.pirate == "porto" and events[0].cost == 0 and len(events) == 1
     assert {"D18", "D02"} <= set(moved.destinations.discard)
-    moved, _ = act(state, 0, MovePirate(to="porto", space=1, cards=("D02", "D18")))  # Marseille first
+    valencia_first = MovePirate(to="porto", space=1, cards=("D18", "D02"))  # reaches too, not offered
+    assert refused(state, 0, valencia_first) == "elcapitan.pirate_cards_not_offered"  # rules 4
+    moved, _ = act(replace(state, rules=3), 0, valencia_first)  # rules 2 and 3 took it
     assert moved.pirate == "porto"
 
 
@@ -195,6 +198,7 @@ def test_pirate_cards_are_played_in_the_order_named_each_leg_from_where_the_last
     # "eine oder mehrere eigene Segelkarten": Alexandria → Valencia by I26 (Valencia–Alexandria), then
     # one seal (D09) and one more seal (D11) to Porto. In another order the cards go elsewhere.
     state = pirate_at(hand(start(4, ("canarias", "porto")), 0, "D09", "D11", "I26"), "alexandria", 0)
+    state = replace(state, rules=3)  # rules 4 takes the offered cards only (test_decision_pirate_cards_…)
     legal = [c for c in GAME.legal_commands(state, 0) if isinstance(c, MovePirate) and c.to == "porto"]
     offered = {c.cards for c in legal if c.cards}
     assert len(offered) == 1 and next(iter(offered))[0] == "I26"
@@ -208,12 +212,17 @@ def test_pirate_cards_are_played_in_the_order_named_each_leg_from_where_the_last
     assert refused(state, 0, twice) == "elcapitan.card_not_in_hand"
 
 
-def test_decision_pirate_cards_may_be_more_than_needed_as_when_sailing():
-    """„Wer an der Reihe ist, kann so viele Segelkarten einsetzen, wie er will“, and cards move the pirate
-    as a ship (ambiguity 34): a card the move could do without is allowed (rules 1 refused it)."""
-    state = pirate_at(hand(start(4, ("canarias", "porto")), 0, "D09", "D11", "I26"), "alexandria", 0)
+def test_decision_pirate_cards_are_those_offered_from_rules_4():
+    """Rules 2 and 3: „Wer an der Reihe ist, kann so viele Segelkarten einsetzen, wie er will“, and cards
+    move the pirate as a ship (ambiguity 34): a card the move could do without was allowed (rules 1 refused
+    it). Rules 4 (issue 43, finding 18: ``decide`` took moves ``legal_commands`` never offered) takes the
+    cards offered for the target only, the fewest that reach it."""
+    fresh = pirate_at(hand(start(4, ("canarias", "porto")), 0, "D09", "D11", "I26"), "alexandria", 0)
     # I26 alone takes the pirate to Valencia; D09 and D11 (one seal each) go on to Marseille and back.
     roundabout = MovePirate(to="valencia", space=0, cards=("I26", "D09", "D11"))
+    assert refused(fresh, 0, roundabout) == "elcapitan.pirate_cards_not_offered"
+    assert act(fresh, 0, MovePirate(to="valencia", space=0, cards=("I26",)))[0].pirate == "valencia"
+    state = replace(fresh, rules=3)
     moved, events = act(state, 0, roundabout)
     assert moved.pirate == "valencia" and moved.players[0].hand == () and events[0].cost == 0
     old = replace(state, rules=1)

@@ -149,3 +149,26 @@ def test_card_routes_of_every_card_in_hand_stay_fast(expansions):
         state = pirate_at(state, name, 0)
         routes = card_routes(state, CARDS)  # all 54 cards: still a few hundred search states
         assert set(routes) == {c.name for c in state.cities} - {name}
+
+
+@settings(max_examples=60, deadline=None)
+@given(expansions=st.sampled_from(EXPANSIONS), at=st.integers(0, 11), cards=hands)
+def test_rules_4_takes_a_move_with_cards_exactly_when_legal_commands_offers_it(expansions, at, cards):
+    """Issue 43, finding 18: a fuzzer found 68 pirate moves with cards that ``decide`` took and
+    ``legal_commands`` did not offer (rules 3 took any cards reaching the target). Every ordered choice of
+    up to three hand cards, to every city and space: taken if and only if offered."""
+    state = scene(expansions, at, cards)
+    assert state.rules == 4
+    offered = {c for c in GAME.legal_commands(state, 0) if isinstance(c, MovePirate) and c.cards}
+    taken = set()
+    for size in range(1, min(3, len(cards)) + 1):
+        for chosen in itertools.permutations(cards, size):
+            for city in state.cities:
+                for space in range(3):
+                    command = MovePirate(to=city.name, space=space, cards=chosen)
+                    try:
+                        GAME.decide(state, 0, command, rng_for(b"x", 1))
+                    except RuleViolation:
+                        continue
+                    taken.add(command)
+    assert taken == {c for c in offered if len(c.cards) <= 3}

@@ -72,9 +72,10 @@ def universe(state: State) -> list[Any]:
 def agree(state: State, seed: bytes, n: int) -> None:
     """Every offered command is accepted; every other command is refused, for every seat.
 
-    Except the cards of a pirate move (issue 32): one move with cards is offered per target and space, the
-    fewest cards that reach it, and ``decide`` checks any other choice of cards; so a move with cards that
-    is not offered may be accepted only where one with cards to the same target and space is offered.
+    Rules 2 and 3 only (issue 32): one move with cards is offered per target and space, the fewest cards
+    that reach it, and ``decide`` took any other choice of cards; so there a move with cards that is not
+    offered may be accepted where one with cards to the same target and space is offered. From rules 4
+    (issue 43, finding 18) no exception: every command ``decide`` accepts is offered.
     """
     for seat in range(state.seats):
         legal = GAME.legal_commands(state, seat)
@@ -86,7 +87,8 @@ def agree(state: State, seed: bytes, n: int) -> None:
             if msgspec.json.encode(command) in offered:
                 continue
             if (
-                isinstance(command, cmd.MovePirate)
+                state.rules in (2, 3)
+                and isinstance(command, cmd.MovePirate)
                 and command.cards
                 and (command.to, command.space) in by_cards
             ):

@@ -28,8 +28,8 @@ def _stuck_in_napoli() -> State:
     return hand(_all_loans_out(state), 0, "I04")
 
 
-def test_new_games_are_decided_under_rules_3() -> None:
-    assert RULES == GAME.rules == 3 and start(4).rules == 3
+def test_new_games_are_decided_under_rules_3_or_later() -> None:
+    assert RULES == GAME.rules == 4 and start(4).rules == 4  # rules 4 (issue 43) keeps voluntary sailing
 
 
 def test_loans_out_nothing_affordable_the_player_in_napoli_may_pass_without_sailing() -> None:
