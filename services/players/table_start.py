@@ -251,10 +251,14 @@ def reconcile(services: Services, url: str, now: int) -> int:
 
 LEGACY_SWEPT = "hm:tables:legacy_swept"
 _REOPEN_LEGACY = """
-if redis.call('HGET', KEYS[1], 'status') ~= 'starting' or redis.call('HEXISTS', KEYS[1], 'pending_game') == 1 then
+-- KEYS: the table, OPEN, LIVE; ARGV: the table's id
+local f = redis.call('HMGET', KEYS[1], 'status', 'pending_game', 'created_ms', 'game_id')
+if f[1] == 'started' and f[4] then
+  redis.call('ZADD', KEYS[3], 'NX', f[3] or 0, f[4])
   return 0
 end
-redis.call('ZADD', KEYS[2], redis.call('HGET', KEYS[1], 'created_ms') or 0, ARGV[1])
+if f[1] ~= 'starting' or f[2] then return 0 end
+redis.call('ZADD', KEYS[2], f[3] or 0, ARGV[1])
 redis.call('HSET', KEYS[1], 'status', 'open')
 return 1
 """
@@ -263,14 +267,15 @@ return 1
 def sweep_legacy(client: Any) -> int:
     """Once per Redis: tables an older version left ``starting`` (killed between its claim and its game,
     with no game id chosen: nothing to finish) are opened again, and expire in the next pass if they are
-    old; returns how many. Its players may leave them again."""
+    old; returns how many. Its players may leave them again. The games its started tables made (kept 7
+    days) join ``LIVE``, so that they too end once their players leave them."""
     if not client.set(LEGACY_SWEPT, 1, nx=True):
         return 0
     reopened = 0
     for key in client.scan_iter(match="hm:table:*", count=1000):
         parts = key.decode().split(":")
         if len(parts) == 3:  # hm:table:<id>, not its :seated list
-            reopened += int(client.eval(_REOPEN_LEGACY, 2, key, OPEN, parts[2]))
+            reopened += int(client.eval(_REOPEN_LEGACY, 3, key, OPEN, LIVE, parts[2]))
     if reopened:
         log.info("legacy_tables_reopened", tables=reopened)
     return reopened
@@ -308,4 +313,5 @@ def reconcile_tables(services: Services, url: str, now: int) -> None:
     expired = expire_open(services.redis, services.settings.tables, now)
     if finished or expired:
         log.info("tables_reconciled", finished=finished, expired=expired)
-    expire_idle(services, services.settings.tables.idle_hours, now)
+    settings = services.settings.tables
+    expire_idle(services, settings.idle_hours, now, stand_in=settings.stand_in, url=url)

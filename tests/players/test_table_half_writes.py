@@ -16,7 +16,7 @@ import redis
 
 from events import keys
 from services.bootstrap import Services
-from services.players import table_start, tables
+from services.players import table_clock, table_start, tables
 from services.players.table_start import STALE_MS, reconcile_tables
 from tests.gateway.harness import ServerThread, running_stack
 from tests.players.stack import sign_up
@@ -157,7 +157,11 @@ def test_a_table_an_older_version_left_starting_is_opened_again(
     redis_client.hset(tables.table_key(table_id), "status", "starting")  # the old claim, then a kill:
     redis_client.zrem(tables.OPEN, table_id)  # no game id chosen, in no list of starts
     assert bob.post(f"/api/tables/{table_id}/leave").status_code == 409  # stuck, as in the finding
+    two = ann.post("/api/tables", json={"game": "race", "seats": 2}).json()["table_id"]
+    game_id = bob.post(f"/api/tables/{two}/join").json()["game_id"]
+    redis_client.zrem(table_clock.LIVE, game_id)  # started by an older version: in no list of live games
     reconcile_tables(services, redis_url, tables.now_ms())
+    assert redis_client.zscore(table_clock.LIVE, game_id) is not None  # it too ends if left
     assert ann.get(f"/api/tables/{table_id}").json()["status"] == "open"
     assert [t["table_id"] for t in httpx.get(f"{stack.base}/api/tables").json()["tables"]] == [table_id]
     assert bob.post(f"/api/tables/{table_id}/leave").json()["seated"] == ["ann"]
