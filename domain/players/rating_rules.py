@@ -74,6 +74,7 @@ class Change(msgspec.Struct, frozen=True, kw_only=True):
     """One account's rating change from one game."""
 
     account: str
+    seat: int
     place: int
     tied: bool
     abandoned: bool
@@ -166,6 +167,7 @@ def rate(
         changes.append(
             Change(
                 account=account,
+                seat=p.seat,
                 place=p.place,
                 tied=p.tied,
                 abandoned=by_seat[p.seat].abandoned,
@@ -194,3 +196,47 @@ def _rating_of(seat: Seat, before: Mapping[str, Rating]) -> Rating:
     if seat.account is not None:
         return before.get(seat.account, Rating())
     return BOT_RATINGS.get(seat.bot or "", DEFAULT_BOT)
+
+
+def rate_v1(outcome: Outcome, seats: Sequence[Seat], before: Mapping[str, Rating]) -> list[Change]:
+    """Rules version 1 (before issue 44), kept so that its ratings re-verify under their own rule: accounts
+    only, in the game's ranking, winners sharing first, the rest in order; every game in full."""
+    accounts = {s.seat: s.account for s in seats if s.account is not None}
+    ranked = [seat for seat in outcome.ranking if seat in accounts]
+    places = [0 if seat in outcome.winners else i for i, seat in enumerate(ranked)]
+    names = [accounts[seat] for seat in ranked]
+    if len(names) < 2 or len(set(names)) != len(names):
+        return []
+    ratings = {seat: before.get(accounts[seat], Rating()) for seat in ranked}
+    after = rate_table(ratings, ranked, places)
+    return [
+        Change(
+            account=accounts[seat],
+            seat=seat,
+            place=place,
+            tied=places.count(place) > 1,
+            abandoned=False,
+            weight=1.0,
+            before=ratings[seat],
+            after=after[seat],
+        )
+        for seat, place in zip(ranked, places, strict=True)
+    ]
+
+
+def recompute(
+    version: int,
+    game: str,
+    outcome: Outcome,
+    seats: Sequence[Seat],
+    before: Mapping[str, Rating],
+    rated: Sequence[str],
+    weight: float,
+) -> list[Change]:
+    """A logged rating's changes again under the rules ``version`` it names (``rated`` and ``weight``, which
+    depend on addresses and earlier games an auditor cannot see, are taken as the leaves give them)."""
+    if version == 1:
+        return rate_v1(outcome, seats, before)
+    if version == RULES_VERSION:
+        return rate(game, outcome, seats, before, rated, weight)
+    raise ValueError(f"unknown account ratings rules version {version}")

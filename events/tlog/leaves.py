@@ -57,7 +57,7 @@ class Commands(msgspec.Struct, frozen=True, tag="commands", tag_field="kind"):
 
 class Rating(msgspec.Struct, frozen=True, tag="rating", tag_field="kind", omit_defaults=True):
     """``rules``: the account ratings' rules version it was made under (``domain/players/rating_rules.py``),
-    and ``weight`` the part of the full update it made; both left out at their defaults, so that a version 1
+    ``weight`` the part of the full update it made and ``seat``; each left out at its default, so that a version 1
     leaf (which has neither) encodes to the very data the log hashed."""
 
     account: str
@@ -67,6 +67,8 @@ class Rating(msgspec.Struct, frozen=True, tag="rating", tag_field="kind", omit_d
     place: int
     rules: int = 1
     weight: float = 1.0
+    seat: int | None = None
+    """The account's seat in the game (version 2 on), so that the game's archive places it."""
 
 
 Leaf = Start | Head | Sealed | Commands | Rating

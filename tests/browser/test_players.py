@@ -15,8 +15,9 @@ import pytest
 import redis
 
 from tests.browser.play import Clicks, finished, take_one_step
+from tests.browser.rating_scene import TRUSTING
 from tests.gateway.harness import ServerThread
-from tests.players.stack import rated_stack
+from tests.players.stack import address_of, rated_stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 
@@ -25,13 +26,16 @@ PASSWORD = "a long enough password"
 
 @pytest.fixture
 def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
-    with rated_stack(redis_url, bot_delay_s=0.0) as server:
+    with rated_stack(redis_url, bot_delay_s=0.0, limits=TRUSTING) as server:  # X-Forwarded-For believed
         yield server
 
 
 def person(browser: Any, base: str, name: str, sign: str = "signup") -> Any:
     """A browser of its own (cookies apart), in the lobby, signed up (or in) as ``name``."""
-    page = browser.new_context(viewport={"width": 1360, "height": 1000}).new_page()
+    own_address = {"X-Forwarded-For": address_of(name)}  # accounts seen on one address rate nobody
+    page = browser.new_context(
+        viewport={"width": 1360, "height": 1000}, extra_http_headers=own_address
+    ).new_page()
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.errors = errors
@@ -142,8 +146,8 @@ def test_two_players_find_each_other_chat_play_manila_and_are_rated(
         "(rows) => rows.map((r) => r.dataset.name)"
     )
     assert sorted(names) == ["Ann", "Bob"]
-    ratings = board.locator("#leaderboard td:nth-child(4)").all_inner_texts()  # mu, moved from 25.00
-    assert all(mu != "25.00" for mu in ratings), ratings
+    ratings = board.locator("#leaderboard td:nth-child(3)").all_inner_texts()  # the number, moved from 1500
+    assert all(not shown.startswith("1500") for shown in ratings), ratings
     board.goto(f"{stack.base}/players/Bob")
     board.locator("section.rating[data-game=manila]").wait_for()
     assert game_id in board.locator("section.rating").inner_text()

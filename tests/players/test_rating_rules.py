@@ -9,6 +9,7 @@ from domain.engine import Outcome
 from domain.players import rating_rules as rules
 from domain.players.rating_rules import Placed, Seat
 from domain.tournament.ratings import Rating
+from events.tlog import leaves
 
 HOUR = 3_600_000
 
@@ -158,3 +159,28 @@ def test_third_of_four_lowers_the_shown_number_though_its_ordinal_rose() -> None
     assert round(first.after.ordinal, 2) == 3.00 and round(last.after.ordinal, 2) == -3.29
     assert third.after.ordinal > third.before.ordinal
     assert rules.shown(third.after) < 1500 < rules.shown(first.after)
+
+
+def test_each_rules_version_recomputes_its_own_ratings() -> None:
+    """A version 1 rating (bots left out: the issue's "1st of 3" behind a winning bot) re-verifies under
+    version 1; the same game under version 2 places the bot and moves the accounts otherwise."""
+    outcome = Outcome(ranking=(1, 0, 2), scores=(40, 60, 10), winners=(1,))
+    seats = [Seat(seat=0, account="ann"), Seat(seat=1, bot="greedy"), Seat(seat=2, account="bob")]
+    old = {c.account: c for c in rules.recompute(1, "elcapitan", outcome, seats, {}, ["ann", "bob"], 1.0)}
+    new = {c.account: c for c in rules.recompute(2, "elcapitan", outcome, seats, {}, ["ann", "bob"], 1.0)}
+    assert (old["ann"].place, new["ann"].place) == (0, 1)
+    assert old["ann"].after.mu > new["ann"].after.mu  # first among accounts, but behind the bot
+    assert new["ann"].seat == 0 and new["bob"].seat == 2
+    with pytest.raises(ValueError, match="unknown account ratings rules version 3"):
+        rules.recompute(3, "elcapitan", outcome, seats, {}, ["ann", "bob"], 1.0)
+
+
+def test_a_version_1_rating_leaf_encodes_as_it_was_logged() -> None:
+    """The log hashes a leaf's data: a leaf written before the version field must read and write back to the
+    very same bytes, and a version 2 leaf carries its version, weight and seat."""
+    logged = b'{"account":"ann","game_id":"g1","kind":"rating","mu":26.1,"place":1,"sigma":7.9}'
+    leaf = leaves.decode(logged)
+    assert isinstance(leaf, leaves.Rating) and (leaf.rules, leaf.weight, leaf.seat) == (1, 1.0, None)
+    assert leaves.encode(leaf) == logged
+    new = leaves.Rating(account="ann", game_id="g2", mu=26.0, sigma=7.0, place=0, rules=2, weight=0.5, seat=3)
+    assert leaves.decode(leaves.encode(new)) == new and b'"rules":2' in leaves.encode(new)

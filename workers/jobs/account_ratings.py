@@ -188,7 +188,7 @@ def _log_ratings(client: Any, game_id: str, changes: list[rules.Change]) -> None
     for change in changes:
         leaf = leaves.Rating(account=change.account, game_id=game_id, mu=change.after.mu,
                              sigma=change.after.sigma, place=change.place, rules=rules.RULES_VERSION,
-                             weight=change.weight)  # fmt: skip
+                             weight=change.weight, seat=change.seat)  # fmt: skip
         enqueue(client, leaf)
 
 
