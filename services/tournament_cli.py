@@ -243,6 +243,7 @@ def standings_table(state: State, top: int = 0) -> Table:
         title=f"{state.settings.game} {state.settings.format} — {state.tournament_id} ({state.status})"
     )
     table.add_column("#", justify="right")
+    table.add_column("no.", justify="right")  # the number withdraw, replace and adjudicate take
     table.add_column("player")
     for name in state.settings.tie_breaks:
         table.add_column(name.replace("_", " "), justify="right")
@@ -252,9 +253,12 @@ def standings_table(state: State, top: int = 0) -> Table:
     for row in rows[: top or None]:
         rating = row["rating"]
         values = [str(row[name]) for name in state.settings.tie_breaks]
-        table.add_row(str(row["rank"]), row["name"], *values, str(row["tables"]), f"{rating['ordinal']:.1f}",
-                      f"{rating['mu']:.2f} / {rating['sigma']:.2f}")  # fmt: skip
-    table.caption = "rating: OpenSkill (Plackett-Luce), mu - 3 sigma"
+        name = row["name"] + (" (withdrawn)" if row["withdrawn"] else "")
+        table.add_row(str(row["rank"]), str(row["player"]), name, *values, str(row["tables"]),
+                      f"{rating['ordinal']:.1f}", f"{rating['mu']:.2f} / {rating['sigma']:.2f}")  # fmt: skip
+    table.caption = (
+        "no.: the player's number (withdraw, replace); rating: OpenSkill (Plackett-Luce), mu - 3 sigma"
+    )
     return table
 
 

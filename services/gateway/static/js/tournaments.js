@@ -116,7 +116,7 @@ async function drawList() {
 function standingsTable(t) {
   const you = t.you || null;
   const names = new Map(t.standings.map((r) => [r.player, r.name]));
-  const head = el("tr", {}, el("th", { class: "num" }, "#"), el("th", {}, "Player"),
+  const head = el("tr", {}, el("th", { class: "num" }, "#"), el("th", { class: "num", title: "the player's number, as harbormaster tournament withdraw and replace take it" }, "No."), el("th", {}, "Player"),
     t.tie_breaks.map(heading),
     el("th", { class: "num played", title: "tables played (and byes)" }, "Tables"),
     el("th", { class: "num", title: "OpenSkill (Plackett-Luce) rating shown as mu − 3 sigma" }, "Rating"));
@@ -125,8 +125,9 @@ function standingsTable(t) {
     const changed = before !== undefined && before !== r.points;
     const mine = you !== null && you.player === r.player;
     return el("tr", { class: [changed ? "changed" : "", mine ? "mine" : ""].join(" ").trim(), "data-player": r.player },
-      el("td", { class: "num rank" }, r.rank),
-      el("td", {}, el("span", { class: "who", title: r.bot ? `${r.bot} bot` : "" }, r.name), r.bot ? el("span", { class: "tag" }, `${r.bot} bot`) : ""),
+      el("td", { class: "num rank" }, r.rank), el("td", { class: "num player-no" }, r.player),
+      el("td", {}, el("span", { class: "who", title: r.bot ? `${r.bot} bot` : "" }, r.name), r.bot ? el("span", { class: "tag" }, `${r.bot} bot`) : "",
+        r.withdrawn ? el("span", { class: "tag withdrawn" }, "withdrawn") : ""),
       t.tie_breaks.map((k) => el("td", { class: "num " + k }, r[k])),
       el("td", { class: "num played" }, r.tables, r.byes ? el("small", {}, ` +${r.byes} bye${r.byes > 1 ? "s" : ""}`) : ""),
       el("td", { class: "num rating", title: `mu ${r.rating.mu.toFixed(2)}, sigma ${r.rating.sigma.toFixed(2)}` }, r.rating.ordinal.toFixed(1)));
