@@ -5,7 +5,11 @@ Tables' games have no clock while they are played: a turn may take days. But a s
 ``TableSettings.idle_hours`` without moving is out of time, and the clock (``workers/jobs/clock.py``) plays
 its default move, as it does a tournament's, under its own ids and origin, which ``verify`` checks; the seat
 is then forfeited (``Clock.forfeit``): its later turns are played at once. A game everyone left thus runs to
-its end by default moves; one whose opponent left is finished by the one who stayed.
+its end by default moves; one whose opponent left is finished by the one who stayed. With a stand-in
+(``TableSettings.stand_in``, ``strong`` say) the later turns of a forfeited seat are the stand-in bot's moves
+instead, rq jobs like any bot turn (origin ``bot``, the bots' ids; ``verify`` re-decides them like any
+command): the one who stayed plays on against a real opponent. The first timeout, which forfeits the seat,
+is always the clock's default move.
 
 ``serve``'s reconciler runs ``expire_idle`` at most once a minute (a Redis key says when it last ran, so
 two serves on one Redis share it): one pipelined read of each live table game's status and last event, and
@@ -20,8 +24,10 @@ import structlog
 
 from events import codec, keys
 from events.clocks import Clock
-from services.bootstrap import Services
-from workers.jobs.clock import claim_timeouts
+from services.bootstrap import Services, require_rq
+from workers.jobs.bots import bot_names
+from workers.jobs.clock import claim_timeouts, read_clocks
+from workers.jobs.schedule import make_scheduler
 
 log = structlog.get_logger("tables")
 
@@ -33,9 +39,17 @@ PASS_KEY = "hm:tables:idle_pass"
 PASS_EVERY_MS = 60_000
 
 
-def expire_idle(services: Services, idle_hours: int, now: int, every_ms: int = PASS_EVERY_MS) -> int:
+def expire_idle(
+    services: Services,
+    idle_hours: int,
+    now: int,
+    every_ms: int = PASS_EVERY_MS,
+    stand_in: str = "",
+    url: str | None = None,
+) -> int:
     """Claim the default move of every seat of a table's game out of time at ``now``; returns how many
-    were sent. Does nothing if a pass ran within ``every_ms``."""
+    were sent (stand-in turns enqueued included). Does nothing if a pass ran within ``every_ms``. With
+    ``stand_in`` and the service's ``url``, a forfeited seat to act gets that bot's turn instead."""
     client = services.redis
     if not client.set(PASS_KEY, now, nx=True, px=every_ms):
         return 0
@@ -44,19 +58,44 @@ def expire_idle(services: Services, idle_hours: int, now: int, every_ms: int = P
         return 0
     idle_ms = idle_hours * 3_600_000
     live, due = _read(client, ids, now - idle_ms)
-    due |= {raw.decode() for raw in client.smembers(FORFEITED)} & live
+    forfeited = {raw.decode() for raw in client.smembers(FORFEITED)} & live
+    due |= forfeited
     gone = [g for g in ids if g not in live]
     if gone:
         client.zrem(LIVE, *gone)
         client.srem(FORFEITED, *gone)
+    stood_in = _stand_in(services, url, stand_in, sorted(due & forfeited)) if stand_in and url else set()
+    due -= stood_in
     if not due:
-        return 0
+        return len(stood_in)
     clock = Clock(move_ms=idle_ms, forfeit=True)
     claimed = claim_timeouts(services.store, services.bus, sorted(due), now_ms=now, clock=clock)
     if claimed:
         client.sadd(FORFEITED, *{game_id for game_id, _, _ in claimed})
         log.info("table_games_timed_out", moves=len(claimed), games=len({g for g, _, _ in claimed}))
-    return len(claimed)
+    return len(claimed) + len(stood_in)
+
+
+def _stand_in(services: Services, url: str, bot: str, game_ids: list[str]) -> set[str]:
+    """Enqueue the stand-in ``bot``'s turn in each game whose forfeited seats (timed out before, by the
+    log) are to act; returns the games it went to (the others are left to the clock's claim: a game without
+    that bot, or whose seats to act were never timed out)."""
+    scheduler = make_scheduler(
+        require_rq(services), url, 0.0, services.bus.partitions, services.settings.game_plugins
+    )
+    taken: set[str] = set()
+    for game_id in game_ids:
+        loaded = services.store.load(game_id)
+        if bot not in bot_names(loaded.game):
+            continue
+        timeouts = read_clocks(services.store, game_id).timeouts
+        left = {str(seat): bot for seat in loaded.game.to_act(loaded.state) if timeouts.get(seat, 0) > 0}
+        if left:
+            scheduler.ensure(game_id, loaded, stand_ins=left)
+            taken.add(game_id)
+    if taken:
+        log.info("table_seats_stood_in", bot=bot, games=len(taken))
+    return taken
 
 
 def _read(client: Any, ids: list[str], idle_before: int) -> tuple[set[str], set[str]]:

@@ -14,7 +14,9 @@ so they have quotas of their own, per account and per address, counted in Redis 
 - ``HARBORMASTER_TABLE_GAME_IDLE_HOURS`` (72): a seat of a table's game that has been to act this long
   without moving is out of time: the clock plays its default move, and all its later turns at once, so a
   game its players left ends (``services/players/table_clock.py``) instead of living, and holding its
-  quota, for ever.
+  quota, for ever;
+- ``HARBORMASTER_TABLE_STAND_IN`` (empty): a bot (``strong``, say) that plays a forfeited seat's later
+  turns instead of the clock's default moves, so the one who stayed plays on against a real opponent.
 """
 
 from __future__ import annotations
@@ -23,7 +25,10 @@ from collections.abc import Mapping
 
 import msgspec
 
-from services.setting_values import whole
+from services.setting_values import one_of, whole
+
+STAND_INS = ("random", "greedy", "strong-0.2", "strong", "strong-5")
+"""The server's bots (``workers.jobs.bots.bot_names``; a game without the one named gets default moves)."""
 
 
 class TableSettings(msgspec.Struct, frozen=True, kw_only=True):
@@ -33,6 +38,9 @@ class TableSettings(msgspec.Struct, frozen=True, kw_only=True):
     games_per_address: int = 20
     open_minutes: int = 60
     idle_hours: int = 72
+    stand_in: str = ""
+    """``HARBORMASTER_TABLE_STAND_IN``: the bot that plays a forfeited seat's later turns (``strong``, say);
+    empty: the clock's default move, as for the first timeout (``services/players/table_clock.py``)."""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> TableSettings:
@@ -50,4 +58,5 @@ class TableSettings(msgspec.Struct, frozen=True, kw_only=True):
             ),
             open_minutes=whole(env, "HARBORMASTER_TABLE_OPEN_MINUTES", d.open_minutes, 1, 7 * 24 * 60),
             idle_hours=whole(env, "HARBORMASTER_TABLE_GAME_IDLE_HOURS", d.idle_hours, 1, 365 * 24),
+            stand_in=one_of(env, "HARBORMASTER_TABLE_STAND_IN", d.stand_in, STAND_INS),
         )

@@ -28,6 +28,7 @@ BAD = [
     ("HARBORMASTER_TABLE_GAMES_PER_ADDRESS", "0", "from 1 to 100000"),
     ("HARBORMASTER_TABLE_OPEN_MINUTES", "1e9", "a whole number"),
     ("HARBORMASTER_TABLE_GAME_IDLE_HOURS", "0", "from 1 to 8760"),
+    ("HARBORMASTER_TABLE_STAND_IN", "deep-blue", "must be one of greedy, random, strong"),
     ("HARBORMASTER_CHAT_PER_ADDRESS", "-1", "at least 0"),
     ("HARBORMASTER_SIGNIN_FAILURES_PER_NAME", "-1", "from 0 to 1000000"),
     ("HARBORMASTER_HASHING_QUEUE", "lots", "a whole number"),

@@ -148,18 +148,25 @@ def _bot_rng(loaded: LoadedGame, seat: Seat) -> Rng:
     )
 
 
-def acting_bots(loaded: LoadedGame) -> list[tuple[Seat, str]]:
-    """The bot seats to act now with their bots' names, in seat order (none once the game is over)."""
-    game, bots = loaded.game, loaded.meta.bots
+StandIns = dict[str, str]
+"""Seats (as text) a bot plays for a person who left them (a table's forfeited seat: ``services/players/
+table_clock.py``), by bot name: played by the job like the game's own bot seats, under the same ids."""
+
+
+def acting_bots(loaded: LoadedGame, stand_ins: StandIns | None = None) -> list[tuple[Seat, str]]:
+    """The bot seats to act now with their bots' names, in seat order (none once the game is over);
+    ``stand_ins``: seats a bot plays besides the game's own."""
+    game, bots = loaded.game, {**loaded.meta.bots, **(stand_ins or {})}
     if not bots or game.outcome(loaded.state) is not None:
         return []
     return [(seat, bots[str(seat)]) for seat in sorted(game.to_act(loaded.state)) if str(seat) in bots]
 
 
-def turn_seconds(loaded: LoadedGame) -> float:
+def turn_seconds(loaded: LoadedGame, stand_ins: StandIns | None = None) -> float:
     """The search time of the bot turn at the game's position: the levels of its search seats to act
     (0: none searches, the turn takes milliseconds)."""
-    return sum(STRONG_SECONDS[name] for _, name in acting_bots(loaded) if searches(loaded.game, name))
+    acting = acting_bots(loaded, stand_ins)
+    return sum(STRONG_SECONDS[name] for _, name in acting if searches(loaded.game, name))
 
 
 def moves_at(
@@ -168,6 +175,7 @@ def moves_at(
     until: float | None = None,
     greedy_instead: bool = False,
     budgets: list[Budget] | None = None,
+    stand_ins: StandIns | None = None,
 ) -> list[tuple[Seat, bytes, str]]:
     """The moves the bot seats make in the game as loaded (the rq job and the bot runner alike): the same
     position gives the same moves under the same command ids, whoever decides them.
@@ -175,10 +183,11 @@ def moves_at(
     ``searching=False`` leaves out the search bots' seats (the bot runner's: their turns are rq jobs).
     ``until`` (a ``time.monotonic()``): no search runs past it, each searching its level at most.
     ``greedy_instead``: the search seats play the greedy bot (a search cut short by the job's timeout).
-    ``budgets`` collects each search's ``Budget`` (its iterations)."""
+    ``budgets`` collects each search's ``Budget`` (its iterations). ``stand_ins``: seats a bot plays for
+    a person who left them."""
     game = loaded.game
     moves = []
-    for seat, name in acting_bots(loaded):
+    for seat, name in acting_bots(loaded, stand_ins):
         searcher = searches(game, name)
         if searcher and not searching:
             continue
@@ -218,6 +227,7 @@ def play_bot_turn(
     partitions: int = 16,
     plugins: tuple[str, ...] = (),
     at_seq: int = -1,
+    stand_ins: StandIns | None = None,
 ) -> int:
     """The rq job: submit the bot seats' moves for the game's current state; returns how many.
 
@@ -226,7 +236,8 @@ def play_bot_turn(
     ``bot_turn``) the level, the deadline and how long it took (``loaded_s``, ``decided_s``: when the game
     was loaded and the moves decided, from the start), as it logs them. ``at_seq``: the position
     the job was enqueued for; a game that moved on since plays its search seats in the job of its new
-    position (enqueued by the move that got there, with that search's timeout), not in this one."""
+    position (enqueued by the move that got there, with that search's timeout), not in this one.
+    ``stand_ins``: seats the job plays for people who left them, besides the game's bot seats."""
     started = time.monotonic()
     client = connect(redis_url)  # the job runs in a fresh rq work horse: its own client (Cluster-aware)
     try:
@@ -234,10 +245,10 @@ def play_bot_turn(
         loaded = store.load(game_id)
         loaded_s = time.monotonic() - started
         searching = at_seq < 0 or loaded.seq == at_seq
-        level = turn_seconds(loaded) if searching else 0.0
+        level = turn_seconds(loaded, stand_ins) if searching else 0.0
         if delay_s > level:
             time.sleep(delay_s - level)
-        moves, budgets, fell_back = _decide(loaded, started + max(level, delay_s), searching)
+        moves, budgets, fell_back = _decide(loaded, started + max(level, delay_s), searching, stand_ins)
         decided_s = time.monotonic() - started
         if moves:
             bus = CommandBus(client, partitions=partitions)
@@ -259,16 +270,16 @@ def play_bot_turn(
 
 
 def _decide(
-    loaded: LoadedGame, until: float, searching: bool
+    loaded: LoadedGame, until: float, searching: bool, stand_ins: StandIns | None
 ) -> tuple[list[tuple[Seat, bytes, str]], list[Budget], bool]:
     """The turn's moves, searched until ``until``; the greedy move for the search seats should rq's
     timeout cut a search short (a search that overran its stop: the backstop, never expected)."""
     budgets: list[Budget] = []
     try:
-        return moves_at(loaded, searching, until=until, budgets=budgets), budgets, False
+        return moves_at(loaded, searching, until, budgets=budgets, stand_ins=stand_ins), budgets, False
     except JobTimeoutException:
         log.warning("bot_search_timed_out", game_id=loaded.meta.header.game_id, seq=loaded.seq)
-        return moves_at(loaded, greedy_instead=True), budgets, True
+        return moves_at(loaded, greedy_instead=True, stand_ins=stand_ins), budgets, True
 
 
 def _record(turn: dict[str, Any]) -> None:

@@ -30,7 +30,16 @@ from rq.utils import utcparse
 
 from events.errors import UnknownGame
 from events.store import EventStore, LoadedGame
-from workers.jobs.bots import BOT_QUEUE, SEARCH_QUEUE, job_timeout, play_bot_turn, searches, turn_seconds
+from workers.jobs.bots import (
+    BOT_QUEUE,
+    SEARCH_QUEUE,
+    StandIns,
+    acting_bots,
+    job_timeout,
+    play_bot_turn,
+    searches,
+    turn_seconds,
+)
 from workers.jobs.failures import TRANSIENT, failure_reason
 
 log = structlog.get_logger("bot_schedule")
@@ -55,11 +64,10 @@ def bot_job_id(game_id: str, seq: int, seat: int) -> str:
     return f"hm-bot-{name}-{seq}-{seat}"
 
 
-def acting_bot_seats(loaded: LoadedGame) -> list[int]:
-    """The bot seats that are to act now, in seat order (none once the game is over)."""
-    if not loaded.meta.bots or loaded.game.outcome(loaded.state) is not None:
-        return []
-    return sorted(seat for seat in loaded.game.to_act(loaded.state) if str(seat) in loaded.meta.bots)
+def acting_bot_seats(loaded: LoadedGame, stand_ins: StandIns | None = None) -> list[int]:
+    """The bot seats that are to act now, in seat order (none once the game is over); ``stand_ins``: seats a
+    bot plays for a person who left them, besides the game's own."""
+    return [seat for seat, _ in acting_bots(loaded, stand_ins)]
 
 
 def _timeout(search_s: float, delay_s: float) -> int | None:
@@ -101,23 +109,30 @@ class BotScheduler(msgspec.Struct, kw_only=True):
         age = (datetime.now(UTC) - utcparse(since.decode()).replace(tzinfo=UTC)).total_seconds()
         return age < STALE_AFTER_S + 2 * self.delay_s
 
-    def ensure(self, game_id: str, loaded: LoadedGame, only_searching: bool = False) -> str | None:
+    def ensure(
+        self,
+        game_id: str,
+        loaded: LoadedGame,
+        only_searching: bool = False,
+        stand_ins: StandIns | None = None,
+    ) -> str | None:
         """Enqueue the bot turn at the game's position unless none is due or one is in flight; returns the
         id of the job enqueued, if any. ``only_searching``: only a turn where a search bot is to act (a live
-        bot runner plays the others, and never searches: a search holds its worker for its level)."""
-        seats = acting_bot_seats(loaded)
+        bot runner plays the others, and never searches: a search holds its worker for its level).
+        ``stand_ins``: seats a bot plays for people who left them (``services/players/table_clock.py``)."""
+        seats = acting_bot_seats(loaded, stand_ins)
         if not seats or (only_searching and not any(searching_seat(loaded, seat) for seat in seats)):
             return None
         # One job plays every bot seat to act at this position: keyed by the first of them.
         job_id = bot_job_id(game_id, loaded.seq, seats[0])
-        search_s = turn_seconds(loaded)
+        search_s = turn_seconds(loaded, stand_ins)
         queue = self.search_queue if search_s and self.search_queue is not None else self.queue
         if self.job_in_flight(job_id, queue):
             return None
         delay_s = 0.0 if loaded.meta.tournament else self.delay_s  # the demo's pace, never a tournament's
         queue.enqueue_call(
             func=play_bot_turn,
-            args=(self.redis_url, game_id, delay_s, self.partitions, self.plugins, loaded.seq),
+            args=(self.redis_url, game_id, delay_s, self.partitions, self.plugins, loaded.seq, stand_ins),
             job_id=job_id,
             result_ttl=300,
             failure_ttl=3600,
