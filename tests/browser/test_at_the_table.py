@@ -15,6 +15,7 @@ import pytest
 
 from tests.browser.axe import axe_script, serious_violations
 from tests.browser.play import next_step
+from tests.browser.waiting import wait_until
 from tests.gateway.client import bearer, create, post_command
 from tests.gateway.harness import ServerThread
 
@@ -41,10 +42,7 @@ CHANGED = "([seq, text]) => document.body.dataset.seq !== seq || document.queryS
 
 @pytest.fixture(scope="module")
 def axe() -> Iterator[Path]:
-    script = axe_script()
-    if script is None:
-        pytest.skip("axe-core could not be installed from the npm registry (is npm on PATH?)")
-    yield script
+    yield axe_script()  # shipped by axe-playwright-python: never skipped
 
 
 class Table:
@@ -86,7 +84,7 @@ class Table:
             seat = self.to_act()[0]
             page.goto("about:blank")
             page.goto(self.link(base, seat))
-            page.wait_for_function(OFFERS, timeout=20_000)
+            wait_until(page, OFFERS)
             if page.locator("#board .target.legal").count():
                 return seat
             self.move()
@@ -150,35 +148,35 @@ def test_the_turn_comes_round_announced_marked_and_played_by_keyboard(
     marked, heard, came_round = 0, set(), False
     for _ in range(200):
         if anna in table.to_act():
-            page.wait_for_function("document.title.startsWith('● Your turn — Manila')")
+            wait_until(page, "document.title.startsWith('● Your turn — Manila')")
             if marked and came_round:
                 break
             seq = table.move(anna)
-            page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
+            wait_until(page, f"Number(document.body.dataset.seq) >= {seq}")
             came_round = False
             continue
         seq = table.move()
-        page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
+        wait_until(page, f"Number(document.body.dataset.seq) >= {seq}")
         marked += page.locator("#board .last-move").count()
-        page.wait_for_function("document.getElementById('live').innerText.trim() !== ''")
+        wait_until(page, "document.getElementById('live').innerText.trim() !== ''")
         heard.add(page.locator("#live").inner_text())
         came_round = True
     assert marked > 0
     assert anna in table.to_act() and came_round
     assert any(name in text for text in heard for name in NAMES), heard  # others' moves in words
-    page.wait_for_function("document.getElementById('live').innerText.includes('Your turn')")
+    wait_until(page, "document.getElementById('live').innerText.includes('Your turn')")
     # until she is offered places on the board, she clicks buttons (a bid, a pass) and the others move
     for _ in range(60):
         if anna not in table.to_act():
             seq = table.move()
-            page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
+            wait_until(page, f"Number(document.body.dataset.seq) >= {seq}")
             continue
         step = next_step(page, table.rng)
         if step["board"]:
             break
         before = page.evaluate(STATE)
         page.mouse.click(step["x"], step["y"])
-        page.wait_for_function(CHANGED, arg=before)
+        wait_until(page, CHANGED, before)
     offered = page.locator("#board .target.legal")
     assert offered.count() == page.locator("#board .target.legal[tabindex='0'][role='button']").count()
     for _ in range(80):
@@ -191,7 +189,7 @@ def test_the_turn_comes_round_announced_marked_and_played_by_keyboard(
     assert any(name.startswith(word + " — ") for word in words), (name, words)
     before = page.evaluate(STATE)
     page.keyboard.press("Enter")
-    page.wait_for_function(CHANGED, arg=before)
+    wait_until(page, CHANGED, before)
 
 
 def test_a_bid_above_cash_warns_and_own_shares_are_named(
