@@ -144,3 +144,7 @@ def test_a_live_game_is_pending_and_an_unknown_one_404(stack: ServerThread) -> N
     assert httpx.get(f"{stack.base}/api/games/{game_id}/ratings").json()["status"] == "pending"
     assert httpx.get(f"{stack.base}/api/games/nope/ratings").status_code == 404
     assert httpx.get(f"{stack.base}/api/games/{'x' * 500}/ratings").status_code == 404
+    for odd in ("%7Bg:x%7D", "%C2%B2", "%00", "..%2F..", "a%20b"):
+        answer = httpx.get(f"{stack.base}/api/games/{odd}/ratings")
+        assert answer.status_code == 404 and answer.json()["error"] in ("unknown_game", "not_found"), odd
+    assert httpx.post(f"{stack.base}/api/games/{game_id}/ratings").status_code == 405
