@@ -13,7 +13,7 @@ command's hook, another worker) changes nothing.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -139,10 +139,16 @@ def decode_rating(raw: bytes | None) -> Rating:
 
 
 def rate_game(
-    client: Any, game_id: str, game: str, outcome: Outcome, bots: Mapping[str, str] | None = None
+    client: Any,
+    game_id: str,
+    game: str,
+    outcome: Outcome,
+    bots: Mapping[str, str] | None = None,
+    before_write: Callable[[], None] | None = None,
 ) -> bool:
     """Rate a finished game's accounts once (``domain/players/rating_rules``); True if this call did it. Not
-    rated: not a rated game, or fewer than two accounts left to rate (see ``rating_rules.eligible``)."""
+    rated: not a rated game, or fewer than two accounts left to rate (see ``rating_rules.eligible``).
+    ``before_write`` (tests) runs between the watched reads and the write, where another writer may come in."""
     seat_accounts = {k.decode(): v.decode() for k, v in client.hgetall(seat_accounts_key(game_id)).items()}
     if seat_accounts.get("rated") != "1":
         return False
@@ -168,6 +174,8 @@ def rate_game(
                 weight = rules.repeat_weight(earlier, ended_ms)
                 changes = rules.rate(game, outcome, seats, before, rated, weight)
                 games = {a: int(pipe.llen(history_key(game, a))) for a in rated}
+                if before_write is not None:
+                    before_write()
                 pipe.multi()
                 _write(pipe, game_id, game, changes, len(seats), games, ended_ms)
                 pipe.zadd(pairs, {game_id: ended_ms})
