@@ -41,6 +41,7 @@ from services.config import Settings
 from services.export import export_lines
 from workers.jobs.archive_trigger import (
     ARCHIVE_INDEX,
+    archive_job_id,
     archive_lease,
     mark_archive_failed,
     set_entry_if_owner,
@@ -138,17 +139,20 @@ class NotFinished(ValueError):
     stand for the game)."""
 
 
-def archive_game(store: EventStore, game_id: str, archive_dir: str | Path) -> dict[str, Any]:
+def archive_game(
+    store: EventStore, game_id: str, archive_dir: str | Path, owner: str | None = None
+) -> dict[str, Any]:
     """Write the game's archive, verify it (``harbormaster verify``: chain, replay, every decision again),
     upload it to the bucket if one is configured, mark it verified in the index and trim the game from
     Redis if nothing will read it there again.
 
     One writer at a time owns a game's archive (``archive_lease``): a second writer leaves it to the first
     (``"busy"``), and an archive once verified is returned as it is, never written again, so a late writer
-    cannot replace a good file with one read while the game was being trimmed."""
+    cannot replace a good file with one read while the game was being trimmed. ``owner``: the archive
+    job's id (``archive_lease``)."""
     if store.meta(game_id).archive:  # trimmed already: its archive was verified before
         return archived(store.redis, [game_id]).get(game_id, {})
-    with archive_lease(store.redis, game_id) as token:
+    with archive_lease(store.redis, game_id, owner) as token:
         if token is None:
             log.info("archive_busy", game_id=game_id)
             return archived(store.redis, [game_id]).get(game_id, {}) | {"busy": True}
@@ -208,7 +212,8 @@ def run_archive_job(
     client = connect(redis_url)  # the game data: a Cluster client on a Cluster
     try:
         store = EventStore(client, games_with_plugins(tuple(plugins)))
-        entry = archive_game(store, game_id, archive_dir)
+        # Under the job's id: a retry after a killed attempt takes back that attempt's lease.
+        entry = archive_game(store, game_id, archive_dir, owner=archive_job_id(game_id))
         log.info("game_archived", game_id=game_id, **entry)
         return entry
     except TRANSIENT:

@@ -49,10 +49,11 @@ def archive_lease_key(game_id: str) -> str:
 
 
 @contextlib.contextmanager
-def archive_lease(client: Any, game_id: str) -> Iterator[str | None]:
+def archive_lease(client: Any, game_id: str, owner: str | None = None) -> Iterator[str | None]:
     """Own the game's archive for the block: yields this writer's token, or ``None`` when another writer
-    owns it now (the caller leaves the archive to that one). Released only by its owner."""
-    with owned(client, archive_lease_key(game_id), ARCHIVE_LEASE_MS) as token:
+    owns it now (the caller leaves the archive to that one). Released only by its owner; ``owner`` as in
+    ``ownership.owned`` (the archive job's id: its retry takes back the lease of an attempt that was killed)."""
+    with owned(client, archive_lease_key(game_id), ARCHIVE_LEASE_MS, owner) as token:
         yield token
 
 

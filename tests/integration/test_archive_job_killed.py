@@ -1,0 +1,33 @@
+"""An archive job whose work-horse is killed mid-job is archived by its retry (found by the tournament chaos
+run): the killed attempt had written the file and its unverified index entry, and held the archive's lease
+(10 minutes). rq's retries came at once, found the lease busy and ended as done; nothing enqueued the archive
+again, so the game's archive stayed unverified and the game was never trimmed. Now the job owns the lease
+under its own id, and a retry takes back what its killed attempt held; any other writer still finds it busy.
+The killed attempt is made to happen: its file, its entry and its lease are left as the kill leaves them."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.archive import archive_game, archived, run_archive_job, write_archive
+from tests.support.pipeline import COUNTER_PLUGIN, RACE_PLUGIN, finished_race, services_for
+from workers.jobs.archive_trigger import ARCHIVE_LEASE_MS, archive_job_id, archive_lease_key
+
+pytestmark = pytest.mark.redis
+
+
+def test_the_retry_of_a_killed_archive_job_archives_the_game(redis_url, redis_client, tmp_path) -> None:
+    services = services_for(redis_url)
+    game_id = finished_race(services, redis_url, game_id="kj-r1-t1", tournament=True)
+    write_archive(services.store, game_id, tmp_path)  # the killed attempt got this far: file, entry
+    lease = archive_lease_key(game_id)
+    redis_client.set(lease, archive_job_id(game_id), px=ARCHIVE_LEASE_MS)  # and held the lease
+    assert not archived(redis_client, [game_id])[game_id].get("verified")
+
+    other = archive_game(services.store, game_id, tmp_path)  # another writer: still the job's to do
+    assert other.get("busy") is True and not other.get("verified")
+
+    entry = run_archive_job(redis_url, game_id, str(tmp_path), (RACE_PLUGIN, COUNTER_PLUGIN))  # the retry
+    assert entry.get("verified") is True and not entry.get("busy"), entry
+    assert archived(redis_client, [game_id])[game_id]["verified"] is True
+    assert redis_client.get(lease) is None  # given back by its owner
