@@ -54,7 +54,7 @@ async def rating_of(redis: Any, game: str, account: str) -> tuple[Rated, list[Ra
     raw, history, games = await pipe.execute()
     if raw is None:
         return None
-    changes = [msgspec.json.decode(h, type=RatingChange) for h in history]
+    changes = [c for c in map(_change, history) if c is not None]
     return Rated(account=account, rating=decode_rating(raw), games=int(games)), changes
 
 
@@ -64,5 +64,14 @@ async def game_changes(redis: Any, game: str, game_id: str) -> tuple[dict[str, R
     pipe.hgetall(game_changes_key(game, game_id))
     pipe.hget(unrated_key(game), game_id)
     raw, unrated = await pipe.execute()
-    changes = {k.decode(): msgspec.json.decode(v, type=RatingChange) for k, v in raw.items()}
-    return changes, unrated.decode() if unrated is not None else None
+    decoded = {k.decode(errors="replace"): _change(v) for k, v in raw.items()}
+    changes = {account: c for account, c in decoded.items() if c is not None}
+    return changes, unrated.decode(errors="replace") if unrated is not None else None
+
+
+def _change(raw: bytes) -> RatingChange | None:
+    """A stored change, or ``None`` for a record that is not one (skipped: a page never fails on it)."""
+    try:
+        return msgspec.json.decode(raw, type=RatingChange)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None

@@ -19,6 +19,7 @@ from events.tlog import leaves
 from tests.gateway.harness import ServerThread
 from tests.players.stack import rated_stack, sign_up
 from tests.players.test_players_api import play_race_to_the_end
+from workers.jobs.account_ratings import game_changes_key, history_key, ratings_key
 from workers.jobs.clock import claim_timeouts
 
 pytestmark = pytest.mark.redis
@@ -148,3 +149,22 @@ def test_a_live_game_is_pending_and_an_unknown_one_404(stack: ServerThread) -> N
         answer = httpx.get(f"{stack.base}/api/games/{odd}/ratings")
         assert answer.status_code == 404 and answer.json()["error"] in ("unknown_game", "not_found"), odd
     assert httpx.post(f"{stack.base}/api/games/{game_id}/ratings").status_code == 405
+
+
+def test_stored_ratings_that_are_not_ones_fail_no_page(
+    stack: ServerThread, redis_client: redis.Redis
+) -> None:
+    ann, bob = sign_up(stack.base, "ann"), sign_up(stack.base, "bob")
+    game_id = race([ann, bob])
+    assert ratings_of(stack.base, game_id)["status"] == "rated"
+    redis_client.hset(ratings_key("race"), "ann", b"not json")
+    redis_client.lpush(history_key("race", "ann"), b'{"game_id": 5}')
+    redis_client.hset(game_changes_key("race", game_id), "bob", b"\xff")
+    page = httpx.get(f"{stack.base}/api/accounts/ann")
+    assert page.status_code == 200 and page.json()["ratings"][0]["shown"] == 1500  # read as a new account's
+    assert [h["game_id"] for h in page.json()["ratings"][0]["history"]] == [game_id]  # the bad entry skipped
+    changes = httpx.get(f"{stack.base}/api/games/{game_id}/ratings").json()["changes"]
+    assert [c["account"] for c in changes] == ["ann"]
+    assert httpx.get(f"{stack.base}/api/leaderboards/race").status_code == 200
+    rows = {r["account"]: r for r in ratings_of(stack.base, race([bob, ann]))["changes"]}  # rated again
+    assert rows["ann"]["before"] == 1500 and rows["ann"]["weight"] == 0.5

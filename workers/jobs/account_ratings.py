@@ -135,7 +135,15 @@ def games_played(client: Any, game: str, accounts: list[str]) -> dict[str, int]:
 
 
 def decode_rating(raw: bytes | None) -> Rating:
-    return msgspec.json.decode(raw, type=Rating) if raw else Rating()
+    """A stored rating; a record that is not one reads as a new account's (logged), never an error that would
+    stop every later game of the account from being rated or its page from showing."""
+    if not raw:
+        return Rating()
+    try:
+        return msgspec.json.decode(raw, type=Rating)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        log.warning("rating_unreadable", raw=raw[:80])
+        return Rating()
 
 
 def rate_game(
