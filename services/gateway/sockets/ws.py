@@ -97,10 +97,11 @@ async def _admitted(gateway: Gateway, websocket: WebSocket, address: str) -> Non
     watch = None
     if token and viewer.seat is not None:
         watch = asyncio.create_task(_watch_seat(gateway, websocket, feed.game_id, viewer.seat, token))
-    sockets, cut = registry(websocket.app.state), _cutter(gateway, websocket, feed, viewer)
-    if session is not None:  # seated by a session: cut off when it is signed out (``revocation.py``)
-        sockets.add(session, cut)
-        watch = asyncio.create_task(_watch_session(gateway, sockets, session, cut))
+    revocable = None  # a socket seated by a session is cut off when it is signed out (``revocation.py``)
+    if session is not None:
+        revocable = registry(websocket.app.state), _cutter(gateway, websocket, feed, viewer)
+        revocable[0].add(session, revocable[1])
+        watch = asyncio.create_task(_watch_session(gateway, *revocable, session))
     try:
         if await _serve(
             websocket, gateway, feed, viewer, hello, missed, (address, _rate_key(feed, viewer.seat, token))
@@ -110,8 +111,8 @@ async def _admitted(gateway: Gateway, websocket: WebSocket, address: str) -> Non
     finally:
         if watch is not None:
             watch.cancel()
-        if session is not None:
-            sockets.discard(session, cut)
+        if session is not None and revocable is not None:
+            revocable[0].discard(session, revocable[1])
         feed.unsubscribe(viewer)
         gateway.open_websockets -= 1
 
@@ -130,7 +131,7 @@ def _cutter(gateway: Gateway, websocket: WebSocket, feed: GameFeed, viewer: View
     return cut
 
 
-async def _watch_session(gateway: Gateway, sockets: SessionSockets, digest: str, cut: Cut) -> None:
+async def _watch_session(gateway: Gateway, sockets: SessionSockets, cut: Cut, digest: str) -> None:
     """Cut the socket off once its session is gone from Redis (signed out while this gateway missed the
     news, or expired), asked every ``SEAT_CACHE_S``."""
     while True:
