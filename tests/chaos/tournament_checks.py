@@ -191,7 +191,11 @@ def _from_archive(state: State, recorded: TableFinished, archives: Path, out: Au
         return recorded  # the organiser's decision, not a game's (there is none in this run)
     played = state.rounds[recorded.round - 1]
     game_id, seats = played.games[recorded.table], played.pairing.tables[recorded.table]
-    checked, verified = read_verified(archives / f"{game_id}.jsonl.gz", GAMES)
+    path = archives / f"{game_id}.jsonl.gz"
+    if not path.is_file():
+        out.problems.append(f"{out.tid}: {game_id} has no archive to recompute its result from")
+        return recorded
+    checked, verified = read_verified(path, GAMES)
     game = GAMES[state.settings.game]
     made = None
     if verified is not None and checked.finished:

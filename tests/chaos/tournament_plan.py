@@ -72,9 +72,10 @@ def _with_people(tid: str, game: str, fmt: str, people: list[Person], **clock: f
 
 def _tie(tid: str, names: tuple[str, str]) -> Plan:
     """Two people and no bot: the only table is the final. Each plays one default move himself (so he is
-    no no-show) and the clock plays the rest at once (past his 2 s in all)."""
+    no no-show: 5 s for it, room for a loaded machine) and the clock plays the rest, at once once his 10 s
+    in all are used."""
     pair = [Person(name, moves=1, default=True) for name in names]
-    spec = _with_people(tid, "elcapitan", "elimination", pair, move_limit_s=1.0, total_limit_s=2.0)
+    spec = _with_people(tid, "elcapitan", "elimination", pair, move_limit_s=5.0, total_limit_s=10.0)
     spec["players"] = 0
     return Plan(tid, "elcapitan", "elimination", spec, pair, tie_final=True)
 
