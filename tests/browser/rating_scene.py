@@ -66,11 +66,16 @@ def post(page: Any, path: str, body: Any = None) -> Any:
     return answer
 
 
-def tie_for_second(ann: Any, bob: Any, cy: Any) -> str:
-    """The game: Ann wins the race to 1 at her first roll; Bob and Cy, on 0, share second. Its id."""
+def tie_for_second(ann: Any, bob: Any, cy: Any, watching: tuple[Any, str] | None = None) -> str:
+    """The game: Ann wins the race to 1 at her first roll; Bob and Cy, on 0, share second. Its id.
+    ``watching``: a page (and the server's base URL) that opens the game before the roll and sees it end."""
     table = post(ann, "/api/tables", {"game": "race", "seats": 3, "options": {"goal": 1}})
     post(bob, f"/api/tables/{table['table_id']}/join")
     game_id: str = post(cy, f"/api/tables/{table['table_id']}/join")["game_id"]
+    if watching is not None:
+        page, base = watching
+        page.goto(f"{base}/games/{game_id}")
+        page.locator("#conn", has_text="connected").wait_for()
     post(ann, f"/api/games/{game_id}/commands?wait=true", {"command": {"type": "Roll"}})
     return game_id
 

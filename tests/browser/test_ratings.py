@@ -28,7 +28,9 @@ def test_a_tie_for_second_is_a_shared_place_with_an_equal_change(
     browser: Any, stack: ServerThread, width: int
 ) -> None:
     ann, bob, cy = (person(browser, stack.base, name, width) for name in ("Ann", "Bob", "Cy"))
-    game_id = tie_for_second(ann, bob, cy)
+    game_id = tie_for_second(ann, bob, cy, watching=(cy, stack.base))
+    cy.locator("#rating-changes").wait_for(timeout=30_000)  # the game ended live on Cy's page: no reload
+    assert cy.locator("#rating-changes tr[data-account=Cy] td.place").inner_text() == "2nd= of 3"
 
     seen = {name: end_screen(page, stack.base, game_id) for name, page in (("Bob", bob), ("Cy", cy))}
     assert seen["Bob"] == seen["Cy"]  # everyone's end screen shows the same table
