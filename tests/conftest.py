@@ -103,15 +103,50 @@ talks to Redis only through these, so a second pass over the games, gateway and 
 re-checks nothing version-dependent; it cost a third of `make test` (issue 46)."""
 
 
-def _in(relative: Path, names: frozenset[str]) -> bool:
+SLOW_FIRST = (
+    "journey",
+    "browser/test_play_by_clicking.py",
+    "domain/elcapitan/test_properties.py",
+    "browser",
+    "domain/elcapitan/test_pirate_cards.py",
+    "contract/test_bounded_rules.py",
+    "domain/tournament/test_pairing.py",
+    "domain/tournament/test_round_robin.py",
+    "integration/test_service_home.py",
+    "integration/test_cli.py",
+    "integration/test_log_under_serve.py",
+    "integration/test_cli_discovery.py",
+    "integration/test_cli_small_findings.py",
+)
+"""Modules handed out first (longest first, roughly, from `--durations`): the workers take tests in the
+order collected, and a minutes-long test taken last keeps one worker busy while the other has finished
+(the journey alone is one xdist group). The order of tests within a module is kept."""
+
+
+def _in(relative: Path, names: frozenset[str] | tuple[str, ...]) -> bool:
     return any(relative.as_posix() == name or relative.parts[0] == name for name in names)
 
 
+def _rank(item: pytest.Item) -> int:
+    relative = _relative(item)
+    for rank, name in enumerate(SLOW_FIRST):
+        if relative is not None and _in(relative, (name,)):
+            return rank
+    return len(SLOW_FIRST)
+
+
+def _relative(item: pytest.Item) -> Path | None:
+    try:
+        return item.path.resolve().relative_to(TESTS)
+    except ValueError:  # a test file named from outside tests/
+        return None
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=_rank)  # stable: the same order in every xdist worker, as xdist requires
     for item in items:
-        try:
-            relative = item.path.resolve().relative_to(TESTS)
-        except ValueError:  # a test file named from outside tests/
+        relative = _relative(item)
+        if relative is None:
             continue
         if relative.parts[0] in REDIS_FOLDERS or REDIS_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.redis)
