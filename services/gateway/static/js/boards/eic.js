@@ -309,6 +309,18 @@ export default {
     // GS: the rulebook's Goldstücke; the first money a player sees says what it is.
     return [`${p.treasury} `, el("abbr", { title: "GS: gold pieces (the game's money)" }, "GS"), ` · income ${p.income} · ${p.ships.length} ship${p.ships.length === 1 ? "" : "s"}`];
   },
+  /** Shares lie open in front of their buyer: who holds which, for everyone (start shares too, and
+   * how many of them are pledged). */
+  holdings(view, seat, ctx) {
+    const p = view.players[seat];
+    const own = START_SHARES - p.pledged;
+    const start = seat < view.seats ? [`${own} start share${own === 1 ? "" : "s"}${p.pledged ? ` (${p.pledged} pledged)` : ""}`] : [];
+    const bought = [];
+    p.shares.forEach((n, c) => {
+      if (n) bought.push(`${n} of ${companyName(c, ctx)}`);
+    });
+    return [["Shares", [...start, ...bought]]];
+  },
   /** The rulebook's final wealth: start shares not pledged, every share held (each at its company's
    * value) and the treasury; the neutral company's shares count too. */
   breakdown(view, outcome, seat, ctx) {

@@ -175,6 +175,13 @@ export default {
     const loans = (p.loans || []).filter((l) => !l.settled).length;
     return `${p.money} fl · ${p.warehouses} wh${loans ? ` · ${loans} loan${loans === 1 ? "" : "s"}` : ""}${p.ship ? ` · ${title(p.ship)}` : ""}`;
   },
+  /** The rulebook keeps money, loans (laid face up) and bought sailing cards open: each seat's hand and
+   * loans, for everyone. */
+  holdings(view, seat) {
+    const p = view.players[seat];
+    const loans = (p.loans || []).map((l) => `${l.amount} fl${l.extended ? " (extended)" : ""}`);
+    return [["Cards", p.hand.map(cardText)], ["Loans", loans]];
+  },
   breakdown(view, outcome, seat, ctx) {
     const sums = { majorities: 0, proliferation: 0, fortresses: 0, bonuses: 0 };
     for (const { event } of ctx.events || []) {

@@ -1,4 +1,5 @@
-// The players' panel (names, colours, public money, who is to act) and the final table.
+// The players' panel (names, colours, public money, what each holds in the open, who is to act) and the
+// final table.
 import { el } from "../dom.js";
 
 export function playersPanel(view, ctx, board) {
@@ -11,9 +12,18 @@ export function playersPanel(view, ctx, board) {
     if (outcome && outcome.winners.includes(seat)) tags.push(el("span", { class: "tag win" }, "winner"));
     return el("li", { class: "player" + (toAct.includes(seat) && !outcome ? " acting" : ""), "data-seat": seat },
       el("span", { class: "turn", title: "to act" }, toAct.includes(seat) && !outcome ? "▶" : ""),
-      people.who(seat), " ", tags, el("span", { class: "money" }, money));
+      people.who(seat), " ", tags, el("span", { class: "money" }, money), holdings(view, seat, ctx, board));
   });
   return el("ul", { class: "players", id: "player-list" }, rows);
+}
+
+/** What the seat holds in the open, by the rulebook (El Capitán's hand and loans, East India Companies'
+ * shares): a line of its own under the name, shown to every viewer, spectators too (issue 44.4). */
+function holdings(view, seat, ctx, board) {
+  const parts = board.holdings ? board.holdings(view, seat, ctx) : [];
+  if (!parts.length) return "";
+  return el("ul", { class: "holdings", "data-holdings": seat, "aria-label": `${ctx.people.name(seat)} holds` },
+    parts.map(([label, items]) => el("li", {}, el("span", { class: "holding-label" }, `${label}: `), items.length ? items.join(", ") : "none")));
 }
 
 export function finalTable(view, outcome, ctx, board) {
