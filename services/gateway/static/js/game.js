@@ -8,6 +8,7 @@ import { MoveClocks } from "./shell/clocks.js";
 import { Decision } from "./shell/decide.js";
 import { GameLog } from "./shell/log.js";
 import { changedPlaces, focusedKey, listenForKeys, markLastMove, nameThePlaces, offerToKeyboard, restoreFocus, signature, zoomForTouch } from "./shell/places.js";
+import { keepFocus, noteFocus } from "./shell/keep-focus.js";
 import { finalTable, playersPanel } from "./shell/players.js";
 import { showRatings } from "./shell/ratings.js";
 import { Receipts } from "./shell/receipts.js";
@@ -69,6 +70,7 @@ function render() {
     console.error(e);
   }
   const focused = focusedKey($("board"));
+  const noted = noteFocus($("decide"), $("board"));
   $("board").replaceChildren(board);
   if (board.tagName === "svg") {
     nameThePlaces(board);
@@ -77,6 +79,7 @@ function render() {
   highlight(replaying);
   fitForTouch(board, replaying);
   restoreFocus(board, focused);
+  keepFocus(noted, $("decide"), $("board"));
   const badge = replaying ? `replay · move ${S.replayAt} of ${log.moves.length - 1}` : finished ? "finished" : "live";
   $("status").textContent = badge;
   $("status").className = "badge " + (replaying ? "replay" : finished ? "finished" : "live");
