@@ -1,9 +1,11 @@
 """A round's per-game Redis work, several games at a time.
 
-Closing a 10,000-player round loads its 2,500 finished games, trims them and opens 2,500 new ones: about
-twenty round trips a game, one after the other, took 140 s on this loaded 2-core machine (issue 42), nearly
-all of it waiting for replies. A few threads keep that many requests in flight, so Redis answers them
-together; the work per game is the same and independent of the others' (each game is its own keys).
+Closing a 10,000-player round loads its 2,500 finished games and trims them, a few round trips a game; one
+game after the other, most of the close's time on this loaded 2-core machine was spent waiting for replies
+(issue 42). A few threads keep that many requests in flight, so Redis answers them together; the work per
+game is the same and independent of the others' (each game is its own keys). The next round's games are
+opened one at a time still (``open_round``): opened 8 at a time, their first moves reached the fold worker
+as one burst of cold loads.
 """
 
 from __future__ import annotations
