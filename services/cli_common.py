@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Iterator
@@ -84,3 +85,11 @@ def json_arg(text: str | None, name: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise UserError(f"{name} must be a JSON object")
     return value
+
+
+def plain_number(text: str) -> int:
+    """An argparse type for a seat's, player's, round's or table's number: ASCII digits only (``int``, and so
+    ``type=int``, takes ``"١"`` as 1: another seat than the one the user saw; issue 43, finding 18)."""
+    if not (text.isascii() and text.lstrip("-").isdigit() and len(text) <= 10):
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number in ASCII digits")
+    return int(text)

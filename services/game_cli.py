@@ -17,7 +17,7 @@ from events import codec
 from events.archived import archived_envelopes
 from events.command_ids import reserved_message, reserved_prefix
 from services.bootstrap import Services, load_games
-from services.cli_common import UserError, json_arg
+from services.cli_common import UserError, json_arg, plain_number
 from services.config import Settings
 from services.games import checked_game_id, create_game
 from services.gateway.access.auth import mint_tokens
@@ -223,7 +223,7 @@ def add_parsers(sub: Any) -> None:
     new.add_argument("--spectator-delay", type=int, default=0, help="events spectators lag behind")
     send = sub.add_parser("send", help="submit a command for a seat and wait for its result")
     send.add_argument("game_id")
-    send.add_argument("seat", type=int)
+    send.add_argument("seat", type=plain_number)
     send.add_argument("command", help='JSON, e.g. \'{"type": "Pass"}\'')
     send.add_argument("--id", help="command id (default: random); resending an id returns its first result")
     send.add_argument(

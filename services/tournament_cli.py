@@ -22,7 +22,7 @@ from domain.tournament import FORMATS, Entrant, State
 from services import tournament_service as service
 from services.audit.anchor import Anchors
 from services.bootstrap import Services
-from services.cli_common import UserError
+from services.cli_common import UserError, plain_number
 from services.config import Settings
 from workers.metrics import METRICS_KEY
 
@@ -62,19 +62,19 @@ def add_parser(sub: Any) -> None:
     link.add_argument("--key", required=True, help="the person's key (printed once by create)")
     out = verbs.add_parser("withdraw", help="withdraw a player: never paired again, results kept")
     out.add_argument("tournament_id")
-    out.add_argument("player", type=int, help="the player's number (as in standings)")
+    out.add_argument("player", type=plain_number, help="the player's number (as in standings)")
     out.add_argument("--reason", default="")
     judge = verbs.add_parser(
         "adjudicate", help="decide a table whose game has not ended: its ranking, a reason"
     )
     judge.add_argument("tournament_id")
-    judge.add_argument("round", type=int)
-    judge.add_argument("table", type=int, help="the table's number, from 1")
+    judge.add_argument("round", type=plain_number)
+    judge.add_argument("table", type=plain_number, help="the table's number, from 1")
     judge.add_argument("--ranking", required=True, help="the table's players first to last, e.g. 3,0,5")
     judge.add_argument("--reason", required=True)
     swap = verbs.add_parser("replace", help="give a person's place to another person (prints their new key)")
     swap.add_argument("tournament_id")
-    swap.add_argument("player", type=int)
+    swap.add_argument("player", type=plain_number)
     swap.add_argument("--name", required=True, help="the newcomer's name")
     stop = verbs.add_parser("cancel", help="cancel a tournament: nothing is paired or recorded after it")
     stop.add_argument("tournament_id")

@@ -46,3 +46,19 @@ def test_new_refuses_such_a_bot_seat_in_one_line(redis_url: str, redis_client: o
     made = hm("new", "race", "--seats", "2", "--bots", f'{{"{seat}": "random"}}', url=redis_url)
     assert made.returncode == 2 and b"ASCII digits" in made.stderr
     assert b"Traceback" not in made.stderr and made.stderr.count(b"\n") == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("send", "g", "١", '{"type": "Roll"}'),
+        ("tournament", "withdraw", "t", "١"),
+        ("tournament", "adjudicate", "t", "1", "²", "--ranking", "0", "--reason", "r"),
+    ],
+)
+def test_the_command_line_takes_seat_player_and_table_numbers_in_ascii_digits_only(
+    redis_url: str, redis_client: object, args: tuple[str, ...]
+) -> None:
+    refused = hm(*args, url=redis_url)
+    assert refused.returncode == 2 and b"is not a number in ASCII digits" in refused.stderr
+    assert b"Traceback" not in refused.stderr
