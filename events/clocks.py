@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 import msgspec
 
-from events.command_ids import is_timeout_id
+from events.command_ids import is_timeout_id, reserved_prefix
 from events.envelope import Envelope
 
 
@@ -21,6 +21,12 @@ class SeatClocks(msgspec.Struct, kw_only=True):
     used_ms: dict[int, int] = msgspec.field(default_factory=dict)
     timeouts: dict[int, int] = msgspec.field(default_factory=dict)
     moved: set[int] = msgspec.field(default_factory=set)
+    away: set[int] = msgspec.field(default_factory=set)
+    """Seats timed out and not back since: a move of the seat's own (an id no server part makes) after
+    its timeout takes it back from the clock and a table's stand-in bot (``Clock.stood_in``)."""
+    moves: dict[int, int] = msgspec.field(default_factory=dict)
+    """Commands each seat made (its own, the clock's and a stand-in's alike): what a real-time table's
+    per-move increment is paid for (``Clock.increment_ms``)."""
     """Seats that made a move of their own (a command not the clock's): the others never came."""
     last_ts_ms: int = 0
     last_command_id: str = ""
@@ -45,12 +51,23 @@ def seat_clocks(envelopes: Iterable[Envelope], clocks: SeatClocks | None = None)
             clocks.used_ms[seat] = clocks.used_ms.get(seat, 0) + envelope.ts_ms - clocks.last_ts_ms
             if timeout:
                 clocks.timeouts[seat] = clocks.timeouts.get(seat, 0) + 1
+        if envelope.seat is not None and first_of_command:
+            clocks.moves[envelope.seat] = clocks.moves.get(envelope.seat, 0) + 1
         if envelope.seat is not None and first_of_command and not timeout:
             clocks.moved.add(envelope.seat)
+        if envelope.seat is not None and first_of_command:
+            _mark_away(clocks, envelope.seat, envelope.command_id, timeout)
         clocks.last_ts_ms = envelope.ts_ms
         clocks.seq = envelope.seq
     clocks.last_command_id = previous
     return clocks
+
+
+def _mark_away(clocks: SeatClocks, seat: int, command_id: str, timeout: bool) -> None:
+    if timeout:
+        clocks.away.add(seat)
+    elif reserved_prefix(command_id) is None:  # the player's own move: a bot's keeps the seat away
+        clocks.away.discard(seat)
 
 
 class Clock(msgspec.Struct, frozen=True, kw_only=True):
@@ -60,15 +77,23 @@ class Clock(msgspec.Struct, frozen=True, kw_only=True):
     total_ms: int = 0
     forfeit: bool = False
     """A seat timed out once plays its default moves at once from then on."""
+    stood_in: bool = False
+    """A seat timed out and not back (``SeatClocks.away``) is never out of time again: a table's stand-in
+    bot plays its turns (``services/players/table_clock.py``) until its player moves again."""
+    increment_ms: int = 0
+    """Added to ``total_ms`` for each move the seat made (a real-time table's "10 min + 10 s a move":
+    ``services/players/table_clocks.py``); 0 for every tournament, so their timeouts verify as before."""
     no_show_ms: int | None = None
     """A seat that never moved by itself and has been to act this long in all: a no-show, whose moves
     are the clock's, at once (its time used only grows, so every later turn is at once too)."""
 
     def out_of_time(self, clocks: SeatClocks, seat: int, elapsed_ms: int) -> bool:
         """Whether ``seat``, to act for ``elapsed_ms`` now, has run out of time."""
+        if self.stood_in and seat in clocks.away:
+            return False
         if self.move_ms is not None and elapsed_ms >= self.move_ms:
             return True
-        if self.total_ms and clocks.used_ms.get(seat, 0) + elapsed_ms >= self.total_ms:
+        if self.total_ms and clocks.used_ms.get(seat, 0) + elapsed_ms >= self.bank_ms(clocks, seat):
             return True
         never_moved = seat not in clocks.moved
         if (
@@ -79,14 +104,20 @@ class Clock(msgspec.Struct, frozen=True, kw_only=True):
             return True
         return self.forfeit and clocks.timeouts.get(seat, 0) > 0
 
+    def bank_ms(self, clocks: SeatClocks, seat: int) -> int:
+        """The seat's whole thinking time so far: the total and an increment for each move it made."""
+        return self.total_ms + self.increment_ms * clocks.moves.get(seat, 0)
+
     def due_after_ms(self, clocks: SeatClocks, seat: int) -> int | None:
         """How long after the last event ``seat``, to act, runs out of time: the least elapsed time at which
         ``out_of_time`` holds (0: already, as for a no-show's later turns; ``None``: never). The clock
         claims at that moment (``workers/jobs/clock_due.py``), not at the next reconcile pass."""
+        if self.stood_in and seat in clocks.away:
+            return None
         used = clocks.used_ms.get(seat, 0)
         limits = [self.move_ms] if self.move_ms is not None else []
         if self.total_ms:
-            limits.append(self.total_ms - used)
+            limits.append(self.bank_ms(clocks, seat) - used)
         if self.no_show_ms is not None and seat not in clocks.moved:
             limits.append(self.no_show_ms - used)
         if self.forfeit and clocks.timeouts.get(seat, 0) > 0:

@@ -25,6 +25,7 @@ import structlog
 from events import codec, keys
 from events.clocks import Clock
 from services.bootstrap import Services, require_rq
+from workers.jobs import table_clocks
 from workers.jobs.bots import bot_names
 from workers.jobs.clock import claim_timeouts, read_clocks
 from workers.jobs.schedule import make_scheduler
@@ -33,7 +34,7 @@ log = structlog.get_logger("tables")
 
 LIVE = "hm:tables:live"
 """Every live game a table made (game id by when it was claimed); written with the table's ``started``."""
-FORFEITED = "hm:tables:forfeited"
+FORFEITED = table_clocks.FORFEITED
 """Table games with a seat out of time: their later turns are claimed at every pass, not after hours."""
 PASS_KEY = "hm:tables:idle_pass"
 PASS_EVERY_MS = 60_000
@@ -64,8 +65,9 @@ def expire_idle(
     if gone:
         client.zrem(LIVE, *gone)
         client.srem(FORFEITED, *gone)
-    stood_in = _stand_in(services, url, stand_in, sorted(due & forfeited)) if stand_in and url else set()
-    due -= stood_in
+    clocked = {g for g in due if table_clocks.read(client, g) is not None}
+    stood_in = _stand_in(services, url, stand_in, sorted(due & forfeited)) if url else set()
+    due -= stood_in | clocked  # a table's own clock times its game out: the fold worker's hook and watcher
     if not due:
         return len(stood_in)
     clock = Clock(move_ms=idle_ms, forfeit=True)
@@ -85,16 +87,22 @@ def _stand_in(services: Services, url: str, bot: str, game_ids: list[str]) -> se
     )
     taken: set[str] = set()
     for game_id in game_ids:
+        chosen = table_clocks.read(services.redis, game_id)
+        name = bot or (
+            table_clocks.DEFAULT_STAND_IN if chosen is not None and chosen.on_timeout == "bot" else ""
+        )
         loaded = services.store.load(game_id)
-        if bot not in bot_names(loaded.game):
+        if not name or name not in bot_names(loaded.game):
             continue
-        timeouts = read_clocks(services.store, game_id).timeouts
-        left = {str(seat): bot for seat in loaded.game.to_act(loaded.state) if timeouts.get(seat, 0) > 0}
+        clocks = read_clocks(services.store, game_id)
+        # a table clock's seat is stood in for until its player moves again; an idle one's for good
+        away = clocks.away if chosen is not None else {s for s, n in clocks.timeouts.items() if n > 0}
+        left = {str(seat): name for seat in loaded.game.to_act(loaded.state) if seat in away}
         if left:
             scheduler.ensure(game_id, loaded, stand_ins=left)
             taken.add(game_id)
     if taken:
-        log.info("table_seats_stood_in", bot=bot, games=len(taken))
+        log.info("table_seats_stood_in", bot=bot or "table's", games=len(taken))
     return taken
 
 

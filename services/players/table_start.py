@@ -51,6 +51,7 @@ from services.players.tables import (
 )
 from workers.jobs.account_ratings import account_games_key, seat_accounts_key
 from workers.jobs.failures import TRANSIENT
+from workers.jobs.table_clocks import clock_key
 
 log = structlog.get_logger("tables")
 
@@ -64,7 +65,8 @@ afterwards agrees with it."""
 _CLAIM = (
     COUNT_GAMES
     + """
--- KEYS: table, seated, OPEN, STARTING, the creator's open tables, the address's, the creator's games, the address's
+-- KEYS: table, seated, OPEN, STARTING, the creator's open tables, the address's, the creator's games, the address's,
+--       the game's clock (workers/jobs/table_clocks.py)
 -- ARGV: table id, game id, now, games/account, games/address, floor, cutoff
 local f = redis.call('HMGET', KEYS[1], 'status', 'created_ms')
 if f[1] ~= 'open' or (tonumber(f[2]) or 0) < tonumber(ARGV[7]) then return {-1} end
@@ -81,6 +83,8 @@ redis.call('SREM', KEYS[5], ARGV[1])
 redis.call('SREM', KEYS[6], ARGV[1])
 redis.call('ZADD', KEYS[7], ARGV[3], ARGV[2])
 redis.call('ZADD', KEYS[8], ARGV[3], ARGV[2])
+local clock = redis.call('HGET', KEYS[1], 'clock')
+if clock then redis.call('SET', KEYS[9], clock) end  -- before its game exists: every clock hook sees it
 local seated = redis.call('LRANGE', KEYS[2], 0, -1)
 table.insert(seated, 1, 1)
 return seated
@@ -172,9 +176,9 @@ def _refusal(code: int, settings: TableSettings) -> TableError:
 def _claim_call(settings: TableSettings, table: Table, game_id: str, now: int) -> list[Any]:
     cutoff = now - settings.open_minutes * 60_000
     return [
-        _CLAIM, 8, table_key(table.table_id), seated_key(table.table_id), OPEN, STARTING,
+        _CLAIM, 9, table_key(table.table_id), seated_key(table.table_id), OPEN, STARTING,
         account_tables_key(table.creator), address_tables_key(table.address), account_made_key(table.creator),
-        address_made_key(table.address), table.table_id, game_id, now, settings.games_per_account,
+        address_made_key(table.address), clock_key(game_id), table.table_id, game_id, now, settings.games_per_account,
         settings.games_per_address, now - PENDING_FLOOR_MS, cutoff,
     ]  # fmt: skip
 

@@ -23,6 +23,10 @@ from typing import Any
 import msgspec
 
 from services.players.table_settings import TableSettings
+from workers.jobs import table_clocks
+from workers.jobs.table_clocks import TableClock
+
+NO_CLOCK = table_clocks.PRESETS["none"]
 
 OPEN = "hm:tables:open"
 OPEN_LIMIT = 200
@@ -140,6 +144,8 @@ class Table(msgspec.Struct, kw_only=True):
     pending_game: str | None = None
     """While ``starting``: the id its game is made with (``table_start.py``)."""
     claimed_ms: int = 0
+    clock: TableClock = NO_CLOCK
+    """Its game's clock (``workers/jobs/table_clocks.py``); a table opened before clocks has none."""
 
 
 def table_key(table_id: str) -> str:
@@ -187,8 +193,10 @@ async def open_table(
     spec: tuple[str, int, dict[str, Any], bool, list[str]],
     creator: str,
     address: str,
+    clock: TableClock = NO_CLOCK,
 ) -> str:
-    """A new open table (``spec``: game, seats, options, rated, bots) with its creator in seat 0 and the bots
+    """A new open table (``spec``: game, seats, options, rated, bots; ``clock``: its game's) with its
+    creator in seat 0 and the bots
     in the last seats, within the creator's and the address's quotas (``TableError`` 409 beyond); the
     caller checked game, seats, options and that a seat is left for someone else."""
     game, seats, options, rated, bots = spec
@@ -198,6 +206,7 @@ async def open_table(
         "game": game, "seats": seats, "humans": seats - len(bots), "bots": msgspec.json.encode(bots),
         "options": msgspec.json.encode(options), "rated": int(rated), "creator": creator,
         "address": address[:64], "status": "open", "created_ms": now,
+        **({"clock": table_clocks.encode(clock)} if clock.kind != "none" else {}),
     }  # fmt: skip
     done = int(
         await redis.eval(
@@ -263,6 +272,7 @@ def decoded(table_id: str, raw: dict[bytes, bytes], seated: list[bytes]) -> Tabl
         address=field.get("address", "unknown"),
         pending_game=field.get("pending_game") or None,
         claimed_ms=int(field.get("claimed_ms", 0)),
+        clock=table_clocks.decode(field.get("clock")) or NO_CLOCK,
     )
 
 

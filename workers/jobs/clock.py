@@ -26,6 +26,7 @@ from events.clocks import Clock, SeatClocks, seat_clocks
 from events.command_ids import timeout_command_id
 from events.errors import UnknownGame
 from events.store import EventStore, LoadedGame
+from workers.jobs.table_clocks import FORFEITED
 
 log = structlog.get_logger("clock")
 
@@ -84,7 +85,10 @@ def claim_timeouts(
         if last is None:
             continue
         elapsed = now_ms - last
-        only_moves = not rules.total_ms and not rules.forfeit and rules.no_show_ms is None
+        # a stood-in seat is known from the log only: that case reads it too
+        only_moves = (
+            not rules.total_ms and not rules.forfeit and rules.no_show_ms is None and not rules.stood_in
+        )
         if only_moves and (rules.move_ms is None or elapsed < rules.move_ms):
             if rules.move_ms is not None:  # the common case costs one read, not a load of the game
                 arm(store.redis, game_id, last + rules.move_ms)
@@ -132,6 +136,8 @@ def claim_game(
         command_id = timeout_command_id(loaded.meta.seed, loaded.seq, seat)
         bus.submit(game_id, seat, codec.encode_command(command), command_id, origin="clock")
         claimed.append((game_id, seat, command_id))
+    if claimed and rules.stood_in:  # a table's stand-in bot plays the seat from now on (its player away)
+        store.redis.sadd(FORFEITED, game_id)
     if claimed:
         return claimed  # the fold worker's hook arms the position the moves lead to
     if dues:

@@ -33,6 +33,7 @@ from events.clocks import Clock, SeatClocks, seat_clocks, tournament_clock
 from events.ids import parse_tournament_game_id
 from events.store import EventStore, LoadedGame, now_ms
 from events.tournament_store import TournamentStore, decode, tournament_key
+from workers.jobs import table_clocks
 from workers.jobs.clock import DUE, arm, claim_game, claim_timeouts, disarm
 from workers.jobs.failures import TRANSIENT
 
@@ -166,12 +167,40 @@ class TournamentClocks:
         return tournament_clock(settings.move_limit_s, settings.total_limit_s, settings.no_show_s, forfeit)
 
 
+TABLES_KEPT = 65_536
+"""Games whose table clock (or its absence) a process keeps: a table's clock is written with its claim,
+before its game exists, so a game first seen without one never has one."""
+
+
+class GameClocks:
+    """The clock of any game: its tournament's (``TournamentClocks``) or the table's it was opened with
+    (``workers/jobs/table_clocks.py``), or ``None``."""
+
+    def __init__(self, client: Any) -> None:
+        self.redis = client
+        self.tournaments = TournamentClocks(client)
+        self._tables: OrderedDict[str, Clock | None] = OrderedDict()
+
+    def __call__(self, game_id: str) -> Clock | None:
+        if parse_tournament_game_id(game_id) is not None:
+            return self.tournaments(game_id)
+        if game_id in self._tables:
+            self._tables.move_to_end(game_id)
+            return self._tables[game_id]
+        table = table_clocks.read(self.redis, game_id)
+        clock = table.to_clock() if table is not None else None
+        self._tables[game_id] = clock
+        if len(self._tables) > TABLES_KEPT:
+            self._tables.popitem(last=False)
+        return clock
+
+
 class ClockTrigger:
     """The fold worker's hook: claim an out-of-time seat's move at once, or arm the game's deadline."""
 
     def __init__(self, store: EventStore, bus: CommandBus) -> None:
         self.store, self.bus = store, bus
-        self.clocks = TournamentClocks(store.redis)
+        self.clocks = GameClocks(store.redis)
         self._seats: OrderedDict[str, SeatClocks] = OrderedDict()
         self._claimed: OrderedDict[str, int] = OrderedDict()
         """Game id -> the position this hook last claimed timeouts at. The fold worker calls the hook again
@@ -182,8 +211,6 @@ class ClockTrigger:
         lost after all is claimed again by the watcher (armed before it was sent) or the reconcile pass."""
 
     def __call__(self, game_id: str, loaded: LoadedGame) -> None:
-        if not loaded.meta.tournament:
-            return
         clock = self.clocks(game_id)
         if clock is None:
             return
@@ -214,7 +241,7 @@ class ClockTrigger:
         return clocks
 
 
-def claim_due(store: EventStore, bus: CommandBus, clocks: TournamentClocks, at_ms: int) -> int:
+def claim_due(store: EventStore, bus: CommandBus, clocks: GameClocks, at_ms: int) -> int:
     """Claim the timeouts of every game armed for ``at_ms`` or before; returns how many moves were sent."""
     due = store.redis.eval(_POP, 1, DUE, at_ms, 100)
     sent = 0
@@ -245,7 +272,7 @@ class ClockWatcher(threading.Thread):
     def __init__(self, store: EventStore, bus: CommandBus) -> None:
         super().__init__(name="clock-watcher", daemon=True)
         self.store, self.bus = store, bus
-        self.clocks = TournamentClocks(store.redis)
+        self.clocks = GameClocks(store.redis)
         self._halt = threading.Event()
 
     def stop(self) -> None:

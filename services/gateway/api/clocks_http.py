@@ -26,6 +26,8 @@ from events.tournament_store import decode, tournament_key
 from services.gateway.api.requests import json_response, viewed_game
 from services.gateway.context import Gateway
 from services.gateway.feeds.fanout import GameFeed
+from workers.jobs import table_clocks
+from workers.jobs.table_clocks import TableClock
 
 
 class ClockLimits(msgspec.Struct, frozen=True):
@@ -34,6 +36,7 @@ class ClockLimits(msgspec.Struct, frozen=True):
     move_limit_ms: int | None
     total_limit_ms: int | None
     on_timeout: str
+    increment_ms: int = 0
 
 
 NO_LIMITS = ClockLimits(move_limit_ms=None, total_limit_ms=None, on_timeout="default_move")
@@ -45,6 +48,11 @@ class SeatClock(msgspec.Struct, frozen=True):
     """Thinking time the seat has used in this game (each of its moves: from the event before it)."""
     timeouts: int
     """How many times the clock has played the seat's default move."""
+    bank_ms: int | None = None
+    """The seat's whole time for the game so far: the total and the increment of each move it made
+    (``None``: no total); it has ``bank_ms - used_ms`` left, less the time since the last move if to act."""
+    away: bool = False
+    """Timed out and not back: a table's stand-in bot plays the seat until its player moves again."""
 
 
 class GameClock(msgspec.Struct, frozen=True, kw_only=True):
@@ -58,6 +66,8 @@ class GameClock(msgspec.Struct, frozen=True, kw_only=True):
     move_limit_ms: int | None
     total_limit_ms: int | None
     on_timeout: str
+    """A tournament's ``default_move`` or ``forfeit``; a table's ``bot`` or ``drop``."""
+    increment_ms: int = 0
     running: bool
     to_act: list[int]
     last_move_ms: int | None
@@ -111,19 +121,45 @@ async def game_clock(request: Request) -> Response:
     """``GET /api/games/{id}/clock``: the limits, the last move's time, each seat's used time, and now."""
     gateway, feed, seat = await viewed_game(request)
     parsed = parse_tournament_game_id(feed.game_id) if feed.meta.tournament else None
-    limits = await tournament_limits(gateway, parsed[0]) if parsed is not None else NO_LIMITS
+    if parsed is not None:
+        limits = await tournament_limits(gateway, parsed[0])
+    else:
+        limits = table_limits(
+            table_clocks.decode(await gateway.redis.get(table_clocks.clock_key(feed.game_id)))
+        )
     seq = feed.visible_seq(seat)
     timed = limits.move_limit_ms is not None or limits.total_limit_ms is not None
     if not timed or seq < 1:
         return json_response(_clock(feed, limits, seq, running=False, seats=[]))
     used = used_time(feed, seq)
-    seats = [
-        SeatClock(seat=s, used_ms=used.used_ms.get(s, 0), timeouts=used.timeouts.get(s, 0))
-        for s in range(feed.meta.header.seats)
-    ]
+    seats = [_seat(limits, used, s) for s in range(feed.meta.header.seats)]
     # A viewer who sees the game late must not be shown a clock running on a move it cannot see yet.
     running = not feed.finished and seq == feed.seq
     return json_response(_clock(feed, limits, seq, running=running, seats=seats))
+
+
+def table_limits(table: TableClock | None) -> ClockLimits:
+    """A table's clock as the client counts it down (``NO_LIMITS``: a table opened without one)."""
+    clock = table.to_clock() if table is not None else None
+    if table is None or clock is None:
+        return NO_LIMITS
+    return ClockLimits(
+        move_limit_ms=clock.move_ms,
+        total_limit_ms=clock.total_ms or None,
+        on_timeout=table.on_timeout,
+        increment_ms=clock.increment_ms,
+    )
+
+
+def _seat(limits: ClockLimits, used: SeatClocks, seat: int) -> SeatClock:
+    total = limits.total_limit_ms
+    return SeatClock(
+        seat=seat,
+        used_ms=used.used_ms.get(seat, 0),
+        timeouts=used.timeouts.get(seat, 0),
+        bank_ms=None if total is None else total + limits.increment_ms * used.moves.get(seat, 0),
+        away=seat in used.away,
+    )
 
 
 def _clock(feed: GameFeed, limits: ClockLimits, seq: int, running: bool, seats: list[SeatClock]) -> GameClock:
@@ -134,6 +170,7 @@ def _clock(feed: GameFeed, limits: ClockLimits, seq: int, running: bool, seats: 
         move_limit_ms=limits.move_limit_ms,
         total_limit_ms=limits.total_limit_ms,
         on_timeout=limits.on_timeout,
+        increment_ms=limits.increment_ms,
         running=running,
         to_act=feed.to_act(feed.state_at(seq)) if running else [],
         last_move_ms=last,

@@ -8,6 +8,7 @@ from typing import Any, Literal
 import msgspec
 
 from domain.tournament.ratings import Rating
+from workers.jobs.table_clocks import ClockChoice
 
 BotName = Literal["random", "greedy", "strong-0.2", "strong", "strong-5"]
 """The server's bots (``workers.jobs.bots.bot_names``): ``strong`` searches 1 s a move, its levels 0.2 s and
@@ -38,6 +39,10 @@ class OpenTable(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """Whether the game moves its players' ratings (its accounts are rated against each other)."""
     bots: list[BotName] = []
     """Server bots in the last seats (``seats`` counts them); the other seats are for accounts."""
+    clock: ClockChoice | None = None
+    """Its game's clock: a preset (``{"preset": "rapid"}``) or custom values (``{"kind": "turn", "hours": 48}``),
+    and what a seat out of time becomes (``on_timeout``: ``bot`` or ``drop``); none: the idle limit alone
+    (``workers/jobs/table_clocks.py``)."""
 
 
 class TableInfo(msgspec.Struct, kw_only=True):
@@ -56,6 +61,10 @@ class TableInfo(msgspec.Struct, kw_only=True):
     status: str
     """``open``, ``starting`` or ``started`` (then ``game_id`` is its game)."""
     game_id: str | None = None
+    clock: str = "no clock"
+    """Its clock as the lobby shows it (``10 min + 10 s/move``, ``1 day/move``)."""
+    on_timeout: str = "bot"
+    """What a seat out of time becomes: ``bot`` (a stand-in plays it until its player moves) or ``drop``."""
 
 
 class TableList(msgspec.Struct, kw_only=True):

@@ -24,6 +24,7 @@ from services.gateway.context import Gateway, client_address, gateway_of
 from services.players import table_start, tables
 from services.players.table_start import display_names as display_names  # chat's and ratings' too
 from services.players.tables import Table, TableError, now_ms
+from workers.jobs import table_clocks
 from workers.jobs.account_ratings import account_games_key, seat_accounts_key
 from workers.jobs.bots import bot_names
 from workers.jobs.rating_inputs import remember_address
@@ -45,7 +46,7 @@ async def _infos(gateway: Gateway, listed: list[Table]) -> list[TableInfo]:
                 table_id=table.table_id, game=table.game, title=game.title if game else table.game,
                 seats=table.seats, options=table.options, rated=table.rated, creator=creator, seated=seated,
                 bots=table.bots, free=table.seats - len(table.bots) - len(seated), status=table.status,
-                game_id=table.game_id,
+                game_id=table.game_id, clock=table.clock.label(), on_timeout=table.clock.on_timeout,
             )
         )  # fmt: skip
     return out
@@ -99,10 +100,14 @@ async def open_table(request: Request) -> Response:
             "unknown_bot",
             f"{game.title} has no bot {unknown[0]!r}; its bots: {', '.join(bot_names(game))}",
         )
+    try:
+        clock = table_clocks.chosen(spec.clock)
+    except ValueError as exc:
+        raise ApiError(422, "bad_clock", str(exc)) from exc
     spec_of_table = (spec.game, spec.seats, spec.options, spec.rated, [str(b) for b in spec.bots])
     try:
         table_id = await tables.open_table(
-            gateway.redis, gateway.settings.tables, spec_of_table, account, client_address(request)
+            gateway.redis, gateway.settings.tables, spec_of_table, account, client_address(request), clock
         )
     except TableError as exc:
         raise ApiError(exc.status, exc.code, exc.message) from exc

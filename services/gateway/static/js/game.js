@@ -22,7 +22,7 @@ let token = fragment.get("token") || localStorage.getItem(storageKey) || "";
 const S = { info: null, board: null, people: null, viewer: null, live: null, replayAt: null, decision: null, legalFor: -1 };
 let log = null;
 let announcer = null;
-let clocks = null; // a tournament game's move clocks (shell/clocks.js)
+let clocks = null; // a tournament's or a table's move clocks (shell/clocks.js; off for a game without)
 const NARROW = "(max-width: 700px)";
 // The last move's places: the board's drawing after the previous move, what changed, and when.
 const marks = { seq: null, drawn: null, keys: new Set(), at: 0 };
@@ -353,7 +353,7 @@ async function start() {
   S.people = new People(body.names);
   S.board = (await import(`./boards/${body.game}.js`)).default;
   announcer = new Announcer(body.title, $("live"), S.viewer === null ? null : $("alerts"));
-  if (body.tournament) clocks = new MoveClocks({ gameId, token, people: S.people, viewer: S.viewer, announcer, after: $("turn") });
+  clocks = new MoveClocks({ gameId, token, people: S.people, viewer: S.viewer, announcer, after: $("turn") });
   $("title").textContent = body.title;
   if (body.tournament_id) $("title").after(el("a", { href: `/tournaments/${encodeURIComponent(body.tournament_id)}`, id: "tournament-link" }, "tournament ", body.tournament_id));
   $("seat-info").replaceChildren(S.viewer === null ? "You are watching." : el("span", {}, "You play ", S.people.who(S.viewer), "."),

@@ -22,6 +22,12 @@ function describe(options) {
   return parts.length ? parts.join(" · ") : "standard rules";
 }
 
+function clockLine(table) {
+  if (!table.clock || table.clock === "no clock") return "";
+  const up = table.on_timeout === "drop" ? "out of time: dropped" : "out of time: a bot takes the seat";
+  return el("div", { class: "table-clock" }, "⏱ ", table.clock, " · ", up);
+}
+
 function tableRow(table) {
   const seated = sitsAt(table);
   const join = el("button", { type: "button", class: "join", "data-table": table.table_id, disabled: !me || seated,
@@ -33,7 +39,7 @@ function tableRow(table) {
     el("b", {}, table.title), " ", el("span", { class: "badge" }, `${table.free} of ${table.seats} seats free`),
     table.rated ? el("span", { class: "tag" }, "rated") : "",
     el("div", { class: "names" }, "Seated: ", table.seated.join(", "), table.bots.length ? ` + ${table.bots.map((b) => b + " bot").join(", ")}` : ""),
-    el("div", { class: "options" }, describe(table.options)), join, start, leave);
+    el("div", { class: "options" }, describe(table.options)), clockLine(table), join, start, leave);
 }
 
 async function act(tableId, verb) {
@@ -94,11 +100,30 @@ function drawTableForm() {
   drawOptionFields($("table-options"), game.key);
 }
 
+/** The clock chosen in the form: a preset, custom values, or null for none. */
+function chosenClock() {
+  const choice = $("table-clock").value;
+  const on_timeout = $("table-timeout").value;
+  if (choice === "none") return null;
+  if (choice === "custom-realtime") return { kind: "realtime", minutes: Number($("table-clock-minutes").value), increment_s: Number($("table-clock-increment").value), on_timeout };
+  if (choice === "custom-turn") return { kind: "turn", hours: Number($("table-clock-hours").value), on_timeout };
+  return { preset: choice, on_timeout };
+}
+
+function drawClockForm() {
+  const choice = $("table-clock").value;
+  $("table-clock-realtime").hidden = choice !== "custom-realtime";
+  $("table-clock-turn").hidden = choice !== "custom-turn";
+  $("table-clock-timeout").hidden = choice === "none";
+}
+
 async function openTable(event) {
   event.preventDefault();
   const seats = Number($("table-seats").value);
   const bots = Array.from({ length: Number($("table-bots").value) }, () => $("table-bot-kind").value);
   const spec = { game: $("table-game").value, seats, options: readOptionFields($("table-options")), rated: $("table-rated").checked, bots };
+  const clock = chosenClock();
+  if (clock) spec.clock = clock;
   const { status, body } = await api("/api/tables", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(spec) });
   if (status !== 201) return say($("open-table-message"), body ? body.message : `refused (${status})`);
   say($("open-table-message"), "");
@@ -113,6 +138,7 @@ async function start() {
   $("table-game").addEventListener("change", drawTableForm);
   drawTableForm();
   $("open-table").addEventListener("submit", openTable);
+  $("table-clock").addEventListener("change", drawClockForm);
   $("leaderboards").replaceChildren(...catalog.map((g) => el("a", { href: `/leaderboards/${g.key}`, class: "inline" }, g.title)));
   await mountAccount($("account"), (name) => {
     me = name;

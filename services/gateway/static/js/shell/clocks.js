@@ -11,10 +11,18 @@ const WARN_MS = 10_000;
 const WARN_PART = 0.2;
 const TICK_MS = 250; // the shown second changes within a quarter second of the true one
 
-/** "1:05" */
+/** "1:05"; a turn-based table's hours and days as "5 h 03 min" and "2 d 4 h". */
 export function clockText(ms) {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
-  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes >= 24 * 60) return `${Math.floor(minutes / 1440)} d ${Math.floor((minutes % 1440) / 60)} h`;
+  if (minutes >= 60) return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, "0")} min`;
+  return `${minutes}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/** What the clock does when a seat's time is up: a tournament's default move, a table's stand-in bot. */
+function upWords(c) {
+  return c.on_timeout === "bot" ? "a bot takes your seat until you move again" : "the clock plays your default move";
 }
 
 /** Whether `left` ms of a `limit` is close enough to the end to warn. */
@@ -89,10 +97,14 @@ export class MoveClocks {
     const used = c.seats[seat] ? c.seats[seat].used_ms : 0;
     const limits = [];
     if (c.move_limit_ms !== null) limits.push({ left: c.move_limit_ms - elapsed, limit: c.move_limit_ms });
-    if (c.total_limit_ms !== null) limits.push({ left: c.total_limit_ms - used - elapsed, limit: c.total_limit_ms });
+    // a table's real-time bank grows by its increment with each move (bank_ms); a tournament's is the total
+    const bank = c.seats[seat] && c.seats[seat].bank_ms != null ? c.seats[seat].bank_ms : c.total_limit_ms;
+    if (c.total_limit_ms !== null) limits.push({ left: bank - used - elapsed, limit: c.total_limit_ms });
     const nearest = limits.reduce((a, b) => (b.left < a.left ? b : a));
-    const forfeited = c.on_timeout === "forfeit" && c.seats[seat] && c.seats[seat].timeouts > 0;
-    return { ...nearest, acting, forfeited, warning: acting && warns(nearest.left, nearest.limit) };
+    const timedOut = c.seats[seat] && c.seats[seat].timeouts > 0;
+    const forfeited = (c.on_timeout === "forfeit" || c.on_timeout === "drop") && timedOut;
+    const away = c.on_timeout === "bot" && c.seats[seat] && c.seats[seat].away;
+    return { ...nearest, acting, forfeited, away, warning: acting && !away && warns(nearest.left, nearest.limit) };
   }
 
   /** After the players' panel is drawn again: a clock in each seat's row. */
@@ -118,14 +130,15 @@ export class MoveClocks {
     node.className = (mine ? "my-clock" : "clock") + (s.acting ? " running" : "") + (s.warning ? " warning" : "");
     node.dataset.leftMs = String(Math.round(s.left));
     node.title = s.limit === (this.clock.move_limit_ms ?? -1) ? "time left for this move" : "time left in this game";
-    node.textContent = mine ? this.ownWords(s, text) : s.forfeited ? `${text} · forfeited` : s.warning ? `⚠ ${text} left` : text;
+    node.textContent = mine ? this.ownWords(s, text) : s.away ? "bot plays" : s.forfeited ? `${text} · forfeited` : s.warning ? `⚠ ${text} left` : text;
     if (mine && s.warning) this.warn(s);
   }
 
   ownWords(s, text) {
+    if (s.away) return "A bot plays your seat: make a move to take it back.";
     if (!s.acting) return `Your clock: ${text}${s.forfeited ? " (forfeited)" : ""}`;
-    if (s.left <= 0) return "⚠ Your time is up: the clock plays your default move.";
-    if (s.warning) return `⚠ Hurry: ${text} left, then the clock plays your default move.`;
+    if (s.left <= 0) return `⚠ Your time is up: ${upWords(this.clock)}.`;
+    if (s.warning) return `⚠ Hurry: ${text} left, then ${upWords(this.clock)}.`;
     return `Your clock: ${text} left for this move`;
   }
 
@@ -133,6 +146,6 @@ export class MoveClocks {
   warn(s) {
     if (this.warned === this.clock.seq || s.left <= 0) return;
     this.warned = this.clock.seq;
-    this.announcer.also(`Hurry: ${Math.ceil(s.left / 1000)} seconds left on your clock, then it plays your default move.`);
+    this.announcer.also(`Hurry: ${Math.ceil(s.left / 1000)} seconds left on your clock, then ${upWords(this.clock)}.`);
   }
 }
