@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.players.rules import checked_password
+from domain.players.rules import MAX_PASSWORD, checked_password
 from services.players import accounts
 
 _SWAP_HASH = """
@@ -33,7 +33,8 @@ async def end_sessions(redis: Any, name: str, keep: str | None = None) -> list[s
     ended = [digest for digest in await sessions_of(redis, name) if digest != keep]
     if ended:
         pipe = redis.pipeline(transaction=False)
-        pipe.delete(*(accounts.session_key(d) for d in ended))
+        for digest in ended:  # one key a command: the sessions' keys lie in different slots of a Cluster
+            pipe.delete(accounts.session_key(digest))
         pipe.srem(accounts.sessions_key(name), *ended)
         await pipe.execute()
     return ended
@@ -46,6 +47,8 @@ async def change_password(
     ended. ``AccountError('bad_credentials')`` for a wrong old password, ``('changed_meanwhile')`` when
     another change won; ``RuleViolation`` for a new password the rules refuse."""
     stored, chosen = await redis.hmget(accounts.account_key(name), "hash", "name")
+    if len(old) > MAX_PASSWORD:  # no password is that long: not worth a hash of its megabytes
+        raise accounts.AccountError("bad_credentials", "that is not the account's password")
     if stored is None or chosen is None or not await hashing.run(accounts.matches, stored.decode(), old):
         raise accounts.AccountError("bad_credentials", "that is not the account's password")
     checked_password(new, chosen.decode())
