@@ -126,3 +126,52 @@ def test_open_holdings_for_players_and_spectators(
 def view_seq(api: httpx.Client, game_id: str) -> int:
     seq: int = api.get(f"/api/games/{game_id}").json()["seq"]
     return seq
+
+
+FACTS = """() => { const n = document.querySelector('#decide .facts');
+  if (!n) return null;
+  const box = n.getBoundingClientRect();
+  return {text: n.innerText, left: box.left, right: box.right, height: box.height}; }"""
+
+
+def facts_expected(kind: str, view: dict[str, Any]) -> list[str]:
+    """Numbers the decision needs that a phone's zoomed board puts off the screen (issue 44.6)."""
+    if kind == "eic":
+        return [f"{value} (div " for value in view["share_values"]]
+    if kind == "elcapitan":
+        return [
+            "Destinations",
+            "Interconnections",
+            "Your money",
+            f"{view['players'][view['viewer']]['money']} fl",
+        ]
+    track = [0, 5, 10, 20, 30]  # services/gateway/static/js/boards/manila.js TRACK
+    goods = ["jade", "silk", "nutmeg", "ginseng"]
+    market = " · ".join(f"{g} {track[i]}" for g, i in zip(goods, view["market"], strict=True))
+    return ["pirates", "small pilot", "big pilot", "insurance", market]
+
+
+@pytest.mark.parametrize("kind", ["manila", "elcapitan", "eic"])
+def test_the_decisions_numbers_beside_the_choice_on_a_phone(
+    kind: str, browser: Any, live_stack: ServerThread, api: httpx.Client
+) -> None:
+    table = Table(api, kind, seed=17)
+    for width in (390, 1360):
+        context = browser.new_context(viewport={"width": width, "height": 800})
+        try:
+            page = context.new_page()
+            seat = table.open_with_places(page, live_stack.base, moves=6 if width == 390 else 0)
+            facts = page.evaluate(FACTS)
+            assert facts is not None, kind
+            if width == 1360:  # the whole board is on a wide screen: the words are not repeated
+                assert facts["height"] == 0, facts
+                continue
+            view = api.get(f"/api/games/{table.game_id}", params={"token": table.tokens[seat]}).json()["view"]
+            assert facts["left"] >= 0 and facts["right"] <= width, facts
+            for words in facts_expected(kind, view):
+                assert words in facts["text"], (kind, words, facts["text"])
+            if kind == "elcapitan":
+                cards = len(view["destinations"]["display"]) + len(view["interconnections"]["display"])
+                assert facts["text"].count(" fl") == cards + 1, facts["text"]  # each card's price, and money
+        finally:
+            context.close()

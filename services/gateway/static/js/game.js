@@ -8,6 +8,7 @@ import { MoveClocks } from "./shell/clocks.js";
 import { Decision } from "./shell/decide.js";
 import { GameLog } from "./shell/log.js";
 import { changedPlaces, focusedKey, listenForKeys, markLastMove, nameThePlaces, offerToKeyboard, restoreFocus, signature, zoomForTouch } from "./shell/places.js";
+import { factsBeside } from "./shell/facts.js";
 import { keepFocus, noteFocus } from "./shell/keep-focus.js";
 import { finalTable, playersPanel } from "./shell/players.js";
 import { showRatings } from "./shell/ratings.js";
@@ -165,7 +166,8 @@ function highlight(replaying) {
   const labels = new Map(decision.options().next.filter((s) => s.num === undefined).map((s) => [s.key, s.label]));
   offerToKeyboard($("board"), targets, labels);
   const onBoard = new Set([...$("board").querySelectorAll("[data-target]")].map((n) => n.getAttribute("data-target")));
-  box.replaceChildren(decision.controls(S.board.prompt ? S.board.prompt(S.live.view, context()) : "Your move", onBoard));
+  box.replaceChildren(decision.controls(S.board.prompt ? S.board.prompt(S.live.view, context()) : "Your move", onBoard),
+    factsBeside(S.board.facts ? S.board.facts(S.live.view, context()) : []));
 }
 
 async function refreshLegal() {

@@ -309,6 +309,14 @@ export default {
     // GS: the rulebook's Goldstücke; the first money a player sees says what it is.
     return [`${p.treasury} `, el("abbr", { title: "GS: gold pieces (the game's money)" }, "GS"), ` · income ${p.income} · ${p.ships.length} ship${p.ships.length === 1 ? "" : "s"}`];
   },
+  /** The key numbers beside the choice on a phone: each company's share value, dividend and shares left,
+   * and the viewer's treasury. */
+  facts(view, ctx) {
+    const rows = view.share_values.map((value, c) => `${companyName(c, ctx).replace(/'s company$/, "")} ${value} (div ${STOCK.dividends[view.stock[c]]}, ${view.exchange[c]} left)`);
+    const lines = [["Shares, GS", rows.join(" · ")]];
+    if (ctx.viewer !== null && ctx.viewer !== undefined) lines.push(["Your treasury", `${view.players[ctx.viewer].treasury} GS`]);
+    return lines;
+  },
   /** Shares lie open in front of their buyer: who holds which, for everyone (start shares too, and
    * how many of them are pledged). */
   holdings(view, seat, ctx) {

@@ -175,6 +175,14 @@ export default {
     const loans = (p.loans || []).filter((l) => !l.settled).length;
     return `${p.money} fl · ${p.warehouses} wh${loans ? ` · ${loans} loan${loans === 1 ? "" : "s"}` : ""}${p.ship ? ` · ${title(p.ship)}` : ""}`;
   },
+  /** The key numbers beside the choice on a phone: the open cards' prices and the viewer's money. */
+  facts(view, ctx) {
+    const priced = (ids) => ids.map((id) => `${cardText(id)}: ${(CARDS[id] || {}).cost} fl`).join(" · ");
+    const lines = [["Destinations", priced(view.destinations.display)], ["Interconnections", priced(view.interconnections.display)]];
+    const me = viewerOf(view, ctx);
+    if (me) lines.push(["Your money", `${me.money} fl`]);
+    return lines;
+  },
   /** The rulebook keeps money, loans (laid face up) and bought sailing cards open: each seat's hand and
    * loans, for everyone. */
   holdings(view, seat) {

@@ -213,6 +213,20 @@ export default {
     const pledged = p.mortgaged ? (p.mortgaged.length ? ` (pledged: ${p.mortgaged.join(", ")})` : "") : p.mortgaged_count ? ` (${p.mortgaged_count} pledged)` : "";
     return `${cash} · ${held}${pledged}`;
   },
+  /** The key numbers beside the choice on a phone: the boats (field, cargo's worth), the black market's
+   * prices, the crew's places (who sits there or its cost) and the viewer's cash. */
+  facts(view, ctx) {
+    const who = (s) => (s === null || s === undefined ? null : ctx.people.name(s));
+    const spot = (key, seat) => who(seat) || (key === "insurance" ? "free (gets 10)" : `free (${OTHER[key][1]})`);
+    const pirates = view.pirates.map((s) => spot("pirate", s)).join(", ");
+    const lines = [
+      ["Boats", view.boats.map((b) => `${b.good} ${CARGO[b.good]} at ${b.berth || `field ${b.position}`}`).join(" · ") || `not loaded yet; cargo worth ${GOODS.map((g) => `${g} ${CARGO[g]}`).join(" · ")}`],
+      ["Black market", GOODS.map((g, i) => `${g} ${TRACK[view.market[i]]}`).join(" · ")],
+      ["Crew", `pirates ${pirates} · small pilot ${spot("small_pilot", view.small_pilot)} · big pilot ${spot("big_pilot", view.big_pilot)} · insurance ${spot("insurance", view.insurance)}`],
+    ];
+    if (ctx.viewer !== null && ctx.viewer !== undefined) lines.push(["Your cash", `${view.players[ctx.viewer].cash} pesos`]);
+    return lines;
+  },
   breakdown(view, outcome, seat) {
     const p = view.players[seat];
     const price = (g) => TRACK[view.market[GOODS.indexOf(g)]];
