@@ -24,6 +24,9 @@ class SeatClocks(msgspec.Struct, kw_only=True):
     away: set[int] = msgspec.field(default_factory=set)
     """Seats timed out and not back since: a move of the seat's own (an id no server part makes) after
     its timeout takes it back from the clock and a table's stand-in bot (``Clock.stood_in``)."""
+    resigned: set[int] = msgspec.field(default_factory=set)
+    """Seats whose player resigned (not in the log: a table's record, ``workers/jobs/table_clocks.py``):
+    never out of time, a stand-in bot plays them to the end."""
     moves: dict[int, int] = msgspec.field(default_factory=dict)
     """Commands each seat made (its own, the clock's and a stand-in's alike): what a real-time table's
     per-move increment is paid for (``Clock.increment_ms``)."""
@@ -89,7 +92,7 @@ class Clock(msgspec.Struct, frozen=True, kw_only=True):
 
     def out_of_time(self, clocks: SeatClocks, seat: int, elapsed_ms: int) -> bool:
         """Whether ``seat``, to act for ``elapsed_ms`` now, has run out of time."""
-        if self.stood_in and seat in clocks.away:
+        if (self.stood_in and seat in clocks.away) or seat in clocks.resigned:
             return False
         if self.move_ms is not None and elapsed_ms >= self.move_ms:
             return True
@@ -112,7 +115,7 @@ class Clock(msgspec.Struct, frozen=True, kw_only=True):
         """How long after the last event ``seat``, to act, runs out of time: the least elapsed time at which
         ``out_of_time`` holds (0: already, as for a no-show's later turns; ``None``: never). The clock
         claims at that moment (``workers/jobs/clock_due.py``), not at the next reconcile pass."""
-        if self.stood_in and seat in clocks.away:
+        if (self.stood_in and seat in clocks.away) or seat in clocks.resigned:
             return None
         used = clocks.used_ms.get(seat, 0)
         limits = [self.move_ms] if self.move_ms is not None else []

@@ -82,7 +82,9 @@ def run_fold_worker(
     tournaments = TournamentTrigger(store.redis, queues, redis_url, bus.partitions, plugins)
     archive = ArchiveTrigger(store.redis, queues, redis_url, archive_dir, plugins)
     ratings = RatingTrigger(store.redis)  # accounts' ratings move when their rated game ends
-    clocks = ClockTrigger(store, bus)  # a timeout at its deadline, a no-show's later turns at once
+    # a timeout at its deadline, a no-show's later turns at once; a table seat resigned or timed out to a bot:
+    # the stand-in's turn
+    clocks = ClockTrigger(store, bus, lambda g, loaded, left: trigger.ensure(g, loaded, stand_ins=left))
 
     runners = RunnersAlive(store.redis)
 

@@ -87,23 +87,29 @@ def _stand_in(services: Services, url: str, bot: str, game_ids: list[str]) -> se
     )
     taken: set[str] = set()
     for game_id in game_ids:
-        chosen = table_clocks.read(services.redis, game_id)
-        name = bot or (
-            table_clocks.DEFAULT_STAND_IN if chosen is not None and chosen.on_timeout == "bot" else ""
-        )
-        loaded = services.store.load(game_id)
-        if not name or name not in bot_names(loaded.game):
-            continue
-        clocks = read_clocks(services.store, game_id)
-        # a table clock's seat is stood in for until its player moves again; an idle one's for good
-        away = clocks.away if chosen is not None else {s for s, n in clocks.timeouts.items() if n > 0}
-        left = {str(seat): name for seat in loaded.game.to_act(loaded.state) if seat in away}
+        left = _left(services, bot, game_id)
         if left:
-            scheduler.ensure(game_id, loaded, stand_ins=left)
+            scheduler.ensure(game_id, services.store.load(game_id), stand_ins=left)
             taken.add(game_id)
     if taken:
         log.info("table_seats_stood_in", bot=bot or "table's", games=len(taken))
     return taken
+
+
+def _left(services: Services, bot: str, game_id: str) -> dict[str, str]:
+    """The seats to act the stand-in plays in ``game_id`` (seat as text -> bot): resigned ones, those a
+    table clock's ``bot`` timed out until their player moves again, and an idle-timed-out one for good."""
+    chosen = table_clocks.read(services.redis, game_id)
+    loaded = services.store.load(game_id)
+    clocks = read_clocks(services.store, game_id)
+    clocks.resigned = table_clocks.resigned(services.redis, game_id)
+    if chosen is None:  # no table clock: the idle limit's timeouts forfeit for good (with a stand-in set)
+        clocks.away = {s for s, n in clocks.timeouts.items() if n > 0} if bot else set()
+    seats = table_clocks.stand_in_seats(loaded, clocks, chosen.to_clock() if chosen else Clock(stood_in=True))
+    name = bot or table_clocks.DEFAULT_STAND_IN
+    if name not in bot_names(loaded.game):
+        return {}
+    return {seat: name for seat in seats}
 
 
 def _read(client: Any, ids: list[str], idle_before: int) -> tuple[set[str], set[str]]:

@@ -205,8 +205,7 @@ async def open_table(
     fields: dict[str, Any] = {
         "game": game, "seats": seats, "humans": seats - len(bots), "bots": msgspec.json.encode(bots),
         "options": msgspec.json.encode(options), "rated": int(rated), "creator": creator,
-        "address": address[:64], "status": "open", "created_ms": now,
-        **({"clock": table_clocks.encode(clock)} if clock.kind != "none" else {}),
+        "address": address[:64], "status": "open", "created_ms": now, "clock": table_clocks.encode(clock),
     }  # fmt: skip
     done = int(
         await redis.eval(

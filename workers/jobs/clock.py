@@ -26,7 +26,7 @@ from events.clocks import Clock, SeatClocks, seat_clocks
 from events.command_ids import timeout_command_id
 from events.errors import UnknownGame
 from events.store import EventStore, LoadedGame
-from workers.jobs.table_clocks import FORFEITED
+from workers.jobs.table_clocks import FORFEITED, resigned_key
 
 log = structlog.get_logger("clock")
 
@@ -94,6 +94,8 @@ def claim_timeouts(
                 arm(store.redis, game_id, last + rules.move_ms)
             continue
         clocks = SeatClocks() if only_moves else read_clocks(store, game_id)
+        if not only_moves:  # a resigned seat is its stand-in's to play, never the clock's
+            clocks.resigned = {int(r) for r in store.redis.smembers(resigned_key(game_id)) if r.isdigit()}
         try:
             loaded = store.load(game_id)
         except UnknownGame:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import structlog
@@ -167,6 +167,8 @@ class TournamentClocks:
         return tournament_clock(settings.move_limit_s, settings.total_limit_s, settings.no_show_s, forfeit)
 
 
+StandIn = Callable[[str, LoadedGame, dict[str, str]], object]
+"""Enqueue the turn of these stand-in bots (seat as text -> bot) at the game's position."""
 TABLES_KEPT = 65_536
 """Games whose table clock (or its absence) a process keeps: a table's clock is written with its claim,
 before its game exists, so a game first seen without one never has one."""
@@ -179,27 +181,37 @@ class GameClocks:
     def __init__(self, client: Any) -> None:
         self.redis = client
         self.tournaments = TournamentClocks(client)
-        self._tables: OrderedDict[str, Clock | None] = OrderedDict()
+        self._tables: OrderedDict[str, tuple[Clock | None, bool]] = OrderedDict()
 
     def __call__(self, game_id: str) -> Clock | None:
         if parse_tournament_game_id(game_id) is not None:
             return self.tournaments(game_id)
+        return self._table(game_id)[0]
+
+    def is_table(self, game_id: str) -> bool:
+        """Whether a table made the game (its claim wrote its clock, ``none`` included)."""
+        return parse_tournament_game_id(game_id) is None and self._table(game_id)[1]
+
+    def _table(self, game_id: str) -> tuple[Clock | None, bool]:
         if game_id in self._tables:
             self._tables.move_to_end(game_id)
             return self._tables[game_id]
-        table = table_clocks.read(self.redis, game_id)
-        clock = table.to_clock() if table is not None else None
-        self._tables[game_id] = clock
+        raw = self.redis.get(table_clocks.clock_key(game_id))
+        table = table_clocks.decode(raw)
+        known = (table.to_clock() if table is not None else None, raw is not None)
+        self._tables[game_id] = known
         if len(self._tables) > TABLES_KEPT:
             self._tables.popitem(last=False)
-        return clock
+        return known
 
 
 class ClockTrigger:
     """The fold worker's hook: claim an out-of-time seat's move at once, or arm the game's deadline."""
 
-    def __init__(self, store: EventStore, bus: CommandBus) -> None:
+    def __init__(self, store: EventStore, bus: CommandBus, stand_in: StandIn | None = None) -> None:
         self.store, self.bus = store, bus
+        self.stand_in = stand_in
+        """Enqueues a stand-in bot's turn (the fold worker's bot scheduler's ``ensure``)."""
         self.clocks = GameClocks(store.redis)
         self._seats: OrderedDict[str, SeatClocks] = OrderedDict()
         self._claimed: OrderedDict[str, int] = OrderedDict()
@@ -212,7 +224,8 @@ class ClockTrigger:
 
     def __call__(self, game_id: str, loaded: LoadedGame) -> None:
         clock = self.clocks(game_id)
-        if clock is None:
+        table = self.clocks.is_table(game_id)
+        if clock is None and not table:
             return
         if loaded.state is None or loaded.game.outcome(loaded.state) is not None:
             self._seats.pop(game_id, None)
@@ -222,6 +235,13 @@ class ClockTrigger:
         if self._claimed.get(game_id) == loaded.seq:
             return  # claimed at this position already: its moves are on their way (or armed again)
         seats = self._read_on(game_id, loaded.seq)
+        if table:
+            seats.resigned = table_clocks.resigned(self.store.redis, game_id)
+            left = table_clocks.stand_in_seats(loaded, seats, clock)
+            if left and self.stand_in is not None:  # a resigned or timed-out seat: its bot's turn at once
+                self.stand_in(game_id, loaded, left)
+        if clock is None:
+            return
         if claim_game(self.store, self.bus, loaded, seats, clock, seats.last_ts_ms, now_ms()):
             self._claimed[game_id] = loaded.seq
             self._claimed.move_to_end(game_id)

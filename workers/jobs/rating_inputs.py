@@ -14,7 +14,8 @@ from typing import Any
 
 from domain.players.rating_rules import Seat
 from events import codec, keys
-from events.command_ids import is_timeout_id
+from events.command_ids import reserved_prefix
+from workers.jobs.table_clocks import resigned_key
 
 ADDRESSES_KEPT = 20
 UNKNOWN = "unknown"
@@ -51,14 +52,22 @@ def seats_of(
 ) -> list[Seat]:
     """Every seat of the game: its account (``s:<seat>`` of the game's accounts hash), its bot, whether it left."""
     return [
-        Seat(seat=s, account=seat_accounts.get(f"s:{s}"), bot=bots.get(str(s)), abandoned=s in left)
+        # a game's own bot seat is never one that left (its last turn, a bot's, reads as a stand-in's)
+        Seat(
+            seat=s,
+            account=seat_accounts.get(f"s:{s}"),
+            bot=bots.get(str(s)),
+            abandoned=s in left and str(s) not in bots,
+        )
         for s in range(seats)
     ]
 
 
 def abandoned_and_end(client: Any, game_id: str) -> tuple[set[int], int]:
-    """The seats whose last turn was the clock's (a timeout: ``events/command_ids.py``), and when the game's
-    last event was written (ms; 0 for a game with no events in Redis)."""
+    """The seats that left: whose last turn was the clock's (a timeout: ``events/command_ids.py``) or a
+    stand-in bot's (``bot-``: a table seat timed out to a bot, issue 44), and those whose player resigned
+    (``table_clocks.resigned_key``); and when the game's last event was written (ms; 0 for a game with no
+    events in Redis). ``seats_of`` leaves a game's own bot seats out."""
     last_by_clock: dict[int, bool] = {}
     previous = ""
     ended = 0
@@ -66,6 +75,7 @@ def abandoned_and_end(client: Any, game_id: str) -> tuple[set[int], int]:
         envelope = codec.decode_envelope(fields[b"e"])
         ended = envelope.ts_ms
         if envelope.seat is not None and envelope.command_id != previous:
-            last_by_clock[envelope.seat] = is_timeout_id(envelope.command_id)
+            last_by_clock[envelope.seat] = reserved_prefix(envelope.command_id) in ("timeout-", "bot-")
         previous = envelope.command_id
-    return {seat for seat, clock in last_by_clock.items() if clock}, ended
+    resigned = {int(r) for r in client.smembers(resigned_key(game_id)) if r.isdigit()}
+    return {seat for seat, clock in last_by_clock.items() if clock} | resigned, ended

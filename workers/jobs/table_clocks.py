@@ -26,7 +26,8 @@ from typing import Any
 import msgspec
 
 from events import keys
-from events.clocks import Clock
+from events.clocks import Clock, SeatClocks
+from events.store import LoadedGame
 
 ON_TIMEOUT = ("bot", "drop")
 FORFEITED = "hm:tables:forfeited"
@@ -168,3 +169,25 @@ def decode(raw: bytes | str | None) -> TableClock | None:
 def read(client: Any, game_id: str) -> TableClock | None:
     """The table clock of ``game_id`` (synchronous client), or ``None``."""
     return decode(client.get(clock_key(game_id)))
+
+
+def resigned_key(game_id: str) -> str:
+    """The seats of a table's game whose players resigned (a set; ``services/players/resign.py``)."""
+    return keys.game_key(game_id, "resigned")
+
+
+def resigned(client: Any, game_id: str) -> set[int]:
+    return {int(raw) for raw in client.smembers(resigned_key(game_id)) if raw.isdigit()}
+
+
+def stand_in_seats(loaded: LoadedGame, clocks: SeatClocks, clock: Clock | None) -> dict[str, str]:
+    """The seats to act that the stand-in bot plays now: resigned ones, and those a ``bot`` clock timed out
+    whose player has not moved since (``SeatClocks.away``); seat (as text) -> bot, as the scheduler takes."""
+    if loaded.state is None or loaded.game.outcome(loaded.state) is not None:
+        return {}
+    away = clocks.away if clock is not None and clock.stood_in else set()
+    return {
+        str(seat): DEFAULT_STAND_IN
+        for seat in loaded.game.to_act(loaded.state)
+        if seat in away | clocks.resigned
+    }

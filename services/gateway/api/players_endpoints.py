@@ -92,6 +92,12 @@ ENDPOINTS: dict[str, dict[str, Endpoint]] = {
         }
         for handler, verb, text in TABLE_VERBS
     },
+    "/api/games/{game_id}/resign": {
+        "post": op(tables_http.resign_game, "Resign one's seat (seat token or session) of a table's game: a stand-in "
+                   "bot plays it to the end, and the rating places it last (a loss). 409 for a game no table made, "
+                   "a finished one or a bot's seat.", "200", pp.Resigned, "401 403 404 409",
+                   parameters=[GAME_ID], security=[{"seatToken": []}, *SESSION]),
+    },
     "/api/games/{game_id}/ratings": {
         "get": op(ratings_http.game_ratings, "What a finished game did to its accounts' ratings (its end screen): "
                   "`rated` with each account's place and number before and after, `pending`, or `unrated` and why.",
@@ -127,5 +133,5 @@ ENDPOINTS: dict[str, dict[str, Endpoint]] = {
 STRUCTS: tuple[Any, ...] = (
     pp.Credentials, pp.Me, pp.OpenTable, pp.TableInfo, pp.TableList, pp.MyGame, pp.MyGames, pp.ChatPost,
     pp.ChatFrame, pp.ChatLog, pp.Muted, pp.RatingRow, pp.Leaderboard, pp.GameRating, pp.RatedGame,
-    pp.GameRatings, pp.AccountPage, ta.ClaimEntrant, ta.EntrantClaimed, cr.PasswordChange,
+    pp.GameRatings, pp.AccountPage, ta.ClaimEntrant, ta.EntrantClaimed, cr.PasswordChange, pp.Resigned,
 )  # fmt: skip

@@ -67,6 +67,15 @@ class TableInfo(msgspec.Struct, kw_only=True):
     """What a seat out of time becomes: ``bot`` (a stand-in plays it until its player moves) or ``drop``."""
 
 
+class Resigned(msgspec.Struct, frozen=True, kw_only=True):
+    """``POST /api/games/{id}/resign``: the seat resigned; ``first``: whether this request resigned it."""
+
+    game_id: str
+    seat: int
+    resigned: bool
+    first: bool
+
+
 class TableList(msgspec.Struct, kw_only=True):
     tables: list[TableInfo]
 
