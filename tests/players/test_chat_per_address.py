@@ -19,13 +19,13 @@ from tests.players.stack import rated_stack
 pytestmark = pytest.mark.redis
 
 BURST = 4
-"""Messages one address may post at once: 0.2 a second, 20 seconds' worth. At that rate the bucket
-gains one message in five seconds, so a flood that takes less than that gets at most ``BURST + 1``."""
+"""Messages one address may post at once: 0.01 a second, 400 seconds' worth. At that rate the bucket
+gains one message in 100 seconds, so a flood that takes less than that gets at most ``BURST + 1``."""
 
 
 @pytest.fixture
 def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
-    players = PlayerSettings(chat_per_second=1.0, chat_per_address=0.2, chat_burst_seconds=20.0)
+    players = PlayerSettings(chat_per_second=1.0, chat_per_address=0.01, chat_burst_seconds=400.0)
     with rated_stack(redis_url, players=players) as server:
         yield server
 
