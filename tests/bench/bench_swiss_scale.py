@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -203,6 +204,7 @@ def run(players: int = PLAYERS, game: str = GAME) -> None:
             except Exception:
                 child.kill()
         server.stop()
+        shutil.rmtree(folder, ignore_errors=True)  # ~1 GB of Redis data and archives at 10,000 players
 
 
 def main() -> None:
