@@ -88,7 +88,6 @@ REDIS_CONTRACT = frozenset({
     "integration/test_archive_trim.py",
     "integration/test_archive_owner.py",
     "integration/test_round_close_owner.py",
-    "integration/test_clock.py",
     "integration/test_fold_worker.py",
     "integration/test_log_sequencer.py",
     "integration/test_migrate.py",
