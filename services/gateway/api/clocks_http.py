@@ -52,7 +52,8 @@ class SeatClock(msgspec.Struct, frozen=True):
     """The seat's whole time for the game so far: the total and the increment of each move it made
     (``None``: no total); it has ``bank_ms - used_ms`` left, less the time since the last move if to act."""
     away: bool = False
-    """Timed out and not back: a table's stand-in bot plays the seat until its player moves again."""
+    """Resigned, or timed out and not back: a table's stand-in bot plays the seat (until its player moves
+    again, if it was not resigned)."""
 
 
 class GameClock(msgspec.Struct, frozen=True, kw_only=True):
@@ -121,18 +122,19 @@ async def game_clock(request: Request) -> Response:
     """``GET /api/games/{id}/clock``: the limits, the last move's time, each seat's used time, and now."""
     gateway, feed, seat = await viewed_game(request)
     parsed = parse_tournament_game_id(feed.game_id) if feed.meta.tournament else None
+    resigned: set[int] = set()
     if parsed is not None:
         limits = await tournament_limits(gateway, parsed[0])
     else:
-        limits = table_limits(
-            table_clocks.decode(await gateway.redis.get(table_clocks.clock_key(feed.game_id)))
-        )
+        raw = await gateway.redis.get(table_clocks.clock_key(feed.game_id))
+        limits = table_limits(table_clocks.decode(raw))
+        resigned = {int(r) for r in await gateway.redis.smembers(table_clocks.resigned_key(feed.game_id))}
     seq = feed.visible_seq(seat)
     timed = limits.move_limit_ms is not None or limits.total_limit_ms is not None
     if not timed or seq < 1:
         return json_response(_clock(feed, limits, seq, running=False, seats=[]))
     used = used_time(feed, seq)
-    seats = [_seat(limits, used, s) for s in range(feed.meta.header.seats)]
+    seats = [_seat(limits, used, s, s in resigned) for s in range(feed.meta.header.seats)]
     # A viewer who sees the game late must not be shown a clock running on a move it cannot see yet.
     running = not feed.finished and seq == feed.seq
     return json_response(_clock(feed, limits, seq, running=running, seats=seats))
@@ -151,14 +153,14 @@ def table_limits(table: TableClock | None) -> ClockLimits:
     )
 
 
-def _seat(limits: ClockLimits, used: SeatClocks, seat: int) -> SeatClock:
+def _seat(limits: ClockLimits, used: SeatClocks, seat: int, resigned: bool) -> SeatClock:
     total = limits.total_limit_ms
     return SeatClock(
         seat=seat,
         used_ms=used.used_ms.get(seat, 0),
         timeouts=used.timeouts.get(seat, 0),
         bank_ms=None if total is None else total + limits.increment_ms * used.moves.get(seat, 0),
-        away=seat in used.away,
+        away=seat in used.away or resigned,
     )
 
 

@@ -12,6 +12,7 @@ import { factsBeside } from "./shell/facts.js";
 import { keepFocus, noteFocus } from "./shell/keep-focus.js";
 import { finalTable, playersPanel } from "./shell/players.js";
 import { showRatings } from "./shell/ratings.js";
+import { resignControl } from "./shell/resign.js";
 import { Receipts } from "./shell/receipts.js";
 
 const $ = (id) => document.getElementById(id);
@@ -360,6 +361,7 @@ async function start() {
   if (body.tournament_id) $("title").after(el("a", { href: `/tournaments/${encodeURIComponent(body.tournament_id)}`, id: "tournament-link" }, "tournament ", body.tournament_id));
   $("seat-info").replaceChildren(S.viewer === null ? "You are watching." : el("span", {}, "You play ", S.people.who(S.viewer), "."),
     token ? el("a", { href: "#", id: "leave", onclick: leave }, " Watch instead") : "");
+  if (S.viewer !== null && !body.tournament && body.status !== "finished") $("seat-info").append(" ", resignControl({ gameId, token }));
   log = new GameLog($("log"), S.board, context);
   chat = new Chat($("chat"), gameId, S.viewer, token);
   chat.start();
