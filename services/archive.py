@@ -21,6 +21,7 @@ import gzip
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +49,7 @@ from workers.jobs.archive_trigger import (
     set_entry_unless_verified,
     trim_archived,
 )
-from workers.jobs.failures import TRANSIENT, failure_reason
+from workers.jobs.failures import TRANSIENT, UNREACHABLE, failure_reason
 
 log = structlog.get_logger("archive")
 
@@ -205,10 +206,38 @@ def _line(raw: bytes) -> object:
         return None
 
 
+OUTAGE_S = 60.0
+"""How long the archive job rides out a Redis gone mid-job (``serve`` starts it again in seconds). Raising
+at once left the job to rq, which cannot record a failure without Redis: the job stayed ``started`` in rq's
+registry, so no trigger enqueued it again, and the game had no verified archive (for minutes, until rq
+found the job abandoned; found by the tournament chaos run)."""
+
+
 def run_archive_job(
     redis_url: str, game_id: str, archive_dir: str, plugins: tuple[str, ...] = ()
 ) -> dict[str, Any]:
-    """The rq job: archive one finished game (again if asked: the file is rewritten byte for byte)."""
+    """The rq job: archive one finished game (again if asked: the file is rewritten byte for byte). Redis
+    gone is waited out for ``OUTAGE_S`` (each attempt takes back its own lease: ``archive_lease``)."""
+    deadline = time.monotonic() + OUTAGE_S
+    while True:
+        try:
+            return _archive_job(redis_url, game_id, archive_dir, plugins)
+        except UNREACHABLE as exc:
+            if time.monotonic() >= deadline:
+                raise  # rq tries the job again
+            log.warning("archive_waits_for_redis", game_id=game_id, error=str(exc) or type(exc).__name__)
+            wait_for_redis(OUTAGE_PAUSE_S)
+
+
+OUTAGE_PAUSE_S = 0.5
+
+
+def wait_for_redis(seconds: float) -> None:
+    """The pause between attempts while Redis is gone (a test's hook starts it again here)."""
+    time.sleep(seconds)
+
+
+def _archive_job(redis_url: str, game_id: str, archive_dir: str, plugins: tuple[str, ...]) -> dict[str, Any]:
     client = connect(redis_url)  # the game data: a Cluster client on a Cluster
     try:
         store = EventStore(client, games_with_plugins(tuple(plugins)))
@@ -217,7 +246,7 @@ def run_archive_job(
         log.info("game_archived", game_id=game_id, **entry)
         return entry
     except TRANSIENT:
-        raise  # rq tries the job again
+        raise  # Redis gone: waited out above; refusing writes: rq tries the job again
     except Exception as exc:  # the game's own fault: marked, so no trigger enqueues it again
         log.exception("archive_failed", game_id=game_id)
         mark_archive_failed(client, game_id, failure_reason(exc))

@@ -31,3 +31,38 @@ def test_the_retry_of_a_killed_archive_job_archives_the_game(redis_url, redis_cl
     assert entry.get("verified") is True and not entry.get("busy"), entry
     assert archived(redis_client, [game_id])[game_id]["verified"] is True
     assert redis_client.get(lease) is None  # given back by its owner
+
+
+def test_an_archive_job_rides_out_redis_gone_mid_job(tmp_path, monkeypatch) -> None:
+    """Redis killed while the archive job runs: before, the job raised at once and rq, without Redis, could
+    not record it; it stayed ``started`` in rq's registry, never enqueued again, and the game had no verified
+    archive. Now the job waits Redis out. Made to happen: Redis is down when the job starts, and the job's
+    pause between attempts (the hook) starts it again."""
+    from services import archive as archive_module
+    from tests.support.rollback import RollbackRedis
+
+    server = RollbackRedis(tmp_path / "data")
+    url = server.start()  # every write fsynced: a kill loses none
+    try:
+        services = services_for(url)
+        game_id = finished_race(services, url, game_id="kr-r1-t1", tournament=True)
+        services.redis.close()
+        process = server.server.process
+        assert process is not None
+        process.kill()  # Redis gone before the job's first call
+        process.wait()
+        pauses: list[float] = []
+
+        def start_redis_again(seconds: float) -> None:
+            pauses.append(seconds)
+            if len(pauses) == 1:
+                server.start()
+
+        monkeypatch.setattr(archive_module, "wait_for_redis", start_redis_again)
+        entry = run_archive_job(url, game_id, str(tmp_path / "archive"), (RACE_PLUGIN, COUNTER_PLUGIN))
+        assert pauses and entry.get("verified") is True, entry
+        client = services_for(url).redis
+        assert archived(client, [game_id])[game_id]["verified"] is True
+        client.close()
+    finally:
+        server.stop()
