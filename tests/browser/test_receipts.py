@@ -27,6 +27,7 @@ from events.tlog.note import Signer
 from events.tlog.seal import seal
 from tests.browser.axe import axe_script, serious_violations
 from tests.browser.play import Clicks, take_one_step
+from tests.browser.waiting import wait_until
 from tests.gateway.client import create, post_command
 from tests.gateway.harness import ServerThread, running_stack
 from workers.log_sequencer import LogSequencer
@@ -216,9 +217,7 @@ def logged_stack(redis_url: str, redis_client: redis.Redis) -> Iterator[tuple[Se
 
 def covered(page: Any, upto: int) -> None:
     """Wait until the page holds a receipt of the log covering event ``upto`` of its game."""
-    page.wait_for_function(
-        f"Number(document.getElementById('audit').dataset.covered) >= {upto}", timeout=60_000
-    )
+    wait_until(page, f"Number(document.getElementById('audit').dataset.covered) >= {upto}", timeout_ms=60_000)
 
 
 def bumped(payload: bytes) -> bytes | None:
@@ -348,7 +347,7 @@ def test_at_the_end_a_spectator_keeps_the_receipt_of_the_games_last_event(
         bots = {str(seat): "greedy" for seat in range(3)}
         game_id = create(api, "manila", 3, bots=bots)["game_id"]
         watcher.goto(f"{stack.base}/games/{game_id}")
-        watcher.wait_for_function("document.body.dataset.status === 'finished'", timeout=240_000)
+        wait_until(watcher, "document.body.dataset.status === 'finished'", timeout_ms=240_000)
         last = max(stored_hashes(redis_client, game_id))
         covered(watcher, last)
     for _ in range(50):  # kept in IndexedDB within a second of its arrival

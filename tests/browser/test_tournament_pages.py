@@ -14,6 +14,7 @@ import pytest
 import redis
 
 from services import tournament_service as service
+from tests.browser.waiting import wait_until
 from tests.gateway.harness import ServerThread, running_stack
 from tests.support.pipeline import services_for
 
@@ -73,9 +74,10 @@ def test_the_standings_update_live_and_a_table_opens_its_game(
             page.locator("#status.live").wait_for(timeout=60_000)
             page.locator("details.round[data-round='1'] .table-row").first.wait_for()
             # Round 1 closes when both tables end: the standings (and the points column) change.
-            page.wait_for_function(
+            wait_until(
+                page,
                 "[...document.querySelectorAll('#standings td.points')].some((td) => td.textContent !== '0')",
-                timeout=120_000,  # a round of two El Capitán games: seconds, more under heavy load
+                timeout_ms=120_000,  # a round of two El Capitán games: seconds, more under heavy load
             )
         assert page.evaluate("window.unreloaded") is True
         points = _points(page)

@@ -8,6 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.browser.waiting import wait_until
 from tests.gateway.client import create, play_random
 from tests.gateway.harness import ServerThread
 
@@ -55,7 +56,7 @@ def test_a_spectator_watches_a_live_bot_game_and_the_board_changes(
     page.goto(f"{live_stack.base}/games/{game['game_id']}")
     page.locator("#board svg.board-manila").wait_for()
     first, drawn = seq_of(page), page.locator("#board").inner_html()
-    page.wait_for_function(f"Number(document.body.dataset.seq) >= {first + 6}", timeout=30_000)
+    wait_until(page, f"Number(document.body.dataset.seq) >= {first + 6}", timeout_ms=30_000)
     assert page.locator("#board").inner_html() != drawn
     log = page.locator("#log").inner_text()
     assert any(name in log for name in ("Anna", "Bruno", "Carla")) and "seat" not in log
@@ -84,21 +85,21 @@ def test_a_finished_game_replays_by_move_with_buttons_slider_and_arrow_keys(
     last = len(move_ends) - 1
     assert int(page.locator("body").get_attribute("data-move") or -1) == last
     page.keyboard.press("ArrowLeft")
-    page.wait_for_function(f"document.body.dataset.move === '{last - 1}'")
+    wait_until(page, f"document.body.dataset.move === '{last - 1}'")
     assert seq_of(page) == move_ends[last - 1]
     assert page.locator("#status").inner_text().startswith("replay")
     assert page.locator("#outcome").count() == 0
     assert page.locator("#log .move.future").count() >= 1
     page.click("#replay-prev")
-    page.wait_for_function(f"document.body.dataset.move === '{last - 2}'")
+    wait_until(page, f"document.body.dataset.move === '{last - 2}'")
     page.locator("#replay").fill("5")
-    page.wait_for_function("document.body.dataset.move === '5'")
+    wait_until(page, "document.body.dataset.move === '5'")
     assert seq_of(page) == move_ends[5]
     assert page.locator("#log .move.current").get_attribute("data-move") == "5"
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("document.body.dataset.move === '6'")
+    wait_until(page, "document.body.dataset.move === '6'")
     page.click("#replay-now")
-    page.wait_for_function(f"document.body.dataset.move === '{last}'")
+    wait_until(page, f"document.body.dataset.move === '{last}'")
     assert page.locator("#status").inner_text() == "finished"
 
 
@@ -133,9 +134,7 @@ def test_the_pages_fit_a_phone_and_a_wall_screen(
             page.goto(f"{live_stack.base}/games/{game['game_id']}#token={game['seats'][0]['token']}")
             page.locator(f"#board svg.board-{kind}").wait_for()
             # on one's turn the legal moves arrive after the board: then the board may zoom in
-            page.wait_for_function(
-                "!document.title.startsWith('●') || document.querySelector('#decide .decide')"
-            )
+            wait_until(page, "!document.title.startsWith('●') || document.querySelector('#decide .decide')")
             if page.locator("#zoom-toggle").is_visible():  # a phone zooms in to tap (test_at_the_table.py)
                 page.click("#zoom-toggle")
                 page.locator("#board.zoomed").wait_for(state="detached")

@@ -37,6 +37,7 @@ export function keepFocus(noted, decide, board) {
     : [same, ...decide.querySelectorAll(CONTROLS), place, decide.querySelector("details.in-words summary")];
   const next = candidates.find(shown);
   if (next) return next.focus();
+  if (active === decide) return; // already there: refocusing would scroll a reader back up at every move
   decide.setAttribute("tabindex", "-1"); // focusable by script only: no extra Tab stop
-  decide.focus();
+  decide.focus({ preventScroll: true });
 }
