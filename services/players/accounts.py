@@ -10,7 +10,7 @@
 
 Hashing runs in a thread: Argon2id is made to be slow (~25 ms, 19 MiB), and the event loop must not wait
 for it. At most ``HASHING_AT_ONCE`` hashes run at a time per gateway (``Hashing``): a crowd of sign-ins
-waits its turn instead of taking a thread and 19 MiB each.
+waits its turn instead of taking a thread and 19 MiB each, and past a short queue is refused at once.
 """
 
 from __future__ import annotations
@@ -35,7 +35,11 @@ from domain.players.throttle import Window
 log = structlog.get_logger("accounts")
 
 SESSION_TTL_S = 30 * 86_400
-HASHING_AT_ONCE = max(1, min(4, os.cpu_count() or 1))
+HASHING_AT_ONCE = max(1, min(4, (os.cpu_count() or 1) - 1))
+"""A core is left to the event loop: with every core hashing, a flood of sign-ins slowed every move too."""
+HASHING_KEPT = 4
+"""Places beyond the queue kept for sign-ins from an address that signed in to that account before: a crowd
+filling the queue does not keep the owner out (issue 43, findings 12 and 15)."""
 _hasher = PasswordHasher(time_cost=2, memory_cost=19_456, parallelism=1)
 """OWASP's Argon2id parameters (19 MiB, 2 passes, 1 lane): ~25 ms of one core a hash, where argon2-cffi's
 default (RFC 9106's second choice: 64 MiB, 3 passes, 4 lanes) took ~180 ms of CPU, so a 2-core gateway
@@ -80,17 +84,23 @@ class Hashing:
     (``HARBORMASTER_HASHING_QUEUE``); one per gateway: its limiter belongs to the gateway's event loop, so it
     is made on first use there."""
 
-    def __init__(self, queue: int = 16) -> None:
+    def __init__(self, queue: int = 8) -> None:
         self._limiter: CapacityLimiter | None = None
         self.queue = queue
         self.admitted = 0
         """Hashes running or waiting for a thread."""
 
-    async def run(self, work: Any, *args: str) -> Any:
+    def full(self, known: bool = False) -> bool:
+        """Whether one more hash would be refused (asked first, so that a refusal costs no Redis round trip);
+        ``known``: a sign-in from an address that signed in to that account before, which may also take one
+        of the ``HASHING_KEPT`` places a crowd of strangers cannot fill."""
+        return self.admitted >= HASHING_AT_ONCE + self.queue + (HASHING_KEPT if known else 0)
+
+    async def run(self, work: Any, *args: str, known: bool = False) -> Any:
         """``work(*args)`` in a hashing thread; ``HashingBusy`` at once when the queue is full."""
         if self._limiter is None:
             self._limiter = CapacityLimiter(HASHING_AT_ONCE)
-        if self.admitted >= HASHING_AT_ONCE + self.queue:
+        if self.full(known):
             raise HashingBusy("every password hasher is busy; retry shortly")
         self.admitted += 1
         try:
@@ -128,13 +138,14 @@ async def sign_up(redis: Any, hashing: Hashing, name: str, password: str) -> str
     return name
 
 
-async def verify(redis: Any, hashing: Hashing, name: str, password: str) -> str:
+async def verify(redis: Any, hashing: Hashing, name: str, password: str, known: bool = False) -> str:
     """The account's name as chosen if ``password`` is its password, else ``AccountError``. An unknown name
-    costs the same hashing as a wrong password (no telling which names exist by timing)."""
+    costs the same hashing as a wrong password (no telling which names exist by timing). ``known``: asked
+    from an address that signed in to the account before (``Hashing.full``)."""
     fields = await redis.hmget(account_key(name), "hash", "name") if isinstance(name, str) else [None, None]
     stored, chosen = fields
     hashed = stored.decode() if stored else _dummy_hash()
-    ok = bool(await hashing.run(_matches, hashed, password if isinstance(password, str) else ""))
+    ok = bool(await hashing.run(_matches, hashed, password if isinstance(password, str) else "", known=known))
     if not ok or stored is None or chosen is None:
         raise AccountError("bad_credentials", "wrong name or password")
     return str(chosen.decode())

@@ -10,7 +10,7 @@ place that reads the environment), which hands them to the gateway as ``Settings
 - ``HARBORMASTER_SIGNIN_FAILURES_PER_NAME`` (50): failed sign-ins a minute on one name from every address
   together, past which only addresses that signed in to it before may try it
   (``services/gateway/access/signin_guard.py``); ``0`` off.
-- ``HARBORMASTER_HASHING_QUEUE`` (16): sign-ins and sign-ups that may wait for a password hash beyond those
+- ``HARBORMASTER_HASHING_QUEUE`` (8): sign-ins and sign-ups that may wait for a password hash beyond those
   being hashed; more are refused at once (503 ``busy``) rather than all waiting longer.
 - ``HARBORMASTER_CHAT_PER_SECOND`` (1, with a burst of 5): chat messages per author and game; ``0`` off.
 - ``HARBORMASTER_CHAT_PER_ADDRESS`` (3, with a burst of 5 seconds' worth): chat messages a second from one
@@ -35,7 +35,7 @@ class PlayerSettings(msgspec.Struct, frozen=True, kw_only=True):
     chat_burst_seconds: float = 5.0
     chat_per_address: float = 3.0
     signin_failures_per_name: int = 50
-    hashing_queue: int = 16
+    hashing_queue: int = 8
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> PlayerSettings:
@@ -47,7 +47,7 @@ class PlayerSettings(msgspec.Struct, frozen=True, kw_only=True):
             chat_per_second=_number(env, "HARBORMASTER_CHAT_PER_SECOND", 1.0),
             chat_per_address=number(env, "HARBORMASTER_CHAT_PER_ADDRESS", 3.0),
             signin_failures_per_name=whole(env, "HARBORMASTER_SIGNIN_FAILURES_PER_NAME", 50, 0, 1_000_000),
-            hashing_queue=whole(env, "HARBORMASTER_HASHING_QUEUE", 16, 0, 10_000),
+            hashing_queue=whole(env, "HARBORMASTER_HASHING_QUEUE", 8, 0, 10_000),
         )
 
 

@@ -95,12 +95,12 @@ class GatedHashing(accounts.Hashing):
         super().__init__(queue)
         self.gate = threading.Event()
 
-    async def run(self, work: Any, *args: str) -> Any:
+    async def run(self, work: Any, *args: str, known: bool = False) -> Any:
         def gated(*values: str) -> Any:
             self.gate.wait(60)
             return work(*values)
 
-        return await super().run(gated, *args)
+        return await super().run(gated, *args, known=known)
 
 
 def test_a_full_hashing_queue_refuses_at_once_instead_of_everyone_waiting(stack: ServerThread) -> None:
@@ -115,7 +115,11 @@ def test_a_full_hashing_queue_refuses_at_once_instead_of_everyone_waiting(stack:
         with client_at(stack, f"127.0.1.{n}") as client:
             return sign_in(client, PASSWORD if n == 0 else "not it").status_code
 
-    with ThreadPoolExecutor(room) as pool:
+    def owner_signs_in() -> int:
+        with client_at(stack, OWNER) as owner:
+            return sign_in(owner, PASSWORD).status_code
+
+    with ThreadPoolExecutor(room + 1) as pool:
         held = [pool.submit(attempt, n) for n in range(room)]
         wait_until(lambda: hashing.admitted == room, timeout=30)
         # The queue is full, its sign-ins held: one more is answered now, while they still wait.
@@ -124,8 +128,12 @@ def test_a_full_hashing_queue_refuses_at_once_instead_of_everyone_waiting(stack:
         assert busy.status_code == 503 and busy.json()["error"] == "busy"
         assert busy.headers["Retry-After"] == "1"
         assert not any(future.done() for future in held)
+        # The owner, from the address the account was made at, takes one of the places kept for them.
+        owners = pool.submit(owner_signs_in)
+        wait_until(lambda: hashing.admitted == room + 1, timeout=30)
         hashing.gate.set()
         assert sorted(future.result(timeout=60) for future in held) == [200] + [401] * (room - 1)
+        assert owners.result(timeout=60) == 200
     assert hashing.admitted == 0
     with client_at(stack, "127.0.2.1") as late:  # the queue drained: the refused one gets in now
         assert sign_in(late, PASSWORD).status_code == 200

@@ -22,6 +22,8 @@ import hashlib
 import secrets
 from typing import Any
 
+import msgspec
+
 from domain.players.rules import name_key
 from domain.players.throttle import Window
 from services.players import accounts
@@ -51,15 +53,26 @@ def address_tag(address: str) -> str:
     return hashlib.sha256(address.encode()).hexdigest()[:32]
 
 
+class Admission(msgspec.Struct, frozen=True):
+    """What ``admit`` decided: the seconds to wait (0: go on), what was over its window, and whether the
+    address signed in to that account before."""
+
+    wait_s: float
+    over: str = ""
+    known: bool = False
+
+
 async def admit(
     redis: Any, settings: PlayerSettings, name: str | None, address: str, now: float
-) -> tuple[float, str]:
-    """Count one sign-in attempt on ``name`` (None: a sign-up, counted by address only) from ``address``;
-    ``(0.0, "")`` when it may go on, else the seconds to wait and what was over its window."""
-    if name is not None and settings.signin_failures_per_name > 0:
-        wait_s = await _attacked_wait(redis, settings.signin_failures_per_name, name, address, now)
+) -> Admission:
+    """Count one sign-in attempt on ``name`` (None: a sign-up, counted by address only) from ``address``."""
+    known = False
+    if name is not None:
+        known, wait_s = await _known_and_attacked(
+            redis, settings.signin_failures_per_name, name, address, now
+        )
         if wait_s > 0:
-            return wait_s, "on this account name from a new address while it is under attack"
+            return Admission(wait_s, "on this account name from a new address while it is under attack")
     checks: list[tuple[str, int, str]] = []
     if settings.signin_per_address > 0:
         checks.append(
@@ -72,22 +85,26 @@ async def admit(
     for key, limit, who in checks:
         wait_s = await accounts.throttle_wait(redis, key, Window(limit, MINUTE), now)
         if wait_s > 0:
-            return wait_s, who
-    return 0.0, ""
+            return Admission(wait_s, who, known)
+    return Admission(0.0, "", known)
 
 
-async def _attacked_wait(redis: Any, limit: int, name: str, address: str, now: float) -> float:
-    """0.0 unless ``name`` has failed ``limit`` times in the last minute and ``address`` never signed in to
-    it; then the seconds until the failures fall under the limit."""
+async def _known_and_attacked(
+    redis: Any, limit: int, name: str, address: str, now: float
+) -> tuple[bool, float]:
+    """Whether ``address`` signed in to ``name`` before; and 0.0, or, when ``name`` has failed ``limit``
+    times in the last minute (``limit`` 0: never) and the address is new to it, the seconds until the
+    failures fall under the limit."""
     floor = now - MINUTE
     pipe = redis.pipeline(transaction=False)
-    pipe.zremrangebyscore(failures_key(name), "-inf", floor)
-    pipe.zrangebyscore(failures_key(name), floor, "+inf", withscores=True)
     pipe.sismember(known_key(name), address_tag(address))
-    _, failures, known = await pipe.execute()
-    if known or len(failures) < limit:
-        return 0.0
-    return Window(limit, MINUTE).wait([score for _, score in failures], now)
+    if limit > 0:
+        pipe.zremrangebyscore(failures_key(name), "-inf", floor)
+        pipe.zrangebyscore(failures_key(name), floor, "+inf", withscores=True)
+    known, *rest = await pipe.execute()
+    if known or limit <= 0 or len(rest[1]) < limit:
+        return bool(known), 0.0
+    return False, Window(limit, MINUTE).wait([score for _, score in rest[1]], now)
 
 
 async def failed(redis: Any, name: str, now: float) -> None:

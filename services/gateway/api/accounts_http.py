@@ -48,18 +48,21 @@ async def require_account(request: Request) -> str:
     return account
 
 
-async def _attempt(request: Request, by_name: bool) -> Credentials:
+async def _attempt(request: Request, by_name: bool) -> tuple[Credentials, bool]:
     """The credentials of a sign-up or sign-in sent from this site's own page, the attempt counted from this
-    address (and, ``by_name``, on this name from this address: ``signin_guard.py``); 429 when over a window."""
+    address (and, ``by_name``, on this name from this address: ``signin_guard.py``); 429 when over a window.
+    Also whether the address signed in to that account before (it may use the hashers' kept places)."""
     require_same_site(request)
     body = decode_body(await read_body(request), Credentials)
+    if players_of(request).hashing.full(known=True):  # before the windows' round trip: refusals cost little
+        raise busy(accounts.HashingBusy("every password hasher is busy; retry shortly"))
     name = body.name if by_name else None
     redis, settings = gateway_of(request).redis, players_of(request).settings
-    wait_s, who = await signin_guard.admit(redis, settings, name, client_address(request), time.time())
-    if wait_s > 0:
-        log.info("signin_throttled", who=who)
-        raise too_many(f"sign-in attempts {who}", wait_s)
-    return body
+    admitted = await signin_guard.admit(redis, settings, name, client_address(request), time.time())
+    if admitted.wait_s > 0:
+        log.info("signin_throttled", who=admitted.over)
+        raise too_many(f"sign-in attempts {admitted.over}", admitted.wait_s)
+    return body, admitted.known
 
 
 def busy(exc: accounts.HashingBusy) -> ApiError:
@@ -69,7 +72,7 @@ def busy(exc: accounts.HashingBusy) -> ApiError:
 
 async def sign_up(request: Request) -> Response:
     """``POST /api/accounts``: make an account and sign it in (201, with the session cookie)."""
-    body = await _attempt(request, by_name=False)
+    body, _ = await _attempt(request, by_name=False)
     try:
         name = await accounts.sign_up(
             gateway_of(request).redis, players_of(request).hashing, body.name, body.password
@@ -86,10 +89,10 @@ async def sign_up(request: Request) -> Response:
 
 async def sign_in(request: Request) -> Response:
     """``POST /api/session``: check the password and open a session (200, with the session cookie)."""
-    body = await _attempt(request, by_name=True)
+    body, known = await _attempt(request, by_name=True)
     redis, address = gateway_of(request).redis, client_address(request)
     try:
-        name = await accounts.verify(redis, players_of(request).hashing, body.name, body.password)
+        name = await accounts.verify(redis, players_of(request).hashing, body.name, body.password, known)
     except accounts.HashingBusy as exc:
         raise busy(exc) from exc
     except accounts.AccountError as exc:
