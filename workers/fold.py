@@ -180,9 +180,18 @@ class FoldWorker:
         for partition in lost:
             self.reader.drain_pending.discard(partition)
             log.warning("partition_lost", worker=self.worker_id, partition=partition)
-        changed = gained | lost
+        changed = gained | lost  # a lease taken back with nobody in between is in neither (its cache holds)
         if changed:
             self.cache.drop_where(lambda game_id: partition_for(game_id, self.bus.partitions) in changed)
+
+    def _keep_leases(self) -> None:
+        """Between the games of a step: renew the leases when their beat is due. A step of many cold loads
+        (a round's 2,500 games opened at once: issue 42) outlasts the leases' time to live; renewed only
+        between steps, they were lost, with the cache, and the next step was as slow."""
+        now = time.monotonic()
+        if now >= self._next_heartbeat:
+            self._next_heartbeat = now + self.leases.ttl_ms / 3000
+            self.leases.renew()
 
     # --- one batch --------------------------------------------------------------------------------------
 
@@ -239,6 +248,7 @@ class FoldWorker:
         flight = Flight(entries=entries, by_game={}, poison=[])
         ts = now_ms()
         for entry in entries:
+            self._keep_leases()
             try:
                 decision = self.decider.decide(entry, ts)
             except PoisonMessage as exc:
@@ -296,6 +306,7 @@ class FoldWorker:
         self.reader.untrimmed.update(done)
         self.reader.untrimmed.update(entry.partition for entry, _ in poison)
         for decision in applied:
+            self._keep_leases()  # the hooks enqueue jobs, a round trip or more each
             self._after_applied(decision)
         self._after_duplicates()
         if refusal is not None:

@@ -3,6 +3,12 @@
 A worker heartbeats into a sorted set of live workers and holds about ``partitions / live workers``
 leases (``SET NX PX``), renewing them with a compare-and-expire script. When a worker dies its leases
 expire and the others take its partitions over, claiming its pending entries.
+
+Each taking of a lease also counts up the partition's fence (``{<lease key>}:fence``, the lease key's own
+hash slot). A worker whose lease ran out (a slow step) and that takes it back finds the count one past its
+own when nobody held the partition in between: nothing changed hands, so its cached games are still the
+latest and ``heartbeat`` reports the partition neither lost nor gained (issue 42: dropping them turned one
+slow step of cold loads into a loop of them).
 """
 
 from __future__ import annotations
@@ -19,6 +25,13 @@ from events import keys
 RENEW_LUA = """
 -- KEYS[1] = lease key; ARGV[1] = owner; ARGV[2] = ttl in ms. Renews only a lease we still hold.
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+"""
+
+ACQUIRE_LUA = """
+-- KEYS[1] = lease key; KEYS[2] = its fence; ARGV[1] = owner; ARGV[2] = ttl in ms. Takes a free lease and
+-- returns the fence counted up (how many times the lease was taken), or 0 when it is held.
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return redis.call('INCR', KEYS[2]) end
 return 0
 """
 
@@ -49,6 +62,11 @@ class PartitionLeases:
         self.partitions = partitions
         self.ttl_ms = ttl_ms
         self.owned: set[int] = set()
+        self.fences: dict[int, int] = {}
+        """The fence each owned partition was taken at; kept after a lease is lost (not after one is shed)."""
+        self._lost_since: set[int] = set()
+        """Leases found lost by ``renew`` (during a step), reported by the next ``heartbeat``."""
+        self._acquire_script = client.register_script(ACQUIRE_LUA)
         self._renew = client.register_script(RENEW_LUA)
         self._release = client.register_script(RELEASE_LUA)
         self._offset = zlib.crc32(owner.encode()) % partitions
@@ -63,9 +81,20 @@ class PartitionLeases:
         behind the appends in flight (three of them stalled the worker ~5 ms every second, measured).
         """
         live, lost = self._beat_and_renew()
+        lost |= self._lost_since
+        self._lost_since = set()
         target = math.ceil(self.partitions / live)
         self._shed(target)
-        return self._acquire(target), lost
+        gained, resumed = self._acquire(target)
+        kept = lost & resumed  # lost and taken back with nobody in between: nothing changed hands
+        return gained - kept, lost - kept
+
+    def renew(self) -> None:
+        """Heartbeat and renew the owned leases only (no shedding, no taking): called between the games of
+        a long step, so that a step slower than the leases' time to live keeps them. A lease found lost
+        leaves ``owned`` now and is reported by the next ``heartbeat``."""
+        _, lost = self._beat_and_renew()
+        self._lost_since |= lost
 
     def _beat_and_renew(self) -> tuple[int, set[int]]:
         """Heartbeat into the set of live workers and renew the owned leases; returns the number of live
@@ -94,17 +123,30 @@ class PartitionLeases:
         for p in sorted(self.owned, reverse=True)[: max(0, len(self.owned) - target)]:
             self._release(keys=[self._key(p)], args=[self.owner])
             self.owned.discard(p)
+            self.fences.pop(p, None)  # given away: another may take it before this worker does again
 
-    def _acquire(self, target: int) -> set[int]:
+    def _acquire(self, target: int) -> tuple[set[int], set[int]]:
+        """Take free leases up to ``target``; returns those taken, and among them those whose fence shows
+        this worker was their last holder (taken back after its lease ran out)."""
         gained: set[int] = set()
+        resumed: set[int] = set()
         for i in range(self.partitions):
             if len(self.owned) >= target:
                 break
             p = (self._offset + i) % self.partitions
-            if p not in self.owned and self.redis.set(self._key(p), self.owner, nx=True, px=self.ttl_ms):
+            if p in self.owned:
+                continue
+            key = self._key(p)
+            fence = int(
+                self._acquire_script(keys=[key, "{" + key + "}:fence"], args=[self.owner, self.ttl_ms])
+            )
+            if fence:
+                if self.fences.get(p) == fence - 1:
+                    resumed.add(p)
+                self.fences[p] = fence
                 self.owned.add(p)
                 gained.add(p)
-        return gained
+        return gained, resumed
 
     def release_all(self) -> None:
         self._shed(0)
