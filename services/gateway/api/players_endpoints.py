@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.gateway.api import accounts_http as a
-from services.gateway.api import chat_http, ratings_http, tables_http
+from services.gateway.api import chat_http, presence_http, ratings_http, tables_http
 from services.gateway.api import credentials_http as cr
 from services.gateway.api import players_protocol as pp
 from services.gateway.api import tournament_accounts as ta
@@ -98,6 +98,14 @@ ENDPOINTS: dict[str, dict[str, Endpoint]] = {
                    "a finished one or a bot's seat.", "200", pp.Resigned, "401 403 404 409",
                    parameters=[GAME_ID], security=[{"seatToken": []}, *SESSION]),
     },
+    "/api/games/{game_id}/presence": {
+        "get": op(presence_http.presence, "Each seat's presence from its pages' beats: `online`, `away` (hidden, or "
+                  "a beat late) or `offline` (none for 20 s).", "200", presence_http.Presence, "404",
+                  parameters=[GAME_ID]),
+        "put": op(presence_http.beat, "The caller's seat is there (`online`) or its page hidden (`away`); pages "
+                  "send it every 5 s; 204.", "204", None, "400 401 403 404 413 422", parameters=[GAME_ID],
+                  requestBody=body(presence_http.Beat), security=[{"seatToken": []}, *SESSION]),
+    },
     "/api/games/{game_id}/ratings": {
         "get": op(ratings_http.game_ratings, "What a finished game did to its accounts' ratings (its end screen): "
                   "`rated` with each account's place and number before and after, `pending`, or `unrated` and why.",
@@ -134,4 +142,5 @@ STRUCTS: tuple[Any, ...] = (
     pp.Credentials, pp.Me, pp.OpenTable, pp.TableInfo, pp.TableList, pp.MyGame, pp.MyGames, pp.ChatPost,
     pp.ChatFrame, pp.ChatLog, pp.Muted, pp.RatingRow, pp.Leaderboard, pp.GameRating, pp.RatedGame,
     pp.GameRatings, pp.AccountPage, ta.ClaimEntrant, ta.EntrantClaimed, cr.PasswordChange, pp.Resigned,
+    presence_http.Beat, presence_http.Presence,
 )  # fmt: skip

@@ -13,6 +13,7 @@ import { keepFocus, noteFocus } from "./shell/keep-focus.js";
 import { finalTable, playersPanel } from "./shell/players.js";
 import { showRatings } from "./shell/ratings.js";
 import { resignControl } from "./shell/resign.js";
+import { Presence } from "./shell/presence.js";
 import { Receipts } from "./shell/receipts.js";
 
 const $ = (id) => document.getElementById(id);
@@ -25,6 +26,7 @@ const S = { info: null, board: null, people: null, viewer: null, live: null, rep
 let log = null;
 let announcer = null;
 let clocks = null; // a tournament's or a table's move clocks (shell/clocks.js; off for a game without)
+let presence = null; // players online/away/offline, and the socket's silence (shell/presence.js)
 const NARROW = "(max-width: 700px)";
 // The last move's places: the board's drawing after the previous move, what changed, and when.
 const marks = { seq: null, drawn: null, keys: new Set(), at: 0 };
@@ -87,6 +89,7 @@ function render() {
   $("status").className = "badge " + (replaying ? "replay" : finished ? "finished" : "live");
   $("players").replaceChildren(playersPanel(state.view, { ...ctx, outcome: state.outcome }, S.board));
   if (clocks) clocks.paint($("players"));
+  if (presence) presence.paint($("players"));
   $("final").replaceChildren(state.outcome ? finalTable(state.view, state.outcome, ctx, S.board) : "");
   $("turn").replaceChildren(turnLine(state, replaying));
   document.body.dataset.seq = state.seq;
@@ -265,11 +268,15 @@ function connect(from) {
   if (token) params.set("token", token);
   if (from) params.set("from", String(from));
   socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}?${params}`);
+  if (presence) presence.watch(socket);
   socket.onopen = () => {
     setConn(S.live && S.live.status === "finished" ? "game over" : "connected");
     retry = 500;
   };
-  socket.onmessage = (message) => onFrame(JSON.parse(message.data));
+  socket.onmessage = (message) => {
+    if (presence) presence.heard(); // "connected" holds only while frames arrive
+    onFrame(JSON.parse(message.data));
+  };
   socket.onclose = (event) => {
     commands.dropAll();
     if (event.code >= 4400 && event.code < 4500) return setConn(`refused: ${event.reason}`);
@@ -357,6 +364,7 @@ async function start() {
   S.board = (await import(`./boards/${body.game}.js`)).default;
   announcer = new Announcer(body.title, $("live"), S.viewer === null ? null : $("alerts"));
   clocks = new MoveClocks({ gameId, token, people: S.people, viewer: S.viewer, announcer, after: $("turn") });
+  presence = new Presence({ gameId, token, viewer: S.viewer, setConn });
   $("title").textContent = body.title;
   if (body.tournament_id) $("title").after(el("a", { href: `/tournaments/${encodeURIComponent(body.tournament_id)}`, id: "tournament-link" }, "tournament ", body.tournament_id));
   $("seat-info").replaceChildren(S.viewer === null ? "You are watching." : el("span", {}, "You play ", S.people.who(S.viewer), "."),
