@@ -1,12 +1,13 @@
-"""``python -m tests.bench.bench_signin_flood [SOURCE_DIR]``: one person's sign-in while a crowd signs in.
+"""``python -m tests.bench signin_flood``: one person's sign-in while a crowd signs in.
 
 Issue 43, finding 15: a hundred addresses signing in within their limits had everyone's sign-in wait p50
-6.6 s behind Argon2. A gateway (from ``SOURCE_DIR``, default this checkout: run it on an older checkout to
-compare) on an embedded Redis, with the per-address and per-name windows off (as if each of the crowd came
-from an address of its own); ``FLOODERS`` clients sign in with wrong passwords, each at the default
-per-address window's pace (30 a minute: 50 attempts a second for 100 of them), and the owner
-signs in ``OWNER_TRIES`` times, one after the other. Prints the owner's answers: the time to each (p50,
-p90), and how many were 200 and how many 503 ``busy`` (refused at once when the hashers' queue is full).
+6.6 s behind Argon2. A gateway (from the folder ``HM_SOURCE`` names, default this checkout: name an older
+checkout's to compare) on an embedded Redis, with the per-address and per-name windows off (as if each of
+the crowd came from an address of its own); ``FLOODERS`` clients (in a process of their own) sign in with
+wrong passwords, each at the default per-address window's pace (30 a minute: 50 attempts a second for 100
+of them), and the owner signs in ``OWNER_TRIES`` times, one after the other. Prints the owner's answers:
+the time to each (p50, p90), and how many were 200 and how many 503 ``busy`` (refused at once when the
+hashers' queue is full).
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ def _measure(base: str) -> tuple[list[float], list[int], list[int]]:
 
 
 def main() -> None:
-    source = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else Path(__file__).resolve().parents[2]
+    source = Path(os.environ.get("HM_SOURCE") or Path(__file__).resolve().parents[2]).resolve()
     with tempfile.TemporaryDirectory() as folder, EmbeddedRedis(Path(folder) / "redis") as redis_server:
         port = free_port()
         env = {**os.environ, **ENV, "REDIS_URL": redis_server.url, "PYTHONPATH": str(source)}
