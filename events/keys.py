@@ -11,6 +11,9 @@ GROUP = "fold"
 DEAD_LETTERS = f"{PREFIX}:dead"
 GAMES_INDEX = f"{PREFIX}:games"
 LIVE_GAMES = f"{PREFIX}:games:live"
+CREATING = f"{PREFIX}:games:creating"
+"""Games whose creation is under way: game id by when it began (``EventStore.create``), so that ``serve``'s
+reconciler finishes or undoes what a creator killed half-way left (``services/game_creation.py``)."""
 WORKERS = f"{PREFIX}:workers"
 
 

@@ -206,10 +206,15 @@ class EventStore:
         tournament: bool = False,
         spectator_delay: int = 0,
         setup_id: str | None = None,
+        hold: str = "",
     ) -> GameMeta:
         """Set a game up: its header, secret seed and opening events, in one atomic script.
 
         The set-up's command id is the server's, unguessable (``setup-`` and a random token, unless given).
+        The game is in ``keys.CREATING`` from before its script until it is in the game lists, so a creator
+        killed in between leaves it to ``serve``'s reconciler. ``hold``: the caller writes more beside the game
+        (``services/game_creation.py``); the game keeps ``creating=<hold>`` in its meta, and is listed by
+        ``list_created`` once that is written.
         """
         game = self.games[game_key]
         setup_id = setup_id or new_setup_id()
@@ -243,13 +248,15 @@ class EventStore:
             "bots": msgspec.json.encode(bot_map),
             "tournament": int(tournament),
             "spectator_delay": spectator_delay,
+            **({"creating": hold} if hold else {}),
         }
         item = AppendItem(record=record, envelopes=envelopes, at_hash="", meta_fields=meta_fields)
+        self.redis.zadd(keys.CREATING, {game_id: ts})
         result = parse_append_replies(self._append_now(game_id, [item], create=True))[0]
-        if result.status == "exists":
+        if result.status == "exists":  # its entry is left: the reconciler lists the game if it never was
             raise GameExists(game_id)
-        self.redis.zadd(keys.GAMES_INDEX, {game_id: ts})
-        self.redis.zadd(keys.LIVE_GAMES, {game_id: ts})
+        if not hold:
+            self.list_created(game_id, ts)
         return GameMeta(
             header=header,
             seed=seed,
@@ -260,6 +267,14 @@ class EventStore:
             tournament=tournament,
             spectator_delay=spectator_delay,
         )
+
+    def list_created(self, game_id: str, created_ms: int) -> None:
+        """A new game in the game lists and out of ``keys.CREATING``: one round trip, the creation's last."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(keys.GAMES_INDEX, {game_id: created_ms})
+        pipe.zadd(keys.LIVE_GAMES, {game_id: created_ms})
+        pipe.zrem(keys.CREATING, game_id)
+        pipe.execute()
 
     def mark_finished(self, game_id: str) -> None:
         """Move a game from the live index to the finished ones (the index is advisory)."""

@@ -26,11 +26,14 @@ def create_game(
     tournament: bool = False,
     spectator_delay: int = 0,
     redis_url: str | None = None,
+    hold: str = "",
 ) -> tuple[str, GameMeta]:
     """Create a game with a new 32-byte secret seed; if a bot seat is to act first, enqueue its turn.
 
     Raises ``RuleViolation`` for a seat count or options the game refuses, ``GameExists`` for a taken id,
     and, before writing anything, ``ClusterNotSupported`` for bot seats on a Cluster without ``RQ_REDIS_URL``.
+    ``hold``: the game is made but not yet listed nor its bots set going (``services/game_creation.py``
+    finishes it).
     """
     check_bots(services, game, bots or {}, seats)
     if bots:
@@ -38,9 +41,9 @@ def create_game(
     game_id = checked_game_id(game_id) if game_id is not None else uuid.uuid4().hex[:12]
     meta = services.store.create(
         game, game_id, seats, dict(options or {}), secrets.token_bytes(32), bots=bots,
-        tournament=tournament, spectator_delay=spectator_delay,
+        tournament=tournament, spectator_delay=spectator_delay, hold=hold,
     )  # fmt: skip
-    if bots and redis_url:
+    if bots and redis_url and not hold:
         kick_bots(services, game_id, redis_url)
     return game_id, meta
 

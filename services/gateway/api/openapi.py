@@ -18,8 +18,8 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from domain.engine import Game
 from events.ids import ID_PATTERN
 from services.gateway.api import clocks_http as c
+from services.gateway.api import create_http, log_http, metrics_http, players_endpoints
 from services.gateway.api import games_http as g
-from services.gateway.api import log_http, metrics_http, players_endpoints
 from services.gateway.api import protocol as p
 from services.gateway.api import tournaments_http as t
 from services.gateway.api.operation import (
@@ -126,8 +126,8 @@ ENDPOINTS: dict[str, dict[str, Endpoint]] = {
         "get": op(g.list_games, "Live and finished games, newest first, paged.", "200", p.GameList, "400",
                   parameters=[query("status", {"type": "string", "enum": ["live", "finished", "all"]}, "which games"),
                               *PAGING]),
-        "post": op(g.create_game, "Create a game; returns each human seat's secret token once.", "201",
-                   p.GameCreated, "400 401 403 409 413 422 429", requestBody=body(p.CreateGame),
+        "post": op(create_http.create_game, "Create a game; returns each human seat's secret token once.",
+                   "201", p.GameCreated, "400 401 403 409 413 422 429 503", requestBody=body(p.CreateGame),
                    security=[{"adminToken": []}, {}]),
     },
     "/api/catalog": {"get": op(g.catalog, "The games this gateway hosts.", "200", p.Catalog)},

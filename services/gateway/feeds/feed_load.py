@@ -29,7 +29,7 @@ async def load_feed(
     pipe = redis.pipeline(transaction=False)
     queue_meta_read(pipe, game_id)
     raw, position = await pipe.execute()
-    if not raw or b"header" not in raw:
+    if not raw or b"header" not in raw or b"creating" in raw:  # not yet whole (services/game_creation.py)
         raise UnknownGame(game_id)
     meta = meta_from_hash(raw, position)
     game = games.get(meta.header.game)
