@@ -23,9 +23,11 @@ from services.archive import configured_bucket
 from services.bootstrap import Services, build, require_rq
 from services.config import Settings
 from services.discovery import ServeState, announce, withdraw
+from services.game_creation import reconcile as reconcile_creations
 from services.games import create_game
 from services.home import home
 from services.log_archive import archive_log
+from services.players.account_sweep import sweep_nameless
 from services.players.table_start import reconcile_tables
 from services.redis_launcher import EmbeddedRedis, running_url
 from services.supervise import Child, Supervisor
@@ -70,12 +72,16 @@ class _Terminated(Exception):
 
 
 def _reconcile_all(services: Services, url: str, scheduler: BotScheduler, seen: dict[str, int]) -> None:
-    """Lost bot turns, then tournaments whose round trigger was lost (a crash between a game's end and
-    its round job), tables a start left half-done or whose time ran out (``services/players/table_start.py``),
-    then the log's copy beside the archives (``services/log_archive.py``)."""
+    """Games a killed creator left half-made (``services/game_creation.py``), lost bot turns, then
+    tournaments whose round trigger was lost (a crash between a game's end and its round job), tables a start
+    left half-done or whose time ran out (``services/players/table_start.py``), account records with no
+    name (once), then the log's copy beside the archives (``services/log_archive.py``)."""
+    now = int(time.time() * 1000)
+    reconcile_creations(services.redis, now)  # first: a game it lists is then in the bot reconciler's pass
     reconcile(services.store, scheduler, seen)
     reconcile_running(services, url)
-    reconcile_tables(services, url, int(time.time() * 1000))
+    reconcile_tables(services, url, now)
+    sweep_nameless(services.redis)
     folder = services.settings.archive_dir
     if folder is not None:
         try:
