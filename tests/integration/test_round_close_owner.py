@@ -7,6 +7,8 @@ from __future__ import annotations
 import time
 
 import pytest
+from rq import Queue
+from rq.job import Job
 
 from domain.tournament import Entrant
 from events.tournament_store import TournamentStore
@@ -14,7 +16,13 @@ from services import tournament_service as service
 from tests.support.pipeline import services_for
 from workers.fold import FoldWorker
 from workers.jobs.ownership import owned
-from workers.jobs.tournament import CLOSING_LEASE_MS, _closing_key
+from workers.jobs.tournament import (
+    CLOSING_LEASE_MS,
+    ROUND_JOB_TIMEOUT_S,
+    _closing_key,
+    enqueue_round,
+    round_job_id,
+)
 
 pytestmark = pytest.mark.redis
 
@@ -49,3 +57,20 @@ def test_a_pass_that_finds_the_close_owned_leaves_it_and_a_later_pass_closes(red
     after = service.reconcile(services, redis_url, tid)
     assert after.status == "finished" and after.rounds[0].results[0] is not None
     assert TournamentStore(services.redis).failure(tid) is None
+
+
+def test_a_close_longer_than_its_lease_keeps_it_renewed_while_it_works(redis_client) -> None:
+    key = _closing_key("tlong", 1)
+    with owned(redis_client, key, 300, renew=True) as token:
+        assert token is not None
+        time.sleep(1.0)  # the close at work (paused here) for more than three times its lease's time to live
+        with owned(redis_client, key, 300) as other:
+            assert other is None  # a reconcile pass still finds it owned
+        assert redis_client.get(key) == token.encode()
+    assert redis_client.get(key) is None  # given back when the close ends
+
+
+def test_the_round_job_may_run_longer_than_rqs_default_timeout(redis_client) -> None:
+    enqueue_round(Queue("hm-test-rounds", connection=redis_client), "redis://unused", "tjob", 1, 8, ())
+    job = Job.fetch(round_job_id("tjob", 1), connection=redis_client)
+    assert job.timeout == ROUND_JOB_TIMEOUT_S and ROUND_JOB_TIMEOUT_S > 180

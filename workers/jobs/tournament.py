@@ -59,7 +59,10 @@ def _done_key(tournament_id: str, number: int) -> str:
 
 
 CLOSING_LEASE_MS = 120_000
-"""How long one process owns a round's close (deciding, appending, trimming, opening the next round)."""
+"""How long a round's close is owned without a renewal (deciding, appending, trimming, opening the next
+round): renewed every 40 s while it works, so a dead closer's lease runs out within this."""
+ROUND_JOB_TIMEOUT_S = 1800
+"""The round job's rq timeout (rq's 180 s default was near a 10,000-player close's 122-142 s: issue 42)."""
 
 
 def _closing_key(tournament_id: str, number: int) -> str:
@@ -81,7 +84,7 @@ def close_and_act(
 ) -> list[TournamentEvent]:
     """Close round ``number`` and act on it (trim, open the next round) as its one owner; returns the
     events appended (none when another process is closing it: that one acts, or a later pass does)."""
-    with owned(store.redis, _closing_key(tournament_id, number), CLOSING_LEASE_MS) as token:
+    with owned(store.redis, _closing_key(tournament_id, number), CLOSING_LEASE_MS, renew=True) as token:
         if token is None:
             log.info("round_close_busy", tournament_id=tournament_id, round=number)
             return []
@@ -207,9 +210,9 @@ def open_round(
         if statuses.get(game_id) != b"finished" and (searching or not runners):
             scheduler.ensure(game_id, store.load(game_id), only_searching=runners)
 
-    # One table at a time: 2,500 games opened at once (8 at a time) reached the fold worker as a burst of
-    # cold loads that outlasted its leases, which it lost with its cache, again and again (issue 42).
-    each(open_table, list(zip(paired.tables, paired.games, strict=True)), threads=1)
+    # 8 at a time: their first moves reach the fold worker as a burst of cold loads, which it now folds
+    # keeping its leases (renewed within a step) and its cache (issue 42).
+    each(open_table, list(zip(paired.tables, paired.games, strict=True)))
 
 
 def name_seats(client: Any, game_id: str, names: Sequence[str]) -> None:
@@ -323,6 +326,7 @@ def enqueue_round(
         func=run_round_job,
         args=(redis_url, tournament_id, number, partitions, plugins),
         job_id=job_id,
+        timeout=ROUND_JOB_TIMEOUT_S,
         result_ttl=300,
         failure_ttl=3600,
         retry=Retry(max=3),
