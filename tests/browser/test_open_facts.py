@@ -29,7 +29,8 @@ HOLDINGS = """() => [...document.querySelectorAll('#player-list [data-holdings]'
 
 SMALL_BUTTONS = """() => [...document.querySelectorAll('button, [role=button], select, input:not([type=hidden]), summary')]
   .filter((n) => n.getClientRects().length && getComputedStyle(n).visibility !== 'hidden')
-  .map((n) => ({html: n.outerHTML.slice(0, 90), box: n.getBoundingClientRect()}))
+  .map((n) => ({html: n.outerHTML.slice(0, 90),
+    box: (n.matches('[type=checkbox], [type=radio]') && n.closest('label') || n).getBoundingClientRect()}))
   .filter(({box}) => box.width < 44 || box.height < 44)
   .map(({html, box}) => ({html, width: box.width, height: box.height}))"""
 
