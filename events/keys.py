@@ -17,6 +17,12 @@ reconciler finishes or undoes what a creator killed half-way left (``services/ga
 WORKERS = f"{PREFIX}:workers"
 
 
+def address_bucket(kind: str, address: str) -> str:
+    """A per-address allowance shared by every gateway (a hash: tokens and when counted; it expires once
+    full again): ``chat`` (``services/gateway/access/shared_buckets.py``)."""
+    return f"{PREFIX}:bucket:{kind}:{address}"
+
+
 def game_key(game_id: str, part: str) -> str:
     return f"{PREFIX}:{{g:{game_id}}}:{part}"
 

@@ -22,13 +22,12 @@ COOKIE = "hm_session"
 
 
 class PlayersState:
-    """What one gateway keeps for accounts and chat: settings, and the chat rate limiters (per author and
-    game, and per address)."""
+    """What one gateway keeps for accounts and chat: settings, and the chat rate limiter per author and game
+    (the one per address is shared by every gateway: ``shared_buckets.py``)."""
 
     def __init__(self, settings: PlayerSettings) -> None:
         self.settings = settings
         self.chat = RateLimiter(settings.chat_per_second, settings.chat_burst_seconds)
-        self.chat_by_address = RateLimiter(settings.chat_per_address, settings.chat_burst_seconds)
         self.hashing = accounts.Hashing(settings.hashing_queue)
 
 

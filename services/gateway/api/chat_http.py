@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -28,7 +29,7 @@ from domain.players.rules import chat_reaches, checked_author, checked_chat, may
 from events.transport import slots as cluster_slots
 from events.transport.multiplexed_cluster import ClusterMultiplexed
 from services import cluster
-from services.gateway.access import auth
+from services.gateway.access import auth, shared_buckets
 from services.gateway.access.revocation import REVOKED, SessionSockets, revoked_digests
 from services.gateway.access.sessions import account_of, players_of
 from services.gateway.api import names
@@ -73,10 +74,15 @@ async def post_chat(request: Request) -> Response:
     except RuleViolation as exc:
         raise ApiError(422, exc.code, exc.message) from exc
     players = players_of(request)
-    if (wait_s := players.chat_by_address.take(client_address(request))) > 0:
-        raise too_many("chat messages from this address", wait_s)
     if (wait_s := players.chat.take(f"{game_id}\n{author}")) > 0:
         raise too_many("chat messages", wait_s)
+    settings = players.settings  # per address: one allowance over every gateway (shared_buckets.py)
+    address, now = client_address(request), int(time.time() * 1000)
+    wait_s = await shared_buckets.take(
+        gateway.redis, "chat", address, settings.chat_per_address, settings.chat_burst_seconds, now
+    )
+    if wait_s > 0:
+        raise too_many("chat messages from this address", wait_s)
     frame = await chat.append(gateway.redis, game_id, body.channel, author, seat, text)
     await gateway.redis.publish(RELAY, msgspec.json.encode((game_id, frame)))
     return json_response(frame, 201)
