@@ -36,6 +36,7 @@ from events.tournament_store import TournamentStore, decode, tournament_key
 from workers.jobs import table_clocks
 from workers.jobs.clock import DUE, arm, claim_game, claim_timeouts, disarm
 from workers.jobs.failures import TRANSIENT
+from workers.outage import Episode, is_outage
 
 log = structlog.get_logger("clock_due")
 
@@ -299,11 +300,17 @@ class ClockWatcher(threading.Thread):
         self._halt.set()
 
     def run(self) -> None:
+        episode = Episode("clock_watcher")  # Redis away or refusing writes: one warning a stretch
         while not self._halt.is_set():
+            started = time.monotonic()
             try:
                 claim_due(self.store, self.bus, self.clocks, now_ms())
                 wait_s = next_due_s(self.store, now_ms())
+                episode.ended()
             except Exception as exc:  # Redis away, a game it cannot read: the reconcile pass still claims
-                log.warning("clock_watch_failed", error=str(exc) or type(exc).__name__)
-                wait_s = IDLE_S * 4
+                if is_outage(exc):
+                    wait_s = max(IDLE_S * 4, episode.failed(exc, started))
+                else:
+                    log.warning("clock_watch_failed", error=str(exc) or type(exc).__name__)
+                    wait_s = IDLE_S * 4
             self._halt.wait(wait_s)
