@@ -1,0 +1,94 @@
+"""Issue 44 in the browser, at 390 and 1360 px: Bob closes his browser in a real-time table game (10 min +
+10 s a move, a bot takes a seat out of time). When his time has run out the clock plays his default move
+and the stand-in bot takes his seat; Ann's page says so beside his seat, and she plays on by clicking to the
+end of the game against the bot. The rating places Bob below her.
+
+The clock's "now" is a parameter of its claim: the test claims Bob's timeout at a moment ten minutes after
+his turn began instead of waiting ten minutes (the fold worker's hook armed the same deadline; the watcher
+would claim it then). Real pieces: the gateway, its fold worker with the rating and clock hooks wired as
+``workers/runner.py`` wires them, an rq worker in this process for the stand-in's jobs, headless Chromium."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+from rq import SimpleWorker
+
+from events.store import now_ms
+from tests.browser.play import Clicks, finished, take_one_step
+from tests.browser.rating_scene import TRUSTING
+from tests.browser.test_table_clock_resign import overflows, person
+from tests.gateway.harness import ServerThread, running_stack
+from tests.players.test_rated_tables import ratings_of
+from tests.players.test_resign import Hooks
+from tests.support.pipeline import services_for
+from workers.jobs.clock import claim_timeouts
+from workers.jobs.clock_due import GameClocks
+from workers.jobs.schedule import make_scheduler
+
+pytestmark = [pytest.mark.browser, pytest.mark.redis]
+
+TEN_MINUTES = 600_000
+
+
+@pytest.fixture
+def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
+    with running_stack(
+        redis_url, bot_delay_s=0.0, limits=TRUSTING, on_applied=lambda _: Hooks(redis_url)
+    ) as server:
+        yield server
+
+
+@pytest.mark.parametrize("width", [390, 1360])
+def test_a_player_who_closes_the_browser_is_replaced_by_a_bot_and_the_game_finishes(
+    browser: Any, stack: ServerThread, redis_url: str, width: int
+) -> None:
+    ann, bob = person(browser, stack.base, "Ann", width), person(browser, stack.base, "Bob", width)
+    ann.locator("#table-game").select_option("eic")
+    ann.locator("#table-seats").select_option("2")
+    ann.locator("#table-clock").select_option("rapid")
+    ann.locator("#open-table button[type=submit]").click()
+    row = bob.locator(".table-row", has_text="East India")
+    row.wait_for(timeout=10_000)
+    row.locator("button.join").click()
+    bob.wait_for_url(re.compile(r"/games/\w+$"))
+    game_id = bob.url.rsplit("/", 1)[1]
+    ann.wait_for_url(re.compile(rf"/games/{game_id}$"), timeout=10_000)
+    bob.context.close()  # Bob is gone
+
+    services = services_for(redis_url)
+    clock = GameClocks(services.redis)(game_id)
+    assert clock is not None and clock.stood_in
+    scheduler = make_scheduler(services.redis, redis_url, 0.0, services.bus.partitions, ())
+    worker = SimpleWorker([scheduler.queue, scheduler.search_queue], connection=services.redis)
+    rng, clicks = random.Random(width), Clicks()
+    timed_out = False
+    deadline = time.monotonic() + 300  # a stuck table fails with the page's state, never hangs
+    while not finished(ann):
+        loaded = services.store.load(game_id)
+        if not timed_out and 1 in loaded.game.to_act(loaded.state):  # Bob's turn: his ten minutes run out
+            later = now_ms() + TEN_MINUTES + 1
+            timed_out = bool(
+                claim_timeouts(services.store, services.bus, [game_id], now_ms=later, clock=clock)
+            )
+            assert timed_out
+            ann.locator("[data-clock-seat='1']", has_text="bot plays").wait_for(timeout=15_000)
+        worker.work(burst=True)  # the stand-in's turns, enqueued by the clock hook
+        if not take_one_step(ann, rng, clicks):
+            ann.wait_for_timeout(30)
+        assert time.monotonic() < deadline, ann.locator("#conn").inner_text()
+    ann.locator("#final-table").wait_for()
+    assert timed_out and not overflows(ann) and not ann.errors, ann.errors
+    records = [r for r in services.store.records(game_id) if r.status == "applied" and r.seat == 1]
+    origins = [r.origin for r in records]
+    assert "clock" in origins and "bot" in origins  # his timeout, then the stand-in's moves
+    rows = {r["account"].lower(): r for r in ratings_of(stack.base, game_id)["changes"]}
+    assert rows["bob"]["abandoned"] and not rows["ann"]["abandoned"], rows
+    assert rows["ann"]["place"] < rows["bob"]["place"]
+    ann.context.close()
