@@ -93,3 +93,17 @@ def plain_number(text: str) -> int:
     if not (text.isascii() and text.lstrip("-").isdigit() and len(text) <= 10):
         raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number in ASCII digits")
     return int(text)
+
+
+def plain_numbers(text: str) -> list[int]:
+    """An argparse type for a list of players' numbers, comma-separated (``adjudicate --ranking 3,0,5``),
+    each ``plain_number``: one that is not is refused, naming it, never dropped (``"3,١,5"`` was read as
+    ``[3, 5]``, a ranking of other players than meant)."""
+    parts = [part.strip() for part in text.split(",")]
+    for part in parts:
+        if not (part.isascii() and part.isdigit() and len(part) <= 10):
+            shown = part[:20] or "nothing"
+            raise argparse.ArgumentTypeError(
+                f"{shown!r} is not a player's number: numbers in ASCII digits separated by commas, e.g. 3,0,5"
+            )
+    return [int(part) for part in parts]

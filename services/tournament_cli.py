@@ -22,7 +22,7 @@ from domain.tournament import FORMATS, Entrant, State
 from services import tournament_service as service
 from services.audit.anchor import Anchors
 from services.bootstrap import Services
-from services.cli_common import UserError, plain_number
+from services.cli_common import UserError, plain_number, plain_numbers
 from services.config import Settings
 from workers.metrics import METRICS_KEY
 
@@ -70,7 +70,9 @@ def add_parser(sub: Any) -> None:
     judge.add_argument("tournament_id")
     judge.add_argument("round", type=plain_number)
     judge.add_argument("table", type=plain_number, help="the table's number, from 1")
-    judge.add_argument("--ranking", required=True, help="the table's players first to last, e.g. 3,0,5")
+    judge.add_argument(
+        "--ranking", required=True, type=plain_numbers, help="the table's players first to last, e.g. 3,0,5"
+    )
     judge.add_argument("--reason", required=True)
     swap = verbs.add_parser("replace", help="give a person's place to another person (prints their new key)")
     swap.add_argument("tournament_id")
@@ -166,9 +168,7 @@ def run_verb(services: Services, url: str, args: argparse.Namespace) -> int:
         if args.verb == "withdraw":
             service.withdraw(services, url, tid, args.player, args.reason)
         elif args.verb == "adjudicate":
-            ranking = [int(p) for p in args.ranking.split(",") if p.strip().lstrip("-").isascii()
-                       and p.strip().lstrip("-").isdigit()]  # fmt: skip
-            service.adjudicate(services, url, tid, args.round, args.table, ranking, args.reason)
+            service.adjudicate(services, url, tid, args.round, args.table, args.ranking, args.reason)
         else:
             service.cancel(services, url, tid, args.reason)
         print(json.dumps(service.summary(service.load(services, tid), full=False)), file=out)
