@@ -14,6 +14,10 @@ Two forms of a name:
   and everything but letters dropped (``Harbor Master``, ``sys.tem``): what a reserved name is compared in,
   so that none of its look-alikes is free either. Accounts are not compared this way with each other
   (``ann0`` and ``anno`` stay two accounts, as they always were).
+- ``digits_read``: the plain form with the stand-in digits read as letters (``b0b`` is ``bob``): a seat's
+  name is looked up in both forms, so that a guest seat cannot pass for an account by a digit. Only that
+  way round: the seat ``anno`` beside the account ``ann0`` would need every name's letters tried as digits
+  (or an index of accounts by skeleton), for a name whose owner chose it to look like another.
 """
 
 from __future__ import annotations
@@ -45,6 +49,11 @@ def plain(name: str) -> str:
     """The name as seen, in the form account names are keyed in (see the module's docstring)."""
     folded = unicodedata.normalize("NFKC", name).casefold().translate(_LOOKALIKES)
     return "".join(c for c in folded if unicodedata.category(c) not in ("Cf", "Mn", "Zs", "Cc"))
+
+
+def digits_read(name: str) -> str:
+    """``plain`` with the digits that stand in for letters read as them (``b0b``, ``4nn``: ``bob``, ``ann``)."""
+    return plain(name).translate(_DIGITS)
 
 
 def skeleton(name: str) -> str:

@@ -10,7 +10,7 @@ import msgspec
 from redis.asyncio import Redis
 
 from domain.engine import RuleViolation
-from domain.players.reserved import check_unreserved, plain
+from domain.players.reserved import check_unreserved, digits_read, plain
 from domain.players.rules import NAME
 from services.gateway.api.requests import ApiError
 from services.gateway.feeds.fanout import spectating_key
@@ -35,13 +35,14 @@ def checked(names: list[str], seats: int) -> list[str]:
 async def refuse_impersonation(redis: Redis, chosen: list[str]) -> None:
     """A seat of a game no account made may not be named as an account is, or as the service (422): its
     chat would read as theirs (issue 43, finding 16). Compared as seen (``domain/players/reserved.py``):
-    ``ANN``, ``Аnn`` with a Cyrillic A and ``Ａｎｎ`` are all ``ann``."""
+    ``ANN``, ``Аnn`` with a Cyrillic A and ``Ａｎｎ`` are all ``ann``, and so is ``4nn`` (``digits_read``)."""
     for name in chosen:
         try:
             check_unreserved(name, "a seat's name")
         except RuleViolation as exc:
             raise ApiError(422, exc.code, exc.message) from exc
-    keys = [key for key in (plain(name) for name in chosen if name) if NAME.match(key)]
+    seen = {form for name in chosen if name for form in (plain(name), digits_read(name))}  # b0b reads as bob
+    keys = sorted(key for key in seen if NAME.match(key))
     if not keys:
         return
     pipe = redis.pipeline(transaction=False)
