@@ -6,17 +6,26 @@ move's frame below ASGI (gateway CPU per move 81–88 → 67–69 µs) and write
 (``services/gateway/sockets/``), and the HTTP protocol with header and body deadlines
 (``services/gateway/server.py``: uvicorn has none before a first response). ``pyproject.toml`` pins
 uvicorn and websockets to the versions these were written against.
+
+The transports read two of redis-py's private attributes (``redis`` is pinned below its next minor for them):
+``events/transport/pipelined.py`` the sync connection's socket (``Connection._sock``: it widens the send
+buffer and reads replies itself), ``events/transport/multiplexed.py`` the asyncio connection's stream writer
+(``Connection._writer.transport``: it hands the transport to a protocol of its own).
 """
 
 from __future__ import annotations
 
+import asyncio
 import importlib.metadata
 import inspect
 import re
+import socket
 import tomllib
 from pathlib import Path
 
 import pytest
+import redis
+import redis.asyncio as aioredis
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
@@ -55,7 +64,7 @@ def _version(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
 
 
-@pytest.mark.parametrize("package", ["uvicorn", "websockets"])
+@pytest.mark.parametrize("package", ["uvicorn", "websockets", "redis"])
 def test_the_installed_version_is_the_pinned_one(package: str) -> None:
     low, high = _pinned(package)
     installed = importlib.metadata.version(package)
@@ -104,3 +113,35 @@ def test_websockets_parser_is_read_as_the_text_reader_expects() -> None:
     assert at_frame_boundary(conn) and len(conn.events_received()) == 1
     conn.send_close(1008, "flooded")
     assert b"".join(conn.data_to_send()).startswith(b"\x88")  # a close frame
+
+
+def test_redis_pys_sync_connection_keeps_its_socket_in_sock(redis_url: str) -> None:
+    """``Pipelined`` widens ``connection._sock``'s send buffer and reads its replies from it."""
+    connection = redis.Redis.from_url(redis_url).connection_pool.make_connection()
+    assert connection._sock is None  # set on connect, not before
+    connection.connect()
+    try:
+        assert isinstance(connection._sock, socket.socket)
+        connection.send_command("PING")
+        assert connection._sock.recv(64) == b"+PONG\r\n"  # the reply is on the socket, unread by redis-py
+    finally:
+        connection.disconnect()
+
+
+def test_redis_pys_asyncio_connection_keeps_its_transport_under_writer(redis_url: str) -> None:
+    """``MultiplexedLink`` takes ``connection._writer.transport`` and sets a protocol of its own on it."""
+
+    async def transport_of_a_connection() -> tuple[bool, bool, bool]:
+        connection = aioredis.Redis.from_url(redis_url).connection_pool.make_connection()
+        await connection.connect()
+        try:
+            transport = connection._writer.transport
+            return (
+                isinstance(connection._writer, asyncio.StreamWriter),
+                isinstance(transport, asyncio.Transport),
+                callable(getattr(transport, "set_protocol", None)),
+            )
+        finally:
+            await connection.disconnect()
+
+    assert asyncio.run(transport_of_a_connection()) == (True, True, True)
