@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, NoReturn, TypeVar
 
 import msgspec
 
@@ -57,6 +57,12 @@ class RuleViolation(Exception):
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+
+
+def refuse(game: str, code: str, message: str) -> NoReturn:
+    """Raise the refusal ``<game>.<code>``. It raises rather than returns (issue 46): a returned refusal
+    without its ``raise`` enforced nothing, and ``NoReturn`` lets the type checker see the branch ends."""
+    raise RuleViolation(f"{game}.{code}", message)
 
 
 class Command(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):

@@ -40,7 +40,7 @@ def setup(seats: int, options: Mapping[str, Any], seed: bytes) -> list[ev.Manila
     variant = options.get("variant_boarding", False)
     deal = options.get("deal", "all_twenty")
     if not isinstance(variant, bool) or deal not in DEALS:
-        raise refuse("bad_option", f"variant_boarding is true/false; deal is one of {', '.join(DEALS)}")
+        refuse("bad_option", f"variant_boarding is true/false; deal is one of {', '.join(DEALS)}")
     rng = rng_for(seed, 1)
     return [
         ev.GameStarted(seats=seats, variant_boarding=variant, deal=deal),
@@ -90,22 +90,39 @@ def legal_commands(state: State, seat: int) -> list[cmd.ManilaCommand]:
     return [*choices, *loans.legal(state, seat)]
 
 
-_DECIDE: dict[type, Callable[[Any, int, Any], list[ev.ManilaEvent]]] = {
-    cmd.Bid: auction.decide_bid,
-    cmd.PassBid: auction.decide_pass_bid,
-    cmd.BuyShare: office.decide_buy_share,
-    cmd.SkipShare: office.decide_skip_share,
-    cmd.LoadBoats: office.decide_load_boats,
-    cmd.PlaceAccomplice: placement.decide_place,
-    cmd.PassPlacement: placement.decide_pass,
-    cmd.MoveBoats: voyage.decide_move_boats,
-    cmd.PassPilot: voyage.decide_pass_pilot,
-    cmd.BoardBoat: voyage.decide_board,
-    cmd.StayAboard: voyage.decide_stay,
-    cmd.SendPlunderedBoat: voyage.decide_send,
-    cmd.TakeLoan: loans.decide_take,
-    cmd.RepayLoan: loans.decide_repay,
-}
+def _handler(command: cmd.ManilaCommand) -> Callable[[Any, int, Any], list[ev.ManilaEvent]] | None:
+    """The rule deciding ``command``, or None for a command not of this game (``match``, as in every game)."""
+    match command:
+        case cmd.Bid():
+            return auction.decide_bid
+        case cmd.PassBid():
+            return auction.decide_pass_bid
+        case cmd.BuyShare():
+            return office.decide_buy_share
+        case cmd.SkipShare():
+            return office.decide_skip_share
+        case cmd.LoadBoats():
+            return office.decide_load_boats
+        case cmd.PlaceAccomplice():
+            return placement.decide_place
+        case cmd.PassPlacement():
+            return placement.decide_pass
+        case cmd.MoveBoats():
+            return voyage.decide_move_boats
+        case cmd.PassPilot():
+            return voyage.decide_pass_pilot
+        case cmd.BoardBoat():
+            return voyage.decide_board
+        case cmd.StayAboard():
+            return voyage.decide_stay
+        case cmd.SendPlunderedBoat():
+            return voyage.decide_send
+        case cmd.TakeLoan():
+            return loans.decide_take
+        case cmd.RepayLoan():
+            return loans.decide_repay
+    return None
+
 
 _PHASE_OF: dict[type, tuple[str, ...]] = {
     cmd.Bid: ("auction",),
@@ -159,17 +176,17 @@ def _settle(state: State, events: list[ev.ManilaEvent], rng: Rng) -> list[ev.Man
 def decide(state: State, seat: int, command: cmd.ManilaCommand, rng: Rng) -> list[ev.ManilaEvent]:
     """Validate ``command`` for ``seat`` and return its events with every automatic consequence."""
     if state.phase == "over":
-        raise refuse("game_over", "the game is over")
+        refuse("game_over", "the game is over")
     if not 0 <= seat < state.seats:
-        raise refuse("no_such_seat", f"there is no seat {seat} at this table")
-    handler = _DECIDE.get(type(command))
+        refuse("no_such_seat", f"there is no seat {seat} at this table")
+    handler = _handler(command)
     if handler is None:
-        raise refuse("unknown_command", f"{type(command).__name__} is not a Manila command")
+        refuse("unknown_command", f"{type(command).__name__} is not a Manila command")
     if type(command) not in _ANY_TIME and seat not in to_act(state):
-        raise refuse("not_your_turn", f"seat {seat} is not to act now")
+        refuse("not_your_turn", f"seat {seat} is not to act now")
     phases = _PHASE_OF.get(type(command))
     if phases is not None and state.phase not in phases:
-        raise refuse("wrong_phase", f"{type(command).__name__} is not possible in the {state.phase} phase")
+        refuse("wrong_phase", f"{type(command).__name__} is not possible in the {state.phase} phase")
     return _settle(state, handler(state, seat, command), rng)
 
 

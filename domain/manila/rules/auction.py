@@ -16,16 +16,16 @@ def _must_open(state: State, seat: int) -> bool:
 def decide_bid(state: State, seat: int, command: cmd.Bid) -> list[ev.ManilaEvent]:
     """A bid must exceed the highest bid and be payable, shares pledged if need be (S0 chapter 1)."""
     if command.amount <= state.high_bid or command.amount < 1:
-        raise refuse("bid_too_low", f"a bid must exceed the highest bid ({state.high_bid})")
+        refuse("bid_too_low", f"a bid must exceed the highest bid ({state.high_bid})")
     if command.amount > means(state.players[seat]):
-        raise refuse("cannot_afford", "no one may bid more than cash plus what pledging his shares raises")
+        refuse("cannot_afford", "no one may bid more than cash plus what pledging his shares raises")
     return [ev.BidPlaced(seat=seat, amount=command.amount)]
 
 
 def decide_pass_bid(state: State, seat: int, command: cmd.PassBid) -> list[ev.ManilaEvent]:
     """Not outbidding drops a player out of this auction for good."""
     if _must_open(state, seat):
-        raise refuse("must_open", "in the first voyage the oldest player gives the first bid (at least 1)")
+        refuse("must_open", "in the first voyage the oldest player gives the first bid (at least 1)")
     return [ev.BidPassed(seat=seat)]
 
 

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from domain.engine import RuleViolation
+from typing import NoReturn
+
+from domain import engine
 from domain.manila import data
 from domain.manila import events as ev
 from domain.manila.state import State, share_value
 
 
-def refuse(code: str, message: str) -> RuleViolation:
-    """A ``RuleViolation`` in the ``manila.`` namespace."""
-    return RuleViolation(f"{data.GAME_KEY}.{code}", message)
+def refuse(code: str, message: str) -> NoReturn:
+    """Raise the refusal ``manila.<code>`` (``engine.refuse``, shared by the three games)."""
+    engine.refuse(data.GAME_KEY, code, message)
 
 
 def forced_loans(state: State, seat: int, amount: int) -> list[ev.LoanTaken]:

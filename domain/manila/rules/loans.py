@@ -18,7 +18,7 @@ from domain.manila.state import State, means, sort_goods
 def decide_take(state: State, seat: int, command: cmd.TakeLoan) -> list[ev.ManilaEvent]:
     """Pledge one free share of the named good for 12 pesos."""
     if command.good not in state.players[seat].shares:
-        raise refuse("no_free_share", f"you hold no free {command.good} share to pledge")
+        refuse("no_free_share", f"you hold no free {command.good} share to pledge")
     return [ev.LoanTaken(seat=seat, good=command.good)]
 
 
@@ -34,11 +34,11 @@ def decide_repay(state: State, seat: int, command: cmd.RepayLoan) -> list[ev.Man
     """Pay 15 pesos to free a pledged share of the named good."""
     player = state.players[seat]
     if command.good not in player.mortgaged:
-        raise refuse("no_loan", f"you have no pledged {command.good} share")
+        refuse("no_loan", f"you have no pledged {command.good} share")
     if player.cash < data.REPAY_AMOUNT:
-        raise refuse("cannot_afford", "repaying a loan costs 15 pesos")
+        refuse("cannot_afford", "repaying a loan costs 15 pesos")
     if not _bid_stays_payable(state, seat):
-        raise refuse("bid_unpayable", "your highest bid must stay payable (S0 chapter 1): no repayment now")
+        refuse("bid_unpayable", "your highest bid must stay payable (S0 chapter 1): no repayment now")
     return [ev.LoanRepaid(seat=seat, good=command.good)]
 
 

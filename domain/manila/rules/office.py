@@ -19,14 +19,14 @@ START_TRIPLES: tuple[tuple[int, ...], ...] = tuple(
 def decide_buy_share(state: State, seat: int, command: cmd.BuyShare) -> list[ev.ManilaEvent]:
     """One open share at max(5, black-market value), pledging shares if cash is short (S0 Abb. 3)."""
     if state.phase != "buy_share":
-        raise refuse("wrong_phase", "only at the start of the harbour master's office")
+        refuse("wrong_phase", "only at the start of the harbour master's office")
     if command.good not in data.GOODS:
-        raise refuse("unknown_good", f"no good called {command.good!r}")
+        refuse("unknown_good", f"no good called {command.good!r}")
     if state.supply[data.GOODS.index(command.good)] == 0:
-        raise refuse("no_share_left", f"no open {command.good} share is left")
+        refuse("no_share_left", f"no open {command.good} share is left")
     price = share_price(state, command.good)
     if price > means(state.players[seat]):
-        raise refuse("cannot_afford", f"a {command.good} share costs {price}")
+        refuse("cannot_afford", f"a {command.good} share costs {price}")
     loans: list[ev.ManilaEvent] = [*forced_loans(state, seat, price)]
     return [*loans, ev.ShareBought(seat=seat, good=command.good, price=price)]
 
@@ -34,18 +34,18 @@ def decide_buy_share(state: State, seat: int, command: cmd.BuyShare) -> list[ev.
 def decide_skip_share(state: State, seat: int, command: cmd.SkipShare) -> list[ev.ManilaEvent]:
     """Buying a share is optional ("darf")."""
     if state.phase != "buy_share":
-        raise refuse("wrong_phase", "only at the start of the harbour master's office")
+        refuse("wrong_phase", "only at the start of the harbour master's office")
     return [ev.ShareSkipped(seat=seat)]
 
 
 def decide_load_boats(state: State, seat: int, command: cmd.LoadBoats) -> list[ev.ManilaEvent]:
     """Load three of the four goods; start fields 0–5 that sum to exactly 9 (S0 chapter 2 b, c)."""
     if state.phase != "load":
-        raise refuse("wrong_phase", "the boats are loaded after the share purchase")
+        refuse("wrong_phase", "the boats are loaded after the share purchase")
     if command.left_ashore not in data.GOODS:
-        raise refuse("unknown_good", f"no good called {command.left_ashore!r}")
+        refuse("unknown_good", f"no good called {command.left_ashore!r}")
     if tuple(command.starts) not in START_TRIPLES:
-        raise refuse("bad_start", "each boat starts on a field 0–5 and the three fields sum to 9")
+        refuse("bad_start", "each boat starts on a field 0–5 and the three fields sum to 9")
     goods = tuple(g for g in data.GOODS if g != command.left_ashore)
     return [ev.BoatsLoaded(goods=goods, starts=tuple(command.starts))]
 

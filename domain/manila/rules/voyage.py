@@ -36,12 +36,12 @@ def _move_ok(state: State, move: cmd.PilotMove) -> bool:
 def decide_move_boats(state: State, seat: int, command: cmd.MoveBoats) -> list[ev.ManilaEvent]:
     """Small pilot: one boat one field; big pilot: one boat up to two fields or two boats one each."""
     if state.phase != "pilot":
-        raise refuse("wrong_phase", "pilots act just before the third dice round")
+        refuse("wrong_phase", "pilots act just before the third dice round")
     moves = tuple(command.moves)
     if not _pilot_shape_ok(state.pilot_turn, moves) or len({m.good for m in moves}) != len(moves):
-        raise refuse("bad_pilot_move", f"not a move the {state.pilot_turn} pilot may make (S0 Abb. 11)")
+        refuse("bad_pilot_move", f"not a move the {state.pilot_turn} pilot may make (S0 Abb. 11)")
     if not all(_move_ok(state, m) for m in moves):
-        raise refuse("boat_unmovable", "boats in the harbour cannot be moved, nor below field 0")
+        refuse("boat_unmovable", "boats in the harbour cannot be moved, nor below field 0")
     if state.pilot_turn == "small":
         return [ev.BoatsPiloted(seat=seat, pilot="small", moves=moves)]
     return [ev.BoatsPiloted(seat=seat, pilot="big", moves=moves)]
@@ -50,7 +50,7 @@ def decide_move_boats(state: State, seat: int, command: cmd.MoveBoats) -> list[e
 def decide_pass_pilot(state: State, seat: int, command: cmd.PassPilot) -> list[ev.ManilaEvent]:
     """Each pilot may decline to act (S0)."""
     if state.phase != "pilot":
-        raise refuse("wrong_phase", "pilots act just before the third dice round")
+        refuse("wrong_phase", "pilots act just before the third dice round")
     return [ev.PilotPassed(seat=seat, pilot="small" if state.pilot_turn == "small" else "big")]
 
 
@@ -103,9 +103,9 @@ def boarding_options(state: State) -> list[cmd.BoardBoat]:
 def decide_board(state: State, seat: int, command: cmd.BoardBoat) -> list[ev.ManilaEvent]:
     """Take an empty seat (the cheapest; project decision) of a boat on 13, or displace (variant)."""
     if state.phase != "boarding":
-        raise refuse("wrong_phase", "pirates board only after the second dice round")
+        refuse("wrong_phase", "pirates board only after the second dice round")
     if command not in boarding_options(state):
-        raise refuse("cannot_board", "only a boat on field 13 with a free seat (variant: any seat)")
+        refuse("cannot_board", "only a boat on field 13 with a free seat (variant: any seat)")
     boat = boat_of(state, command.good)
     assert boat is not None
     if command.displace is None:
@@ -119,16 +119,16 @@ def decide_board(state: State, seat: int, command: cmd.BoardBoat) -> list[ev.Man
 def decide_stay(state: State, seat: int, command: cmd.StayAboard) -> list[ev.ManilaEvent]:
     """Pirates need not board; they may wait for a plunder."""
     if state.phase != "boarding":
-        raise refuse("wrong_phase", "pirates decide on boarding only after the second dice round")
+        refuse("wrong_phase", "pirates decide on boarding only after the second dice round")
     return [ev.PirateStayed(seat=seat)]
 
 
 def decide_send(state: State, seat: int, command: cmd.SendPlunderedBoat) -> list[ev.ManilaEvent]:
     """The pirate captain sends each plundered boat to the harbour or to the shipyard (S0)."""
     if state.phase != "captain":
-        raise refuse("wrong_phase", "only after a plunder")
+        refuse("wrong_phase", "only after a plunder")
     if command.good not in state.plundered or command.to not in ("harbour", "shipyard"):
-        raise refuse("not_plundered", f"the {command.good} boat was not plundered")
+        refuse("not_plundered", f"the {command.good} boat was not plundered")
     return [ev.PlunderedBoatSent(seat=seat, good=command.good, to=command.to)]
 
 
