@@ -18,21 +18,38 @@ from domain.eic.rules.flow import advance, setup
 from domain.eic.state import State
 from domain.engine import Command, Outcome, Rng
 
-_DECIDE: dict[type, Callable[[State, int, Any], list[ev.EicEvent]]] = {
-    cmd.PlaceEnvoy: envoys.decide_place_envoy,
-    cmd.RecallEnvoy: envoys.decide_recall_envoy,
-    cmd.BuyShare: exchange.decide_buy_share,
-    cmd.RedeemStartShare: exchange.decide_redeem_start_share,
-    cmd.Pass: exchange.decide_pass,
-    cmd.SellShares: exchange.decide_sell_shares,
-    cmd.PledgeStartShare: exchange.decide_pledge_start_share,
-    cmd.ChooseMarketCard: navigation.decide_choose_market_card,
-    cmd.SendShip: navigation.decide_send_ship,
-    cmd.LoadShip: loading.decide_load_ship,
-    cmd.LeaveShipInFarEast: loading.decide_leave_ship,
-    cmd.SellFromWarehouse: selling.decide_sell_from_warehouse,
-    cmd.UnloadShip: selling.decide_unload_ship,
-}
+
+def _decider(command: Command) -> Callable[[State, int, Any], list[ev.EicEvent]] | None:
+    """The rule deciding ``command``, or None for a command not of this game (``match``, as in every game)."""
+    match command:
+        case cmd.PlaceEnvoy():
+            return envoys.decide_place_envoy
+        case cmd.RecallEnvoy():
+            return envoys.decide_recall_envoy
+        case cmd.BuyShare():
+            return exchange.decide_buy_share
+        case cmd.RedeemStartShare():
+            return exchange.decide_redeem_start_share
+        case cmd.Pass():
+            return exchange.decide_pass
+        case cmd.SellShares():
+            return exchange.decide_sell_shares
+        case cmd.PledgeStartShare():
+            return exchange.decide_pledge_start_share
+        case cmd.ChooseMarketCard():
+            return navigation.decide_choose_market_card
+        case cmd.SendShip():
+            return navigation.decide_send_ship
+        case cmd.LoadShip():
+            return loading.decide_load_ship
+        case cmd.LeaveShipInFarEast():
+            return loading.decide_leave_ship
+        case cmd.SellFromWarehouse():
+            return selling.decide_sell_from_warehouse
+        case cmd.UnloadShip():
+            return selling.decide_unload_ship
+    return None
+
 
 _STEP_COMMANDS: dict[str, Callable[[State, int], list[Any]]] = {
     "envoy": lambda s, p: envoys.placements(s, p) or envoys.recalls(s, p),
@@ -58,7 +75,7 @@ def decide(state: State, seat: int, command: Command, rng: Rng) -> list[ev.EicEv
         refuse("no_such_seat", f"seats are 0 to {state.seats - 1}")
     if state.actor != seat and not isinstance(command, exchange.OUT_OF_TURN):
         refuse("not_your_turn", "players act in initiative order (rulebook, Spielablauf)")
-    decider = _DECIDE.get(type(command))
+    decider = _decider(command)
     if decider is None:
         refuse("unknown_command", f"{type(command).__name__} is not a command of this game")
     events = decider(state, seat, command)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import NoReturn
 
+from domain import engine
 from domain.eic import data
 from domain.eic.state import State
-from domain.engine import RuleViolation
 
 
 def refuse(code: str, message: str) -> NoReturn:
-    """Raise the rule violation ``eic.<code>``."""
-    raise RuleViolation(f"eic.{code}", message)
+    """Raise the refusal ``eic.<code>`` (``engine.refuse``, shared by the three games)."""
+    engine.refuse("eic", code, message)
 
 
 def require(condition: bool, code: str, message: str) -> None:
