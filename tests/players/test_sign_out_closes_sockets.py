@@ -217,10 +217,10 @@ def test_of_two_password_changes_at_once_one_wins(redis_url: str, redis_client: 
             super().__init__()
             self.client = client
 
-        async def run(self, work: Any, *args: str) -> Any:
+        async def run(self, work: Any, *args: str, known: bool = False) -> Any:
             if work is accounts.hash_password:  # the other change lands now
                 await self.client.hset(accounts.account_key("ann"), "hash", other)
-            return await super().run(work, *args)
+            return await super().run(work, *args, known=known)
 
     async def scenario() -> tuple[str, bytes]:
         client = async_client(redis_url)
