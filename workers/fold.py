@@ -188,6 +188,8 @@ class FoldWorker:
         """Between the games of a step: renew the leases when their beat is due. A step of many cold loads
         (a round's 2,500 games opened at once: issue 42) outlasts the leases' time to live; renewed only
         between steps, they were lost, with the cache, and the next step was as slow."""
+        if not self.leases.owned:  # nothing to keep (``process`` called alone): not counted as a live worker
+            return
         now = time.monotonic()
         if now >= self._next_heartbeat:
             self._next_heartbeat = now + self.leases.ttl_ms / 3000

@@ -32,19 +32,19 @@ def _worker(services, ttl_ms: int = 3000) -> FoldWorker:
 
 def test_a_step_of_slow_cold_loads_keeps_the_leases_a_rival_finds_none_free(redis_url, redis_client) -> None:
     services = services_for(redis_url, partitions=PARTITIONS)
-    games = [f"g{i}" for i in range(12)]
+    games = _one_game_a_partition()
     for game_id in games:
         new_race(services, game_id)
         services.bus.submit(game_id, 0, ROLL)
-    worker = _worker(services, ttl_ms=1000)
-    rival = PartitionLeases(redis_client, "rival", PARTITIONS, ttl_ms=1000)
+    worker = _worker(services, ttl_ms=2000)
+    rival = PartitionLeases(redis_client, "rival", PARTITIONS, ttl_ms=2000)
     taken_by_rival: list[set[int]] = []
     real_load, loads = services.store.load, [0]
 
     def slow_load(game_id: str) -> LoadedGame:
-        # The hook: each cold load takes half the leases' time to live, so the first step (one entry a
-        # partition: four loads) outlasts it twice; at its fourth load a rival tries to take the partitions.
-        time.sleep(0.5)
+        # The hook: the first step holds one entry a partition, four cold loads of 0.8 s each; after the
+        # last (3.2 s into the step, past the leases' 2 s) a rival tries to take the partitions.
+        time.sleep(0.8)
         loads[0] += 1
         if loads[0] == PARTITIONS:
             taken_by_rival.append(rival.heartbeat()[0])
@@ -54,8 +54,15 @@ def test_a_step_of_slow_cold_loads_keeps_the_leases_a_rival_finds_none_free(redi
     services.store.load = slow_load  # type: ignore[method-assign]
     assert worker.run(until_idle=True) == len(games)
     services.store.load = real_load  # type: ignore[method-assign]
-    assert taken_by_rival == [set()]  # 2 s into the step every lease was still held: renewed between games
+    assert taken_by_rival == [set()]  # every lease still held: renewed between the games of the step
     assert all(real_load(g).seq == 2 for g in games)  # each game's roll appended once
+
+
+def _one_game_a_partition() -> list[str]:
+    found: dict[int, str] = {}
+    for n in range(1000):
+        found.setdefault(partition_for(f"g{n}", PARTITIONS), f"g{n}")
+    return [found[p] for p in range(PARTITIONS)]
 
 
 def test_a_lease_that_ran_out_and_is_taken_back_with_nobody_in_between_keeps_the_cache(
