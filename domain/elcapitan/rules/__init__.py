@@ -16,7 +16,7 @@ from domain.elcapitan import commands as cmd
 from domain.elcapitan import data
 from domain.elcapitan import events as ev
 from domain.elcapitan.rules import building, payday, pirate, sailing
-from domain.elcapitan.rules.board import DESTINATION, rule
+from domain.elcapitan.rules.board import DESTINATION, refuse
 from domain.elcapitan.rules.emitter import Emitter
 from domain.elcapitan.rules.flow import end_turn
 from domain.elcapitan.rules.steps import action_within_reach, turn_steps
@@ -29,10 +29,10 @@ KEY = "elcapitan"
 def _expansions(options: Mapping[str, Any]) -> tuple[str, ...]:
     raw = options.get("expansions", [])
     if not isinstance(raw, list | tuple) or not all(isinstance(x, str) for x in raw):
-        raise rule("bad_option", "option 'expansions' is a list of city names")
+        refuse("bad_option", "option 'expansions' is a list of city names")
     unknown = sorted(set(raw) - set(data.EXPANSIONS))
     if unknown or len(set(raw)) != len(raw):
-        raise rule("bad_option", f"expansions are any of {', '.join(data.EXPANSIONS)}, each at most once")
+        refuse("bad_option", f"expansions are any of {', '.join(data.EXPANSIONS)}, each at most once")
     return tuple(name for name in data.EXPANSIONS if name in raw)
 
 
@@ -43,7 +43,7 @@ def setup(seats: int, options: Mapping[str, Any], seed: bytes, rules: int = RULE
     ``rules`` is the rules version (``verify`` sets an old game up again under its own).
     """
     if not 1 <= rules <= RULES:
-        raise rule("unknown_rules", f"rules versions are 1 to {RULES}, not {rules}")
+        refuse("unknown_rules", f"rules versions are 1 to {RULES}, not {rules}")
     check_seat_count(KEY, seats, data.MIN_PLAYERS, data.MAX_PLAYERS)
     check_known_options(KEY, options, ["expansions"])
     expansions = _expansions(options)
@@ -96,11 +96,11 @@ def _check_end_turn(state: State, seat: Seat) -> bool:
     """Whether ending the turn passes without an action (True) or closes an acted turn (False)."""
     sailing.check_turn(state, seat)
     if pirate.pirate_owed(state):
-        raise rule("pirate_move_owed", "arriving at Islas Canarias obliges the free pirate move this turn")
+        refuse("pirate_move_owed", "arriving at Islas Canarias obliges the free pirate move this turn")
     if state.turn.acted:
         return False
     if not _may_pass(state, seat):
-        raise rule("action_required", "a turn ends with one action: build, re-open, fortress or loan")
+        refuse("action_required", "a turn ends with one action: build, re-open, fortress or loan")
     return True
 
 
@@ -114,9 +114,9 @@ def _decide_end_turn(state: State, seat: Seat, rng: Rng) -> list[ev.ElCapitanEve
 def decide(state: State, seat: Seat, command: cmd.ElCapitanCommand, rng: Rng) -> list[ev.ElCapitanEvent]:
     """Validate ``command`` for ``seat`` and return the events it causes."""
     if state.stage == "over":
-        raise rule("game_over", "the game is over")
+        refuse("game_over", "the game is over")
     if not 0 <= seat < state.seats:
-        raise rule("no_such_seat", f"there is no seat {seat}")
+        refuse("no_such_seat", f"there is no seat {seat}")
     match command:
         case cmd.BuyCard():
             return sailing.decide_buy(state, seat, command.card)
@@ -142,7 +142,7 @@ def decide(state: State, seat: Seat, command: cmd.ElCapitanCommand, rng: Rng) ->
             return payday.decide_extend(state, seat, command.loan)
         case cmd.ChooseStartPlayer():
             return payday.decide_choose_start(state, seat, command.seat)
-    raise rule("unknown_command", f"unknown command {command!r}")
+    refuse("unknown_command", f"unknown command {command!r}")
 
 
 def legal_commands(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:

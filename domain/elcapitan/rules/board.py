@@ -6,12 +6,12 @@ squares of tiles not in play stay passable (elcapitan.md ambiguity 26).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, NoReturn
 
+from domain import engine
 from domain.elcapitan import data
 from domain.elcapitan.data import CityData, DestinationCard, InterconnectionCard
 from domain.elcapitan.state import EMPTY, CityState, State
-from domain.engine import RuleViolation
 
 CITY: Final[dict[str, CityData]] = data.CITY_BY_NAME
 city_names = data.city_names
@@ -41,16 +41,16 @@ def colour_of(seat: int, seats: int, neutral: bool) -> int:
     return seat + 2 if neutral and seats == 2 else seat
 
 
-def rule(code: str, message: str) -> RuleViolation:
-    """A refusal under the ``elcapitan.`` namespace."""
-    return RuleViolation(f"elcapitan.{code}", message)
+def refuse(code: str, message: str) -> NoReturn:
+    """Raise the refusal ``elcapitan.<code>`` (``engine.refuse``, shared by the three games)."""
+    engine.refuse("elcapitan", code, message)
 
 
 def city_of(state: State, name: str) -> tuple[int, CityState]:
     """Index and state of a city in play, or a refusal naming it."""
     index = state.city_index(name)
     if index < 0:
-        raise rule("no_such_city", f"{name!r} is not a city in play")
+        refuse("no_such_city", f"{name!r} is not a city in play")
     return index, state.cities[index]
 
 

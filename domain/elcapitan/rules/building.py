@@ -15,7 +15,7 @@ from domain.elcapitan.rules.board import (
     is_main,
     loans_available,
     main_cities_held,
-    rule,
+    refuse,
 )
 from domain.elcapitan.rules.chain import next_sites, ranking, row_allowed, shut_down_site, value
 from domain.elcapitan.rules.emitter import Emitter
@@ -28,34 +28,34 @@ def _check_action(state: State, seat: int) -> CityState:
     """One action per turn, from a harbour space of a city; returns that city."""
     check_turn(state, seat)
     if state.turn.acted:
-        raise rule("already_acted", "only one action per turn")
+        refuse("already_acted", "only one action per turn")
     p = state.players[seat]
     if p.ship in ("", "bank") or p.harbour == EMPTY:
-        raise rule("not_in_harbour", "building needs the ship on a harbour space of the city")
+        refuse("not_in_harbour", "building needs the ship on a harbour space of the city")
     return state.cities[state.city_index(p.ship)]
 
 
 def _check_site(state: State, city: CityState, site: int, colour: int) -> None:
     if site not in next_sites(city):
         allowed = next_sites(city)
-        raise rule("wrong_site", f"the next warehouse in {city.name} goes on site(s) {allowed}, not {site}")
+        refuse("wrong_site", f"the next warehouse in {city.name} goes on site(s) {allowed}, not {site}")
     if not row_allowed(city, site, colour, state.seats):
-        raise rule("too_many_in_a_row", "no more than three warehouses of one colour in a row (2 players: "
+        refuse("too_many_in_a_row", "no more than three warehouses of one colour in a row (2 players: "
                    "three of the main colour, four of main and neutral together)")  # fmt: skip
 
 
 def _check_supply(state: State, seat: int, neutral: bool) -> None:
     p = state.players[seat]
     if neutral and state.seats != 2:
-        raise rule("no_neutral_colour", "only the 2-player game has neutral colours")
+        refuse("no_neutral_colour", "only the 2-player game has neutral colours")
     have = p.neutral if neutral else p.warehouses
     if have <= 0:
-        raise rule("no_warehouse_left", "no warehouse of that colour in front of the player")
+        refuse("no_warehouse_left", "no warehouse of that colour in front of the player")
     # Ambiguity 25: the rule holds only while warehouses remain; reaching 0 + 0 is allowed.
     main_after = p.warehouses - (0 if neutral else 1)
     neutral_after = p.neutral - (1 if neutral else 0)
     if state.seats == 2 and main_after + neutral_after > 0 and main_after <= neutral_after:
-        raise rule("main_must_outnumber_neutral", "2 players: while warehouses remain, the main colour "
+        refuse("main_must_outnumber_neutral", "2 players: while warehouses remain, the main colour "
                    "supply must exceed the neutral one")  # fmt: skip
 
 
@@ -66,7 +66,7 @@ def check_build(state: State, seat: int, site: int, neutral: bool) -> int:
     _check_site(state, city, site, colour_of(seat, state.seats, neutral))
     cost = CITY[city.name].harbours[state.players[seat].harbour]
     if state.players[seat].money < cost:
-        raise rule("cannot_afford", f"a warehouse from this harbour space costs {cost} Florin")
+        refuse("cannot_afford", f"a warehouse from this harbour space costs {cost} Florin")
     return cost
 
 
@@ -129,10 +129,10 @@ def check_reopen(state: State, seat: int, site: int, neutral: bool) -> None:
     """Re-open one's shut-down warehouse of this city, free, behind the last one built."""
     city = _check_action(state, seat)
     if neutral and state.seats != 2:
-        raise rule("no_neutral_colour", "only the 2-player game has neutral colours")
+        refuse("no_neutral_colour", "only the 2-player game has neutral colours")
     colour = colour_of(seat, state.seats, neutral)
     if colour not in city.closed:
-        raise rule("nothing_to_reopen", f"no shut-down warehouse of that colour in {city.name}")
+        refuse("nothing_to_reopen", f"no shut-down warehouse of that colour in {city.name}")
     _check_site(state, city, site, colour)
 
 
@@ -152,15 +152,15 @@ def check_fortress(state: State, seat: int) -> tuple[int, int]:
     """One fortress per player per city, on the first free fortress site (ambiguity 10): (slot, cost)."""
     city = _check_action(state, seat)
     if state.players[seat].fortresses <= 0:
-        raise rule("no_fortress_left", "no fortress in front of the player")
+        refuse("no_fortress_left", "no fortress in front of the player")
     if seat in city.fortresses:
-        raise rule("one_fortress_per_city", f"seat {seat} already has a fortress in {city.name}")
+        refuse("one_fortress_per_city", f"seat {seat} already has a fortress in {city.name}")
     if EMPTY not in city.fortresses:
-        raise rule("no_fortress_site", f"every fortress site of {city.name} is taken")
+        refuse("no_fortress_site", f"every fortress site of {city.name} is taken")
     slot = city.fortresses.index(EMPTY)
     cost = CITY[city.name].fortresses[slot]
     if state.players[seat].money < cost:
-        raise rule("cannot_afford", f"this fortress site costs {cost} Florin")
+        refuse("cannot_afford", f"this fortress site costs {cost} Florin")
     return slot, cost
 
 
@@ -215,17 +215,17 @@ def check_loan(state: State, seat: int, amount: int, pirate_owed: bool) -> None:
     """
     check_turn(state, seat)
     if state.turn.acted:
-        raise rule("already_acted", "only one action per turn")
+        refuse("already_acted", "only one action per turn")
     if state.phase == 1 and state.round == 1:
-        raise rule("no_loan_in_first_round", "no loan may be taken in the first round of the game")
+        refuse("no_loan_in_first_round", "no loan may be taken in the first round of the game")
     if amount not in tuple(k.amount for k in data.LOANS):
-        raise rule("no_such_loan", "loans are of 10 or 16 Florin")
+        refuse("no_such_loan", "loans are of 10 or 16 Florin")
     if loans_available(state, amount) <= 0:
-        raise rule("no_loan_card_left", f"no {amount}-Florin loan card is left")
+        refuse("no_loan_card_left", f"no {amount}-Florin loan card is left")
     if pirate_owed:
-        raise rule("pirate_move_owed", "the free pirate move owed on arrival at Islas Canarias comes first")
+        refuse("pirate_move_owed", "the free pirate move owed on arrival at Islas Canarias comes first")
     if state.turn.bought and action_commands(state, seat):
-        raise rule("loan_turn_buys_nothing", "a loan turn is only the trip to the bank and the loan; "
+        refuse("loan_turn_buys_nothing", "a loan turn is only the trip to the bank and the loan; "
                    "after buying cards it is open only to a player who cannot build")  # fmt: skip
 
 

@@ -11,8 +11,8 @@ from domain.elcapitan.rules.board import (
     is_main,
     loans_available,
     main_cities_held,
+    refuse,
     repayment,
-    rule,
     turn_order,
 )
 from domain.elcapitan.rules.chain import operating, ranking, value
@@ -138,12 +138,12 @@ def money_check(out: Emitter) -> None:
 def check_settlement(state: State, seat: int, loan: int) -> None:
     """A loan decision must come from the seat whose turn it is to settle, for an unsettled loan."""
     if state.stage != "loans":
-        raise rule("not_settling", "loans are repaid or extended only after a payday")
+        refuse("not_settling", "loans are repaid or extended only after a payday")
     if seat != state.settlers[0]:
-        raise rule("not_your_turn", f"seat {state.settlers[0]} settles his loans now (turn order)")
+        refuse("not_your_turn", f"seat {state.settlers[0]} settles his loans now (turn order)")
     loans = state.players[seat].loans
     if not 0 <= loan < len(loans) or loans[loan].settled:
-        raise rule("no_such_loan", f"loan {loan} is not an unsettled loan of seat {seat}")
+        refuse("no_such_loan", f"loan {loan} is not an unsettled loan of seat {seat}")
 
 
 def decide_repay(state: State, seat: int, loan: int) -> list[ev.ElCapitanEvent]:
@@ -167,7 +167,7 @@ def decide_extend(state: State, seat: int, loan: int) -> list[ev.ElCapitanEvent]
     """Flip a loan card: repaid after the next payday at the higher amount; only once per loan."""
     check_settlement(state, seat, loan)
     if state.players[seat].loans[loan].extended:
-        raise rule("already_extended", "a loan can be extended only once; it must now be repaid")
+        refuse("already_extended", "a loan can be extended only once; it must now be repaid")
     out = Emitter(state)
     out.emit(ev.LoanExtended(seat=seat, loan=loan))
     if not out.state.settlers:
@@ -178,9 +178,9 @@ def decide_extend(state: State, seat: int, loan: int) -> list[ev.ElCapitanEvent]
 def decide_choose_start(state: State, seat: int, chosen: int) -> list[ev.ElCapitanEvent]:
     """The poorest player names the start player of the next phase."""
     if state.stage != "choose_start":
-        raise rule("not_choosing", "the start player is chosen only after the money check")
+        refuse("not_choosing", "the start player is chosen only after the money check")
     if seat != state.chooser:
-        raise rule("not_your_turn", f"seat {state.chooser} (the poorest) chooses the start player")
+        refuse("not_your_turn", f"seat {state.chooser} (the poorest) chooses the start player")
     if not 0 <= chosen < state.seats:
-        raise rule("no_such_seat", f"there is no seat {chosen}")
+        refuse("no_such_seat", f"there is no seat {chosen}")
     return [ev.PhaseStarted(phase=state.phase + 1, start_player=chosen)]

@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from domain.elcapitan import data
 from domain.elcapitan import events as ev
 from domain.elcapitan.commands import ElCapitanCommand, MovePirate
-from domain.elcapitan.rules.board import CITY, DESTINATION, INTERCONNECTION, distance, rule
+from domain.elcapitan.rules.board import CITY, DESTINATION, INTERCONNECTION, distance, refuse
 from domain.elcapitan.rules.sailing import check_turn
 from domain.elcapitan.state import EMPTY, PIRATE, State, owner
 
@@ -187,7 +187,7 @@ def _take_from_hand(state: State, seat: int, cards: Sequence[str]) -> None:
     left = list(state.players[seat].hand)
     for card in cards:
         if card not in left:
-            raise rule("card_not_in_hand", f"card {card} is not in the hand")
+            refuse("card_not_in_hand", f"card {card} is not in the hand")
         left.remove(card)
 
 
@@ -199,9 +199,7 @@ def _check_cards(state: State, seat: int, command: MovePirate) -> None:
         at = frozenset(to for frm in at for to in leg_targets(state, card, frm))
     if command.to not in at:
         played = ", ".join(command.cards)
-        raise rule(
-            "unreachable", f"cards {played}, played in this order, do not take the pirate to {command.to}"
-        )
+        refuse("unreachable", f"cards {played}, played in this order, do not take the pirate to {command.to}")
 
 
 def _check_offered_cards(state: State, seat: int, command: MovePirate) -> None:
@@ -209,9 +207,9 @@ def _check_offered_cards(state: State, seat: int, command: MovePirate) -> None:
     _take_from_hand(state, seat, command.cards)
     offered = card_routes(state, state.players[seat].hand).get(command.to)
     if offered is None:
-        raise rule("unreachable", f"no cards of the hand take the pirate to {command.to}")
+        refuse("unreachable", f"no cards of the hand take the pirate to {command.to}")
     if tuple(command.cards) != offered:
-        raise rule(
+        refuse(
             "pirate_cards_not_offered",
             f"a pirate move by cards plays the fewest cards that take it there, as offered: {', '.join(offered)}",
         )
@@ -221,15 +219,15 @@ def _check_cards_v1(state: State, seat: int, command: MovePirate) -> None:
     """Rules 1: own cards (names sorted), together reaching ``to`` in some order, none superfluous."""
     _take_from_hand(state, seat, command.cards)
     if list(command.cards) != sorted(command.cards):
-        raise rule("pirate_cards_unsorted", "the cards of a pirate move are named in sorted order")
+        refuse("pirate_cards_unsorted", "the cards of a pirate move are named in sorted order")
     route = card_routes(state, command.cards).get(command.to)
     if route is not None and len(route) == len(command.cards):
         return  # the shortest route plays every card: together they reach, and no part of them does
     if route is not None and (
         len(command.cards) > EXACT_OLD_REFUSAL_CARDS or command.to in reach_with_all(state, command.cards)
     ):
-        raise rule("pirate_card_not_needed", "a pirate move plays no card it can do without")
-    raise rule("unreachable", f"cards {', '.join(command.cards)} do not take the pirate to {command.to}")
+        refuse("pirate_card_not_needed", "a pirate move plays no card it can do without")
+    refuse("unreachable", f"cards {', '.join(command.cards)} do not take the pirate to {command.to}")
 
 
 def reach_with_all(state: State, cards: tuple[str, ...]) -> frozenset[str]:
@@ -251,32 +249,32 @@ def check_move(state: State, seat: int, command: MovePirate) -> int:
     """A pirate move; returns its cost in Florin (2 a step when paid, else 0)."""
     check_turn(state, seat)
     if not state.pirate:
-        raise rule("no_pirate", "the pirate ship sails only with Islas Canarias")
+        refuse("no_pirate", "the pirate ship sails only with Islas Canarias")
     if state.rules == 1 and state.turn.pirate_moved:
-        raise rule("pirate_already_moved", "the pirate may be moved once per turn")
+        refuse("pirate_already_moved", "the pirate may be moved once per turn")
     if state.city_index(command.to) < 0 or command.to == state.pirate:
-        raise rule("pirate_bad_city", "the pirate moves to another city in play, never within one city")
+        refuse("pirate_bad_city", "the pirate moves to another city in play, never within one city")
     if not _has_free_space(state, command.to):
-        raise rule("pirate_no_free_space", f"{command.to} has no free harbour space")
+        refuse("pirate_no_free_space", f"{command.to} has no free harbour space")
     if not 0 <= command.space < len(CITY[command.to].harbours):
-        raise rule("pirate_bad_space", f"{command.to} has no harbour space {command.space}")
+        refuse("pirate_bad_space", f"{command.to} has no harbour space {command.space}")
     if command.free:
         if not state.turn.pirate_due or command.cards:
-            raise rule("pirate_not_free", "the free move is owed only on arriving at Islas Canarias")
+            refuse("pirate_not_free", "the free move is owed only on arriving at Islas Canarias")
         if command.to == data.CANARIAS:
-            raise rule("pirate_bad_city", "the free move takes the pirate to another city")
+            refuse("pirate_bad_city", "the free move takes the pirate to another city")
         return 0
     if state.rules == 1 and state.turn.pirate_due:
-        raise rule("pirate_move_owed", "the free move owed on arrival is this turn's pirate move")
+        refuse("pirate_move_owed", "the free move owed on arrival is this turn's pirate move")
     if state.turn.pirate_moved:
-        raise rule("pirate_already_moved", "the pirate may be moved once per turn by cards or money")
+        refuse("pirate_already_moved", "the pirate may be moved once per turn by cards or money")
     if command.cards:
         checks = {1: _check_cards_v1, 2: _check_cards, 3: _check_cards}
         checks.get(state.rules, _check_offered_cards)(state, seat, command)
         return 0
     cost = data.PIRATE_STEP_COST * distance(state.pirate, command.to)
     if state.players[seat].money < cost:
-        raise rule("cannot_afford", f"moving the pirate there costs {cost} Florin")
+        refuse("cannot_afford", f"moving the pirate there costs {cost} Florin")
     return cost
 
 

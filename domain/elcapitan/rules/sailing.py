@@ -11,7 +11,7 @@ from domain.elcapitan.rules.board import (
     arrival_space,
     card_cost,
     distance,
-    rule,
+    refuse,
 )
 from domain.elcapitan.state import State
 
@@ -19,21 +19,21 @@ from domain.elcapitan.state import State
 def check_turn(state: State, seat: int) -> None:
     """Only the active player acts during a turn."""
     if state.stage == "over":
-        raise rule("game_over", "the game is over")
+        refuse("game_over", "the game is over")
     if state.stage != "turn":
-        raise rule("not_in_turn", "no turn is being played now (loans or start-player choice pending)")
+        refuse("not_in_turn", "no turn is being played now (loans or start-player choice pending)")
     if seat != state.current:
-        raise rule("not_your_turn", f"it is seat {state.current}'s turn")
+        refuse("not_your_turn", f"it is seat {state.current}'s turn")
 
 
 def check_buy(state: State, seat: int, card: str) -> int:
     """Any number of displayed cards may be bought before and after building; returns the price."""
     check_turn(state, seat)
     if card not in state.destinations.display and card not in state.interconnections.display:
-        raise rule("card_not_displayed", f"card {card} is not on display")
+        refuse("card_not_displayed", f"card {card} is not on display")
     cost = card_cost(card)
     if state.players[seat].money < cost:
-        raise rule("cannot_afford", f"card {card} costs {cost} Florin")
+        refuse("cannot_afford", f"card {card} costs {cost} Florin")
     return cost
 
 
@@ -73,14 +73,14 @@ def check_sail(state: State, seat: int, card: str, to: str) -> None:
     """Sailing comes before the action, with a card from the hand that reaches ``to``."""
     check_turn(state, seat)
     if state.turn.acted:
-        raise rule("sail_after_action", "sailing must happen before building")
+        refuse("sail_after_action", "sailing must happen before building")
     if card not in state.players[seat].hand:
-        raise rule("card_not_in_hand", f"card {card} is not in seat {seat}'s hand")
+        refuse("card_not_in_hand", f"card {card} is not in seat {seat}'s hand")
     if state.city_index(to) < 0:
-        raise rule("no_such_city", f"{to!r} is not a city in play")
+        refuse("no_such_city", f"{to!r} is not a city in play")
     if to not in sail_targets(state, seat, card):
         where = state.players[seat].ship or "off the board"
-        raise rule("unreachable", f"card {card} does not take a ship from {where} to {to}")
+        refuse("unreachable", f"card {card} does not take a ship from {where} to {to}")
 
 
 def decide_sail(state: State, seat: int, card: str, to: str) -> list[ev.ElCapitanEvent]:
