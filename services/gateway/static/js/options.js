@@ -2,25 +2,56 @@
 // fields and read back; shared by the lobby's two forms (a game by links, a table for accounts).
 import { el } from "./dom.js";
 
+// Each option: its readable name, one line saying what it changes, and (for a choice) each choice's name.
+// This is the one place option names are worded: the forms, the lobby's table rows and the help page read it.
 export const OPTIONS = {
   manila: [
-    { kind: "check", name: "variant_boarding", label: "Boarding variant (a pirate may displace a crew member)" },
-    { kind: "select", name: "deal", label: "Shares dealt", choices: [["all_twenty", "from all 20 shares (2015 rules)"], ["three_of_each", "from three of each (2005 rules)"]] },
+    { kind: "check", name: "variant_boarding", title: "Boarding variant",
+      help: "A pirate may board a full barge on field 13 by displacing one of its crew, not only take a free place." },
+    { kind: "select", name: "deal", title: "Shares dealt at the start",
+      help: "Which pile each player's two starting shares are dealt from.",
+      choices: [["all_twenty", "from all 20 shares (2015 edition)"], ["three_of_each", "from three of each good (2005 edition)"]] },
   ],
   elcapitan: [
-    { kind: "list", name: "expansions", label: "Expansion cities", choices: [["porto", "Porto"], ["lisboa", "Lisboa"], ["canarias", "Islas Canarias"]] },
+    { kind: "list", name: "expansions", title: "Expansion cities",
+      help: "Adds cities off the main board, reached by their own sailing cards; each changes the map and the paydays.",
+      choices: [["porto", "Porto"], ["lisboa", "Lisboa"], ["canarias", "Islas Canarias"]] },
   ],
-  eic: [{ kind: "check", name: "pledging", label: "Pledging (shares may be pledged for money)" }],
+  eic: [
+    { kind: "check", name: "pledging", title: "Pledging",
+      help: "A starting share may be pledged for half its value and bought back at full value in the stock exchange phase." },
+  ],
 };
+
+/** The option `name` of `game` as data (undefined for one this client does not know). */
+const optionOf = (game, name) => (OPTIONS[game] || []).find((o) => o.name === name);
+
+/** A chosen value in words: a choice's name, or the raw value for one unknown. */
+function valueWords(option, value) {
+  const named = new Map(option.choices || []);
+  return Array.isArray(value) ? value.map((v) => named.get(v) || v).join(", ") : named.get(value) || String(value);
+}
+
+/** `options` of a table or game in words ("Boarding variant · Shares dealt at the start: from all 20…"). */
+export function describeOptions(game, options) {
+  const parts = Object.entries(options || {}).filter(([, v]) => v !== false && !(Array.isArray(v) && !v.length)).map(([k, v]) => {
+    const option = optionOf(game, k);
+    if (!option) return v === true ? k : `${k}: ${Array.isArray(v) ? v.join(", ") : v}`;
+    return v === true ? option.title : `${option.title}: ${valueWords(option, v)}`;
+  });
+  return parts.length ? parts.join(" · ") : "standard rules";
+}
 
 /** The option fields of `game` in the fieldset `box`. */
 export function drawOptionFields(box, game) {
   const options = OPTIONS[game] || [];
   box.hidden = options.length === 0;
   box.replaceChildren(el("legend", {}, "Options"), ...options.map((o) => {
-    if (o.kind === "check") return el("label", { class: "row" }, el("input", { type: "checkbox", "data-option": o.name }), " ", o.label);
-    if (o.kind === "select") return el("label", { class: "row" }, o.label, " ", el("select", { "data-option": o.name }, o.choices.map(([v, t]) => el("option", { value: v }, t))));
-    return el("div", { class: "row" }, o.label, ": ", o.choices.map(([v, t]) => el("label", { class: "inline" }, el("input", { type: "checkbox", "data-list": o.name, value: v }), " ", t)));
+    const help = el("small", { class: "option-help", id: `${box.id}-${o.name}-help` }, o.help);
+    const described = { "aria-describedby": help.id };
+    if (o.kind === "check") return el("div", { class: "option" }, el("label", { class: "row" }, el("input", { type: "checkbox", "data-option": o.name, ...described }), " ", o.title), help);
+    if (o.kind === "select") return el("div", { class: "option" }, el("label", { class: "row" }, o.title, " ", el("select", { "data-option": o.name, ...described }, o.choices.map(([v, t]) => el("option", { value: v }, t)))), help);
+    return el("div", { class: "option" }, el("div", { class: "row" }, o.title, ": ", o.choices.map(([v, t]) => el("label", { class: "inline" }, el("input", { type: "checkbox", "data-list": o.name, value: v, ...described }), " ", t))), help);
   }));
 }
 

@@ -4,7 +4,7 @@ import { mountAccount } from "./account.js";
 import { BOTS } from "./bots.js";
 import { el, People } from "./dom.js";
 import { api } from "./net.js";
-import { drawOptionFields, readOptionFields } from "./options.js";
+import { describeOptions, drawOptionFields, readOptionFields } from "./options.js";
 
 const $ = (id) => document.getElementById(id);
 const JSON_HEADERS = { "Content-Type": "application/json" };
@@ -16,11 +16,6 @@ let catalog = [];
 let seatedAt = new Set();
 
 const sitsAt = (table) => Boolean(me) && table.seated.some((n) => n.toLowerCase() === me.toLowerCase());
-
-function describe(options) {
-  const parts = Object.entries(options || {}).map(([k, v]) => (v === true ? k : `${k}: ${Array.isArray(v) ? v.join(", ") : v}`));
-  return parts.length ? parts.join(" · ") : "standard rules";
-}
 
 function clockLine(table) {
   if (!table.clock || table.clock === "no clock") return "";
@@ -39,7 +34,7 @@ function tableRow(table) {
     el("b", {}, table.title), " ", el("span", { class: "badge" }, `${table.free} of ${table.seats} seats free`),
     table.rated ? el("span", { class: "tag" }, "rated") : "",
     el("div", { class: "names" }, "Seated: ", table.seated.join(", "), table.bots.length ? ` + ${table.bots.map((b) => b + " bot").join(", ")}` : ""),
-    el("div", { class: "options" }, describe(table.options)), clockLine(table), join, start, leave);
+    el("div", { class: "options" }, describeOptions(table.game, table.options)), clockLine(table), join, start, leave);
 }
 
 async function act(tableId, verb) {
