@@ -203,3 +203,23 @@ def test_an_entry_with_no_game_is_kept_for_its_creator_then_dropped(redis_client
     assert redis_client.zscore(keys.CREATING, "never") is not None
     assert game_creation.reconcile(redis_client, began + game_creation.GRACE_MS + 1) == 1
     assert redis_client.zcard(keys.CREATING) == 0
+
+
+def test_a_creation_whose_tokens_redis_refuses_at_its_memory_limit_is_refused_then_undone(
+    stack: ServerThread, redis_client: redis.Redis
+) -> None:
+    async def memory_full(done: str) -> None:
+        if done == "made":
+            redis_client.config_set("maxmemory-policy", "noeviction")
+            redis_client.config_set("maxmemory", 1)  # every write from here on: "OOM command not allowed"
+
+    game_creation.between_steps = memory_full
+    try:
+        with httpx.Client(base_url=stack.base) as api:
+            refused = api.post("/api/games", json=SPEC)
+    finally:
+        redis_client.config_set("maxmemory", 0)
+    assert (refused.status_code, refused.json()["error"]) == (503, "unavailable")
+    assert not redis_client.exists(tokens_key("half"), spectating_key("half"))  # the script wrote nothing
+    assert reconcile_later(redis_client) == 1
+    assert game_keys(redis_client, "half") == [] and redis_client.zcard(keys.CREATING) == 0
