@@ -4,7 +4,7 @@ the game is made when the last seat is taken (or earlier by its creator, once en
 - ``hm:table:<id>``: a hash (game, seats, options, rated, creator, address, status, game_id, created_ms;
   while starting, pending_game and claimed_ms: ``services/players/table_start.py``);
 - ``hm:table:<id>:seated``: the accounts seated, in order (seat 0 first);
-- ``hm:tables:open``: open tables by creation time, for the lobby;
+- ``hm:tables:open``: open tables by creation time, for the lobby (which leaves out private ones) and expiry;
 - ``hm:tables:of:<account>`` / ``hm:tables:from:<address>``: the open tables an account, and an address,
   opened, which their quotas count (``TableSettings``): every one of them, not only those the lobby lists.
 
@@ -146,6 +146,8 @@ class Table(msgspec.Struct, kw_only=True):
     claimed_ms: int = 0
     clock: TableClock = NO_CLOCK
     """Its game's clock (``workers/jobs/table_clocks.py``); a table opened before clocks has none."""
+    private: bool = False
+    """Not listed in the lobby (``_FAIR`` skips it): reached by its invite link alone."""
 
 
 def table_key(table_id: str) -> str:
@@ -194,6 +196,7 @@ async def open_table(
     creator: str,
     address: str,
     clock: TableClock = NO_CLOCK,
+    private: bool = False,
 ) -> str:
     """A new open table (``spec``: game, seats, options, rated, bots; ``clock``: its game's) with its
     creator in seat 0 and the bots
@@ -206,6 +209,7 @@ async def open_table(
         "game": game, "seats": seats, "humans": seats - len(bots), "bots": msgspec.json.encode(bots),
         "options": msgspec.json.encode(options), "rated": int(rated), "creator": creator,
         "address": address[:64], "status": "open", "created_ms": now, "clock": table_clocks.encode(clock),
+        "private": int(private),
     }  # fmt: skip
     done = int(
         await redis.eval(
@@ -272,6 +276,7 @@ def decoded(table_id: str, raw: dict[bytes, bytes], seated: list[bytes]) -> Tabl
         pending_game=field.get("pending_game") or None,
         claimed_ms=int(field.get("claimed_ms", 0)),
         clock=table_clocks.decode(field.get("clock")) or NO_CLOCK,
+        private=field.get("private") == "1",
     )
 
 
@@ -281,8 +286,8 @@ _FAIR = """
 local rounds = {}
 local rank = {}
 for _, id in ipairs(redis.call('ZREVRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)) do
-  local f = redis.call('HMGET', 'hm:table:' .. id, 'creator', 'status', 'created_ms')
-  if f[1] and f[2] == 'open' and (tonumber(f[3]) or 0) >= tonumber(ARGV[3]) then
+  local f = redis.call('HMGET', 'hm:table:' .. id, 'creator', 'status', 'created_ms', 'private')
+  if f[1] and f[2] == 'open' and (tonumber(f[3]) or 0) >= tonumber(ARGV[3]) and f[4] ~= '1' then
     local r = (rank[f[1]] or 0) + 1
     rank[f[1]] = r
     if rounds[r] == nil then rounds[r] = {} end

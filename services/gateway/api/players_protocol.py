@@ -43,6 +43,8 @@ class OpenTable(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """Its game's clock: a preset (``{"preset": "rapid"}``) or custom values (``{"kind": "turn", "hours": 48}``),
     and what a seat out of time becomes (``on_timeout``: ``bot`` or ``drop``); none: the idle limit alone
     (``workers/jobs/table_clocks.py``)."""
+    private: bool = False
+    """Left out of the lobby's list: only those given its invite link (``/?table=<id>``) find it."""
 
 
 class TableInfo(msgspec.Struct, kw_only=True):
@@ -65,6 +67,8 @@ class TableInfo(msgspec.Struct, kw_only=True):
     """Its clock as the lobby shows it (``10 min + 10 s/move``, ``1 day/move``)."""
     on_timeout: str = "bot"
     """What a seat out of time becomes: ``bot`` (a stand-in plays it until its player moves) or ``drop``."""
+    private: bool = False
+    """Not listed in the lobby; its invite link (``/?table=<id>``) reaches it."""
 
 
 class Resigned(msgspec.Struct, frozen=True, kw_only=True):
@@ -91,6 +95,10 @@ class MyGame(msgspec.Struct, kw_only=True):
     status: str
     to_act: list[int]
     your_turn: bool
+    created_ms: int = 0
+    """When the account sat down in it (ms since the epoch): *My games* shows its date."""
+    winners: list[int] = []
+    """A finished game's winning seats (empty while live, or not read yet: ``api/game_winners.py``)."""
 
 
 class MyGames(msgspec.Struct, kw_only=True):

@@ -19,6 +19,7 @@ from services.bootstrap import ClusterNotSupported
 from services.gateway.access import auth
 from services.gateway.api import names
 from services.gateway.api.accounts_http import require_account, require_same_site
+from services.gateway.api.game_winners import winners_of
 from services.gateway.api.players_protocol import MyGame, MyGames, OpenTable, Resigned, TableInfo, TableList
 from services.gateway.api.requests import (
     ApiError,
@@ -56,6 +57,7 @@ async def _infos(gateway: Gateway, listed: list[Table]) -> list[TableInfo]:
                 seats=table.seats, options=table.options, rated=table.rated, creator=creator, seated=seated,
                 bots=table.bots, free=table.seats - len(table.bots) - len(seated), status=table.status,
                 game_id=table.game_id, clock=table.clock.label(), on_timeout=table.clock.on_timeout,
+                private=table.private,
             )
         )  # fmt: skip
     return out
@@ -116,8 +118,9 @@ async def open_table(request: Request) -> Response:
     spec_of_table = (spec.game, spec.seats, spec.options, spec.rated, [str(b) for b in spec.bots])
     try:
         table_id = await tables.open_table(
-            gateway.redis, gateway.settings.tables, spec_of_table, account, client_address(request), clock
-        )
+            gateway.redis, gateway.settings.tables, spec_of_table, account, client_address(request), clock,
+            spec.private,
+        )  # fmt: skip
     except TableError as exc:
         raise ApiError(exc.status, exc.code, exc.message) from exc
     log.info("table_opened", table_id=table_id, game=spec.game, seats=spec.seats, account=account)
@@ -207,9 +210,11 @@ async def my_games(request: Request) -> Response:
 
 async def games_of(gateway: Gateway, account: str) -> list[MyGame]:
     """The account's games, newest first. Whose turn it is comes from the game's feed, loaded for the live
-    games only: a finished game's meta says all there is, and an account may have played hundreds."""
+    games only: a finished game's meta says all there is but its winners, read once and kept
+    (``game_winners.py``), and an account may have played hundreds."""
     redis = gateway.redis
-    ids = [i.decode() for i in await redis.zrevrange(account_games_key(account), 0, MY_GAMES_LIMIT - 1)]
+    listed = await redis.zrevrange(account_games_key(account), 0, MY_GAMES_LIMIT - 1, withscores=True)
+    ids, since = [i.decode() for i, _ in listed], {i.decode(): int(ms) for i, ms in listed}
     pipe = redis.pipeline(transaction=False)
     for game_id in ids:
         queue_meta_read(pipe, game_id)
@@ -227,9 +232,12 @@ async def games_of(gateway: Gateway, account: str) -> list[MyGame]:
                 game_id=game_id, game=meta.header.game, title=game.title if game else meta.header.game,
                 seat=int(seat), names=await names.load(redis, game_id, meta.header.seats, meta.bots),
                 status="finished" if to_act is None else meta.status, to_act=to_act or [],
-                your_turn=int(seat) in (to_act or []),
+                your_turn=int(seat) in (to_act or []), created_ms=since[game_id],
             )
         )  # fmt: skip
+    winners = await winners_of(gateway, [g.game_id for g in out if g.status == "finished"])
+    for mine in out:
+        mine.winners = winners.get(mine.game_id, [])
     return out
 
 

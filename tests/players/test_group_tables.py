@@ -1,0 +1,73 @@
+"""Tables for a group (issue 44.10) over HTTP on the real stack: a private table is left out of the lobby's
+list and reached by its id (the invite link) alone, where anyone seats themselves; *My games* gives each
+game's date and, once it has ended, its winners, read once and kept."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+import redis
+
+from services.gateway.api.game_winners import WINNERS
+from tests.gateway.harness import ServerThread
+from tests.players.stack import rated_stack, sign_up
+from tests.players.test_players_api import play_race_to_the_end
+
+pytestmark = pytest.mark.redis
+
+
+@pytest.fixture
+def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
+    with rated_stack(redis_url) as server:
+        yield server
+
+
+def test_a_private_table_is_unlisted_and_its_invite_link_seats_a_friend(stack: ServerThread) -> None:
+    ann, bob, cat = sign_up(stack.base, "ann"), sign_up(stack.base, "bob"), sign_up(stack.base, "cat")
+    private = ann.post("/api/tables", json={"game": "race", "seats": 3, "private": True}).json()
+    public = ann.post("/api/tables", json={"game": "race", "seats": 2}).json()
+    assert private["private"] is True and public["private"] is False
+    listed = [t["table_id"] for t in httpx.get(f"{stack.base}/api/tables").json()["tables"]]
+    assert listed == [public["table_id"]]  # the private one is nowhere in the lobby
+    invited = httpx.get(f"{stack.base}/api/tables/{private['table_id']}").json()  # the link, signed out
+    assert invited["status"] == "open" and invited["free"] == 2 and invited["private"] is True
+    assert bob.post(f"/api/tables/{private['table_id']}/join").json()["seated"] == ["ann", "bob"]
+    started = cat.post(f"/api/tables/{private['table_id']}/join").json()
+    assert started["status"] == "started" and started["game_id"]
+    listed = [t["table_id"] for t in httpx.get(f"{stack.base}/api/tables").json()["tables"]]
+    assert listed == [public["table_id"]]
+
+
+def test_my_games_have_a_date_and_once_ended_their_winners(
+    stack: ServerThread, redis_client: redis.Redis
+) -> None:
+    before = int(time.time() * 1000)
+    ann, bob = sign_up(stack.base, "ann"), sign_up(stack.base, "bob")
+    table = ann.post("/api/tables", json={"game": "race", "seats": 2}).json()
+    game_id = bob.post(f"/api/tables/{table['table_id']}/join").json()["game_id"]
+    (live,) = ann.get("/api/me/games").json()["games"]
+    assert live["status"] == "live" and live["winners"] == []
+    assert before <= live["created_ms"] <= int(time.time() * 1000)
+    play_race_to_the_end([ann, bob], game_id)
+    outcome = ann.get(f"/api/games/{game_id}").json()["outcome"]
+    for player, seat in ((ann, 0), (bob, 1)):
+        (ended,) = player.get("/api/me/games").json()["games"]
+        assert (ended["status"], ended["seat"]) == ("finished", seat)
+        assert ended["winners"] == outcome["winners"] and ended["winners"]
+        assert ended["created_ms"] == live["created_ms"]
+    assert redis_client.hget(WINNERS, game_id) is not None  # kept: the next list reads no feed for it
+
+
+def test_a_kept_winner_record_changed_by_hand_reads_as_none(
+    stack: ServerThread, redis_client: redis.Redis
+) -> None:
+    ann, bob = sign_up(stack.base, "ann"), sign_up(stack.base, "bob")
+    table = ann.post("/api/tables", json={"game": "race", "seats": 2}).json()
+    game_id = bob.post(f"/api/tables/{table['table_id']}/join").json()["game_id"]
+    play_race_to_the_end([ann, bob], game_id)
+    redis_client.hset(WINNERS, game_id, b"not json")
+    (ended,) = ann.get("/api/me/games").json()["games"]
+    assert ended["status"] == "finished" and ended["winners"] == []
