@@ -1,9 +1,12 @@
-"""Redis key names. A game's keys share the hash tag ``{g:<id>}`` so one game lives on one shard."""
+"""Redis key names, each written here and nowhere else (``tests/contract/test_redis_keys_in_one_place.py``).
+
+A game's keys share the hash tag ``{g:<id>}`` so one game lives on one shard."""
 
 from __future__ import annotations
 
 import functools
 import zlib
+from collections.abc import Callable
 
 PREFIX = "hm"
 GROUP = "fold"
@@ -135,3 +138,106 @@ def log_level(level: int) -> str:
 def log_chain(stream: str, chain_id: str) -> str:
     """A sorted set: member leaf index, score seq (the chain's start scored 0, each head by its seq)."""
     return f"{LOG}:chain:{stream}:{chain_id}"
+
+
+def lua_key(key_of: Callable[[str], str], lua_id: str) -> str:
+    """A Lua expression for ``key_of(<the Lua variable lua_id>)``: scripts that read a key per id build it
+    from this, so the key's text stays here (``services/players/tables.py``)."""
+    before, after = key_of("\x00").split("\x00")
+    return f"'{before}' .. {lua_id}" + (f" .. '{after}'" if after else "")
+
+
+def tournament_key(tournament_id: str, part: str) -> str:
+    """A tournament's keys share the hash tag ``{t:<id>}`` (``events/tournament_store.py``)."""
+    return f"{PREFIX}:{{t:{tournament_id}}}:{part}"
+
+
+TOURNAMENTS = f"{PREFIX}:tournaments"
+CLOCK_DUE = f"{PREFIX}:clock:due"
+MIGRATED_SCOPED_FIELDS = f"{PREFIX}:migrated:scoped-result-fields"
+METRICS = f"{PREFIX}:metrics"
+ARCHIVE_INDEX = f"{PREFIX}:archive"
+ARCHIVE_FAILED = f"{PREFIX}:archive:failed"
+CHAT_RELAY = f"{PREFIX}:chat:relay"
+GAMES_WINNERS = f"{PREFIX}:games:winners"
+
+# --- accounts, sessions and sign-in throttles (services/players/, services/gateway/access/) --------------
+# ``name`` is the account's key (its name in lower case, ``players.rules.name_key``); the [:64] cuts bound a
+# key's length whatever a client sends.
+
+SESSIONS_REVOKED = f"{PREFIX}:session:revoked"
+ACCOUNTS_SWEPT = f"{PREFIX}:accounts:nameless_swept"
+
+
+def account(name: str) -> str:
+    """A hash: the account (``account("*")`` is the pattern a sweep scans)."""
+    return f"{PREFIX}:account:{name}"
+
+
+def account_part(name: str, part: str) -> str:
+    """An account's ``sessions``, ``muted``, ``games`` or ``addrs``."""
+    return f"{account(name)}:{part}"
+
+
+def session(digest: str) -> str:
+    return f"{PREFIX}:session:{digest}"
+
+
+def password_change(name: str) -> str:
+    return f"{PREFIX}:password-change:{name}"
+
+
+def signin_name(name: str) -> str:
+    return f"{PREFIX}:signin:name:{name[:64]}"
+
+
+def signin_address(address: str) -> str:
+    return f"{PREFIX}:signin:addr:{address[:64]}"
+
+
+def signin_pair(name: str, address: str) -> str:
+    return f"{PREFIX}:signin:pair:{name[:64]}:{address[:64]}"
+
+
+def signin_failed(name: str) -> str:
+    return f"{PREFIX}:signin:failed:{name[:64]}"
+
+
+# --- players' tables (services/players/tables.py, table_start.py, table_clock.py) ------------------------
+
+TABLES_OPEN = f"{PREFIX}:tables:open"
+TABLES_LIVE = f"{PREFIX}:tables:live"
+TABLES_IDLE_PASS = f"{PREFIX}:tables:idle_pass"
+TABLES_STARTING = f"{PREFIX}:tables:starting"
+TABLES_LEGACY_SWEPT = f"{PREFIX}:tables:legacy_swept"
+TABLES_FORFEITED = f"{PREFIX}:tables:forfeited"
+
+
+def table(table_id: str) -> str:
+    """A hash: the table (``table("*")`` is the pattern a sweep scans)."""
+    return f"{PREFIX}:table:{table_id}"
+
+
+def account_tables(name: str) -> str:
+    return f"{PREFIX}:tables:of:{name}"
+
+
+def address_tables(address: str) -> str:
+    return f"{PREFIX}:tables:from:{address[:64]}"
+
+
+def account_made(name: str) -> str:
+    return f"{PREFIX}:tables:games:{name}"
+
+
+def address_made(address: str) -> str:
+    return f"{PREFIX}:tables:games_from:{address[:64]}"
+
+
+# --- ratings (workers/jobs/account_ratings.py): one hash tag per game kind --------------------------------
+
+
+def ratings_key(game: str, part: str) -> str:
+    """``ratings``, ``board``, ``rated``, ``unrated``, ``history:<account>``, ``pairs:<pairing>``,
+    ``game:<game id>``."""
+    return f"{PREFIX}:{{r:{game}}}:{part}"

@@ -38,7 +38,7 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 PUBLISH_LUA = """
--- KEYS[1] = hm:{log}:key; ARGV = origin, vkey, retired (JSON), then the vkeys ours replaces (retired).
+-- KEYS[1] = keys.LOG_KEY; ARGV = origin, vkey, retired (JSON), then the vkeys ours replaces (retired).
 -- Publishes the caller's key unless another one, not among those it retired, signs the log.
 local current = redis.call('HGET', KEYS[1], 'vkey')
 local allowed = current == false or current == ARGV[2]

@@ -16,7 +16,7 @@ import redis
 
 from events import codec, keys
 
-DONE = f"{keys.PREFIX}:migrated:scoped-result-fields"
+DONE = keys.MIGRATED_SCOPED_FIELDS
 """Set once every game is migrated: ``serve`` then skips the pass."""
 
 _OLD_BOT_ID = re.compile(r"^bot-\d+-(\d+)$")

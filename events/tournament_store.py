@@ -31,7 +31,7 @@ from events.store import (
     parse_append_reply,
 )
 
-INDEX = f"{keys.PREFIX}:tournaments"
+INDEX = keys.TOURNAMENTS
 FAILED_FIELD = "failed"
 """The meta hash's field with the reason a tournament was set aside (``TournamentStore.mark_failed``)."""
 MAX_FAILURE = 500
@@ -47,7 +47,7 @@ class TournamentExists(EventsError):
 
 
 def tournament_key(tournament_id: str, part: str) -> str:
-    return f"{keys.PREFIX}:{{t:{tournament_id}}}:{part}"
+    return keys.tournament_key(tournament_id, part)
 
 
 def _keys(tournament_id: str) -> tuple[str, str, str, str]:

@@ -10,10 +10,11 @@ import bisect
 from collections.abc import Sequence
 from typing import Any
 
+from events import keys
 from events.envelope import CommandRecord
 from events.store import now_ms
 
-METRICS_KEY = "hm:metrics"
+METRICS_KEY = keys.METRICS
 LATENCY_BUCKETS_MS = (1, 2, 5, 10, 20, 50, 100, 250, 500, 1000, 5000)
 _BUCKET_FIELDS = tuple(f"latency_le_{bound}" for bound in LATENCY_BUCKETS_MS)
 

@@ -16,9 +16,11 @@ from typing import Any
 
 import structlog
 
+from events import keys
+
 log = structlog.get_logger("accounts")
 
-SWEPT = "hm:accounts:nameless_swept"
+SWEPT = keys.ACCOUNTS_SWEPT
 """Set once this Redis's account records were swept."""
 
 _REMOVE = """
@@ -35,7 +37,7 @@ def sweep_nameless(client: Any) -> int:
     if client.exists(SWEPT):
         return 0
     removed = 0
-    for key in client.scan_iter(match="hm:account:*", count=1000):
+    for key in client.scan_iter(match=keys.account("*"), count=1000):
         if key.count(b":") == 2:  # hm:account:<name>, not one of its :sessions, :known ... keys
             removed += int(client.eval(_REMOVE, 3, key, key + b":known", key + b":sessions"))
     client.set(SWEPT, 1)

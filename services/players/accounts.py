@@ -31,6 +31,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from domain.players.reserved import check_unreserved
 from domain.players.rules import checked_name, checked_password, name_key
 from domain.players.throttle import Window
+from events import keys
 
 log = structlog.get_logger("accounts")
 
@@ -110,15 +111,15 @@ class Hashing:
 
 
 def account_key(name: str) -> str:
-    return f"hm:account:{name_key(name)}"
+    return keys.account(name_key(name))
 
 
 def sessions_key(name: str) -> str:
-    return f"{account_key(name)}:sessions"
+    return keys.account_part(name_key(name), "sessions")
 
 
 def session_key(digest: str) -> str:
-    return f"hm:session:{digest}"
+    return keys.session(digest)
 
 
 def session_digest(secret: str) -> str:
@@ -228,8 +229,8 @@ async def throttle_wait(redis: Any, key: str, window: Window, now: float) -> flo
 
 
 def name_throttle_key(name: str) -> str:
-    return f"hm:signin:name:{name_key(name)[:64]}"
+    return keys.signin_name(name_key(name))
 
 
 def address_throttle_key(address: str) -> str:
-    return f"hm:signin:addr:{address[:64]}"
+    return keys.signin_address(address)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.players.rules import MAX_MUTED
-from services.players.accounts import account_key
+from domain.players.rules import MAX_MUTED, name_key
+from events import keys
 
 
 class MuteError(Exception):
@@ -21,7 +21,7 @@ class MuteError(Exception):
 
 
 def muted_key(account: str) -> str:
-    return f"{account_key(account)}:muted"
+    return keys.account_part(name_key(account), "muted")
 
 
 async def muted(redis: Any, account: str) -> list[str]:

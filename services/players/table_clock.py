@@ -32,11 +32,11 @@ from workers.jobs.schedule import make_scheduler
 
 log = structlog.get_logger("tables")
 
-LIVE = "hm:tables:live"
+LIVE = keys.TABLES_LIVE
 """Every live game a table made (game id by when it was claimed); written with the table's ``started``."""
 FORFEITED = table_clocks.FORFEITED
 """Table games with a seat out of time: their later turns are claimed at every pass, not after hours."""
-PASS_KEY = "hm:tables:idle_pass"
+PASS_KEY = keys.TABLES_IDLE_PASS
 PASS_EVERY_MS = 60_000
 
 

@@ -26,6 +26,7 @@ import structlog
 from starlette.concurrency import run_in_threadpool
 
 from domain.engine import RuleViolation
+from events import keys
 from events.errors import GameExists
 from services.bootstrap import ClusterNotSupported, Services
 from services.games import create_game
@@ -55,7 +56,7 @@ from workers.jobs.table_clocks import clock_key
 
 log = structlog.get_logger("tables")
 
-STARTING = "hm:tables:starting"
+STARTING = keys.TABLES_STARTING
 """Tables being started: table id by when it was claimed (the reconciler's list)."""
 STALE_MS = 10_000
 """A claim older than this whose table is not ``started`` was left by a gateway that died (a start takes
@@ -221,7 +222,7 @@ async def display_names(redis: Any, accounts: list[str]) -> list[str]:
         return []
     pipe = redis.pipeline(transaction=False)
     for account in accounts:
-        pipe.hget(f"hm:account:{account}", "name")
+        pipe.hget(keys.account(account), "name")
     return _shown(await pipe.execute(), accounts)
 
 
@@ -253,7 +254,7 @@ def reconcile(services: Services, url: str, now: int) -> int:
     return done
 
 
-LEGACY_SWEPT = "hm:tables:legacy_swept"
+LEGACY_SWEPT = keys.TABLES_LEGACY_SWEPT
 _REOPEN_LEGACY = """
 -- KEYS: the table, OPEN, LIVE; ARGV: the table's id
 local f = redis.call('HMGET', KEYS[1], 'status', 'pending_game', 'created_ms', 'game_id')
@@ -276,7 +277,7 @@ def sweep_legacy(client: Any) -> int:
     if not client.set(LEGACY_SWEPT, 1, nx=True):
         return 0
     reopened = 0
-    for key in client.scan_iter(match="hm:table:*", count=1000):
+    for key in client.scan_iter(match=keys.table("*"), count=1000):
         parts = key.decode().split(":")
         if len(parts) == 3:  # hm:table:<id>, not its :seated list
             reopened += int(client.eval(_REOPEN_LEGACY, 3, key, OPEN, LIVE, parts[2]))
@@ -304,7 +305,7 @@ def _take_over(services: Services, table: Table, url: str) -> int:
 def _names(client: Any, accounts: list[str]) -> list[bytes | None]:
     pipe = client.pipeline(transaction=False)
     for account in accounts:
-        pipe.hget(f"hm:account:{account}", "name")
+        pipe.hget(keys.account(account), "name")
     return list(pipe.execute())
 
 

@@ -64,7 +64,7 @@ def seat_accounts_key(game_id: str) -> str:
 
 def account_games_key(account: str) -> str:
     """The games an account sits in (a sorted set by creation time)."""
-    return f"hm:account:{account}:games"
+    return keys.account_part(account, "games")
 
 
 def tournament_accounts_key(tournament_id: str) -> str:
@@ -90,31 +90,31 @@ def seat_tournament_accounts(client: Any, tournament_id: str, game_id: str, play
 
 
 def ratings_key(game: str) -> str:
-    return f"hm:{{r:{game}}}:ratings"
+    return keys.ratings_key(game, "ratings")
 
 
 def board_key(game: str) -> str:
     """The leaderboard: accounts by ``rating_rules.board_score`` (rules version 1 wrote the ordinal,
     mu - 3 sigma, which sorts below every version 2 score until the account's next game)."""
-    return f"hm:{{r:{game}}}:board"
+    return keys.ratings_key(game, "board")
 
 
 def rated_key(game: str) -> str:
-    return f"hm:{{r:{game}}}:rated"
+    return keys.ratings_key(game, "rated")
 
 
 def history_key(game: str, account: str) -> str:
-    return f"hm:{{r:{game}}}:history:{account}"
+    return keys.ratings_key(game, f"history:{account}")
 
 
 def pairs_key(game: str, pairing: str) -> str:
     """When the rated games of one set of accounts ended, within the repeat window (game id -> ms)."""
-    return f"hm:{{r:{game}}}:pairs:{pairing}"
+    return keys.ratings_key(game, f"pairs:{pairing}")
 
 
 def unrated_key(game: str) -> str:
     """Rated games that rated nobody: game id -> why (``TOO_FEW``, ``SHARED_ADDRESS``)."""
-    return f"hm:{{r:{game}}}:unrated"
+    return keys.ratings_key(game, "unrated")
 
 
 TOO_FEW = "fewer than two accounts at the table"
@@ -123,7 +123,7 @@ SHARED_ADDRESS = "accounts seen on one address are not rated against each other"
 
 def game_changes_key(game: str, game_id: str) -> str:
     """One rated game's changes (account -> ``RatingChange``): what its end screen shows."""
-    return f"hm:{{r:{game}}}:game:{game_id}"
+    return keys.ratings_key(game, f"game:{game_id}")
 
 
 def games_played(client: Any, game: str, accounts: list[str]) -> dict[str, int]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from rq import Queue, Retry
 
+from events import keys
 from events.archived import trim
 from events.errors import UnknownGame
 from events.ids import job_id, parse_tournament_game_id
@@ -23,9 +24,9 @@ from workers.jobs.ownership import owned
 
 ARCHIVE_QUEUE = "hm-archive"
 ARCHIVE_JOB = "services.archive.run_archive_job"
-ARCHIVE_INDEX = "hm:archive"
+ARCHIVE_INDEX = keys.ARCHIVE_INDEX
 """A hash: game id -> JSON ``{"file", "last_seq", "last_hash", "bytes", "verified"}`` of its archive file."""
-ARCHIVE_FAILED = "hm:archive:failed"
+ARCHIVE_FAILED = keys.ARCHIVE_FAILED
 """A hash: game id -> why its archive job failed (``mark_archive_failed``); such a game is not enqueued again."""
 
 

@@ -30,7 +30,7 @@ from workers.jobs.table_clocks import FORFEITED, resigned_key
 
 log = structlog.get_logger("clock")
 
-DUE = f"{keys.PREFIX}:clock:due"
+DUE = keys.CLOCK_DUE
 """Live clocked games by when their next seat runs out of time (ms): the clock watcher claims each at that
 moment (``workers/jobs/clock_due.py``)."""
 

@@ -23,7 +23,7 @@ UNKNOWN = "unknown"
 
 
 def addresses_key(account: str) -> str:
-    return f"hm:account:{account}:addrs"
+    return keys.account_part(account, "addrs")
 
 
 def remember_address(client: Any, account: str, address: str, now_ms: int) -> Any:

@@ -30,7 +30,7 @@ from events.clocks import Clock, SeatClocks
 from events.store import LoadedGame
 
 ON_TIMEOUT = ("bot", "drop")
-FORFEITED = "hm:tables:forfeited"
+FORFEITED = keys.TABLES_FORFEITED
 """Table games with a seat out of time (``services/players/table_clock.py``'s pass gives their away seats
 to the stand-in): the idle limit's timeouts and a table clock's ``bot`` timeouts alike."""
 DEFAULT_STAND_IN = "greedy"

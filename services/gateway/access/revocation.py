@@ -22,9 +22,11 @@ from typing import Any
 import msgspec
 import structlog
 
+from events import keys
+
 log = structlog.get_logger("sessions")
 
-REVOKED = "hm:session:revoked"
+REVOKED = keys.SESSIONS_REVOKED
 """The pub/sub channel of revoked sessions: a JSON list of session digests."""
 
 Cut = Callable[[], None]

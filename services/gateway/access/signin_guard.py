@@ -26,6 +26,7 @@ import msgspec
 
 from domain.players.rules import name_key
 from domain.players.throttle import Window
+from events import keys
 from services.players import accounts
 from services.players.settings import PlayerSettings
 
@@ -37,11 +38,11 @@ KNOWN_TTL_S = 90 * 86_400
 
 
 def pair_key(name: str, address: str) -> str:
-    return f"hm:signin:pair:{name_key(name)[:64]}:{address[:64]}"
+    return keys.signin_pair(name_key(name), address)
 
 
 def failures_key(name: str) -> str:
-    return f"hm:signin:failed:{name_key(name)[:64]}"
+    return keys.signin_failed(name_key(name))
 
 
 def known_key(name: str) -> str:

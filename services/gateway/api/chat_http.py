@@ -26,6 +26,7 @@ from starlette.responses import Response
 
 from domain.engine import RuleViolation
 from domain.players.rules import chat_reaches, checked_author, checked_chat, may_post
+from events import keys
 from events.transport import slots as cluster_slots
 from events.transport.multiplexed_cluster import ClusterMultiplexed
 from services import cluster
@@ -52,7 +53,7 @@ from services.players import chat, mutes
 
 log = structlog.get_logger("chat")
 
-RELAY = "hm:chat:relay"
+RELAY = keys.CHAT_RELAY
 REVOKED_CHANNEL = REVOKED.encode()
 _relay_decoder = msgspec.json.Decoder(tuple[str, ChatFrame])
 

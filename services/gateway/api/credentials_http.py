@@ -14,6 +14,7 @@ from starlette.responses import Response
 from domain.engine import RuleViolation
 from domain.players.rules import name_key
 from domain.players.throttle import Window
+from events import keys
 from services.gateway.access import revocation
 from services.gateway.access.sessions import clear_session_cookie, players_of, session_secret
 from services.gateway.api.accounts_http import busy, require_account, require_same_site
@@ -42,7 +43,7 @@ async def change_password(request: Request) -> Response:
     account = await require_account(request)
     body = decode_body(await read_body(request), PasswordChange)
     redis = gateway_of(request).redis
-    throttle = f"hm:password-change:{name_key(account)}"
+    throttle = keys.password_change(name_key(account))
     if (
         wait_s := await accounts.throttle_wait(redis, throttle, Window(CHANGES_PER_MINUTE, 60.0), time.time())
     ) > 0:

@@ -12,6 +12,7 @@ from redis.asyncio import Redis
 from domain.engine import RuleViolation
 from domain.players.reserved import check_unreserved, digits_read, plain
 from domain.players.rules import NAME
+from events.keys import account as account_record
 from services.gateway.api.requests import ApiError
 from services.gateway.feeds.fanout import spectating_key
 
@@ -47,7 +48,7 @@ async def refuse_impersonation(redis: Redis, chosen: list[str]) -> None:
         return
     pipe = redis.pipeline(transaction=False)
     for key in keys:
-        pipe.exists(f"hm:account:{key}")
+        pipe.exists(account_record(key))
     taken = [key for key, found in zip(keys, await pipe.execute(), strict=True) if found]
     if taken:
         raise ApiError(422, "name_of_account", f"{taken[0]!r} is an account's name; a seat may not take it")

@@ -9,6 +9,7 @@ from starlette.responses import Response
 
 from domain.players import rating_rules as rules
 from domain.players.rules import NAME, name_key
+from events import keys
 from events.store import meta_from_hash, queue_meta_read
 from services.gateway.api.players_protocol import (
     AccountPage,
@@ -84,9 +85,7 @@ async def account_page(request: Request) -> Response:
     gateway = gateway_of(request)
     name = request.path_params["name"]
     account = name_key(name)
-    raw = (
-        await gateway.redis.hmget(f"hm:account:{account}", "name", "created_ms") if NAME.match(name) else None
-    )
+    raw = await gateway.redis.hmget(keys.account(account), "name", "created_ms") if NAME.match(name) else None
     if not raw or raw[0] is None:
         raise ApiError(404, "unknown_account", f"no account {name!r}")
     shown_name = raw[0].decode()
