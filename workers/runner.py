@@ -25,6 +25,7 @@ from rq import Queue
 
 from events.bus import CommandBus
 from events.store import EventStore, LoadedGame
+from workers.abandoned import requeue_abandoned
 from workers.botrunner import runners_alive, start_in_thread
 from workers.fold import FoldWorker
 from workers.jobs.account_ratings import RatingTrigger
@@ -213,11 +214,14 @@ def run_rq_worker(
         start_in_thread(*bots)
 
     episode, quit_on = Episode("rq"), _QuitCause.install()
+    dead: set[str] = set()  # this process's workers whose loops an outage ended: their jobs are handed back
     while True:
         started, worker = time.monotonic(), None
         try:
             names = (BOT_QUEUE, TOURNAMENT_QUEUE, ARCHIVE_QUEUE, SEARCH_QUEUE)  # in the order rq takes them
             queues = [Queue(name, connection=client) for name in names]
+            requeue_abandoned(client, queues, dead)  # issue 42: else "started" until rq's clean-up, minutes
+            dead.clear()
             worker = (SimpleWorker if no_fork else Worker)(queues, connection=client)
             quit_on.cause = None
             worker.work(logging_level=logging_level)
@@ -231,6 +235,8 @@ def run_rq_worker(
         if worker is not None:  # rq's teardown stops at its first refused write, before this
             with contextlib.suppress(Exception):
                 worker.unsubscribe()  # type: ignore[no-untyped-call]  # its pub/sub thread, else left reading a connection dropped below
+            _stop_horse(worker)
+            dead.add(worker.name)
         wait_s = episode.failed(cause, started)
         # rq's signal handlers stay installed after ``work``, and would ask Redis about a worker that is
         # gone: between two runs nothing is in hand, so a stop asked for now is taken at once.
@@ -239,6 +245,15 @@ def run_rq_worker(
             _wait_out(wait_s, client)
         if stop.asked:
             return
+
+
+def _stop_horse(worker: Any) -> None:
+    """A work-horse still running when its loop ended (the outage met the loop's heartbeat, not the job) is
+    killed and reaped: its job is handed back (``workers/abandoned.py``), and two runs at once must not be."""
+    if worker.horse_pid:
+        with contextlib.suppress(OSError):
+            worker.kill_horse(signal.SIGKILL)
+            worker.wait_for_horse()
 
 
 class _StopBetweenRuns:
