@@ -22,13 +22,14 @@ from typing import Any
 
 import msgspec
 
+from events import keys
 from services.players.table_settings import TableSettings
 from workers.jobs import table_clocks
 from workers.jobs.table_clocks import TableClock
 
 NO_CLOCK = table_clocks.PRESETS["none"]
 
-OPEN = "hm:tables:open"
+OPEN = keys.TABLES_OPEN
 OPEN_LIMIT = 200
 """Open tables the lobby lists."""
 LOBBY_READ = 2 * OPEN_LIMIT
@@ -40,18 +41,18 @@ _COUNT_OPEN = """
 local function open_count(set, cutoff, stale)
   local n = 0
   for _, id in ipairs(redis.call('SMEMBERS', set)) do
-    local f = redis.call('HMGET', 'hm:table:' .. id, 'status', 'created_ms')
+    local f = redis.call('HMGET', TABLE(id), 'status', 'created_ms')
     if f[1] == 'open' and (tonumber(f[2]) or 0) >= cutoff then n = n + 1 else table.insert(stale, {'SREM', set, id}) end
   end
   return n
 end
-"""
+""".replace("TABLE(id)", keys.lua_key(keys.table, "id"))
 COUNT_GAMES = """
 local function live_games(zset, floor, stale)
   local n = 0
   local listed = redis.call('ZRANGE', zset, 0, -1, 'WITHSCORES')
   for i = 1, #listed, 2 do
-    local status = redis.call('HGET', 'hm:{g:' .. listed[i] .. '}:meta', 'status')
+    local status = redis.call('HGET', META(listed[i]), 'status')
     if status == 'live' or (not status and tonumber(listed[i + 1]) >= floor) then n = n + 1
     else table.insert(stale, {'ZREM', zset, listed[i]}) end
   end
@@ -60,7 +61,7 @@ end
 local function prune(stale)
   for _, call in ipairs(stale) do redis.call(unpack(call)) end
 end
-"""
+""".replace("META(listed[i])", keys.lua_key(keys.meta, "listed[i]"))
 """A game counts while live, or while its table is starting (no meta yet: claimed after ``floor``). What
 no longer counts is pruned after the script's first write: Redis refuses a script at its memory limit only
 if that first write is one that takes memory (``HSET``), and lets all that follow through."""
@@ -151,7 +152,7 @@ class Table(msgspec.Struct, kw_only=True):
 
 
 def table_key(table_id: str) -> str:
-    return f"hm:table:{table_id}"
+    return keys.table(table_id)
 
 
 def seated_key(table_id: str) -> str:
@@ -159,20 +160,20 @@ def seated_key(table_id: str) -> str:
 
 
 def account_tables_key(account: str) -> str:
-    return f"hm:tables:of:{account}"
+    return keys.account_tables(account)
 
 
 def address_tables_key(address: str) -> str:
-    return f"hm:tables:from:{address[:64]}"
+    return keys.address_tables(address)
 
 
 def account_made_key(account: str) -> str:
     """The live games an account's tables made (a sorted set: game id by when it was claimed)."""
-    return f"hm:tables:games:{account}"
+    return keys.account_made(account)
 
 
 def address_made_key(address: str) -> str:
-    return f"hm:tables:games_from:{address[:64]}"
+    return keys.address_made(address)
 
 
 PENDING_FLOOR_MS = 600_000
@@ -286,7 +287,7 @@ _FAIR = """
 local rounds = {}
 local rank = {}
 for _, id in ipairs(redis.call('ZREVRANGE', KEYS[1], 0, tonumber(ARGV[1]) - 1)) do
-  local f = redis.call('HMGET', 'hm:table:' .. id, 'creator', 'status', 'created_ms', 'private')
+  local f = redis.call('HMGET', TABLE(id), 'creator', 'status', 'created_ms', 'private')
   if f[1] and f[2] == 'open' and (tonumber(f[3]) or 0) >= tonumber(ARGV[3]) and f[4] ~= '1' then
     local r = (rank[f[1]] or 0) + 1
     rank[f[1]] = r
@@ -302,7 +303,7 @@ for r = 1, #rounds do
   end
 end
 return out
-"""
+""".replace("TABLE(id)", keys.lua_key(keys.table, "id"))
 
 
 async def open_tables(redis: Any, settings: TableSettings) -> list[Table]:

@@ -14,12 +14,13 @@ from typing import Any
 import msgspec
 import structlog
 
+from events import keys
 from events.errors import UnknownGame
 from services.gateway.context import Gateway
 
 log = structlog.get_logger("my_games")
 
-WINNERS = "hm:games:winners"
+WINNERS = keys.GAMES_WINNERS
 LOADS_PER_LIST = 5
 
 
