@@ -23,18 +23,57 @@ function clockLine(table) {
   return el("div", { class: "table-clock" }, "⏱ ", table.clock, " · ", up);
 }
 
+// Private tables and tables reached by an invite link are not in the lobby's list: the lobby asks for each
+// by id (the link's ?table=, and the private tables this browser opened or joined, kept in localStorage).
+const INVITED = new URLSearchParams(location.search).get("table");
+const KEPT = "hm-private-tables";
+const kept = () => { try { return JSON.parse(localStorage.getItem(KEPT) || "[]"); } catch { return []; } };
+const keep = (ids) => localStorage.setItem(KEPT, JSON.stringify([...new Set(ids)].slice(-20)));
+const inviteLink = (table) => `${location.origin}/?table=${table.table_id}`;
+
+function startButton(table) {
+  const game = catalog.find((g) => g.key === table.game);
+  const players = table.seated.length + table.bots.length;
+  const enough = !game || players >= game.min_seats;
+  return el("button", { type: "button", class: "start primary", disabled: !enough, onclick: () => act(table.table_id, "start"),
+    title: enough ? "" : `${game.title} needs at least ${game.min_seats} players` },
+  `Start now with ${players} players`);
+}
+
+function inviteBox(table) {
+  const id = `invite-${table.table_id}`;
+  const field = el("input", { id, class: "invite-link", readonly: "", value: inviteLink(table) });
+  const copy = el("button", { type: "button", class: "copy-invite", onclick: () => { field.select(); navigator.clipboard?.writeText(field.value); } }, "Copy");
+  return el("div", { class: "invite" }, el("label", { for: id }, "Invite link: "), field, copy);
+}
+
 function tableRow(table) {
   const seated = sitsAt(table);
-  const join = el("button", { type: "button", class: "join", "data-table": table.table_id, disabled: !me || seated,
-    title: me ? "" : "sign in to take a seat", onclick: () => act(table.table_id, "join") }, seated ? "seated" : "Join");
   const mine = me && table.creator.toLowerCase() === me.toLowerCase();
-  const start = mine ? el("button", { type: "button", class: "start", onclick: () => act(table.table_id, "start") }, "Start now") : "";
+  // A full table waits for its creator, not for anyone else: no Join button on it.
+  const join = table.free > 0 ? el("button", { type: "button", class: "join", "data-table": table.table_id, disabled: !me || seated,
+    title: me ? "" : "sign in to take a seat", onclick: () => act(table.table_id, "join") }, seated ? "seated" : "Join") : "";
+  const badge = table.free > 0 ? `${table.free} of ${table.seats} seats free` : `full: waiting for ${table.creator} to start`;
   const leave = seated ? el("button", { type: "button", class: "leave", onclick: () => act(table.table_id, "leave") }, mine ? "Cancel" : "Leave") : "";
-  return el("div", { class: "table-row", "data-table": table.table_id },
-    el("b", {}, table.title), " ", el("span", { class: "badge" }, `${table.free} of ${table.seats} seats free`),
-    table.rated ? el("span", { class: "tag" }, "rated") : "",
+  return el("div", { class: "table-row" + (table.table_id === INVITED ? " invited" : ""), "data-table": table.table_id },
+    table.table_id === INVITED ? el("div", { class: "notice" }, "You were invited to this table.") : "",
+    el("b", {}, table.title), " ", el("span", { class: "badge" }, badge),
+    table.rated ? el("span", { class: "tag" }, "rated") : "", table.private ? el("span", { class: "tag" }, "private") : "",
     el("div", { class: "names" }, "Seated: ", table.seated.join(", "), table.bots.length ? ` + ${table.bots.map((b) => b + " bot").join(", ")}` : ""),
-    el("div", { class: "options" }, describeOptions(table.game, table.options)), clockLine(table), join, start, leave);
+    el("div", { class: "options" }, describeOptions(table.game, table.options)), clockLine(table),
+    seated ? inviteBox(table) : "", join, mine ? startButton(table) : "", leave);
+}
+
+/** The open tables not in the lobby's list that this page knows of: the invited one, kept private ones. */
+async function unlisted(listed) {
+  const ids = [...new Set([INVITED, ...kept()].filter((id) => id && !listed.some((t) => t.table_id === id)))];
+  const found = [];
+  for (const id of ids) {
+    const { status, body } = await api(`/api/tables/${id}`);
+    if (status === 200 && (body.status === "open" || seatedAt.has(id))) found.push(body);
+  }
+  keep(found.filter((t) => t.private && t.status === "open" && sitsAt(t)).map((t) => t.table_id));
+  return found;
 }
 
 async function act(tableId, verb) {
@@ -62,18 +101,29 @@ function say(box, text) {
   box.replaceChildren(text ? el("div", { class: "notice error" }, text) : "");
 }
 
+const DAY = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric" });
+
+/** The winner(s) of a finished game in words, "you" for the viewer's seat; empty until the server knows. */
+function winnerWords(game, people) {
+  if (game.status !== "finished" || !game.winners.length) return "";
+  return el("span", { class: "winner" }, "won by ", game.winners.map((s, i) => [i ? " & " : "", s === game.seat ? "you" : people.who(s)]));
+}
+
 function myGameRow(game) {
   const people = new People(game.names);
   const turn = game.status === "finished" ? "finished" : game.your_turn ? "your turn" : game.to_act.length ? ["waiting for ", game.to_act.map((s) => people.who(s))] : "";
+  const others = game.names.map((_, s) => s).filter((s) => s !== game.seat);
   return el("a", { class: "game-row my-game" + (game.your_turn ? " your-turn" : ""), href: `/games/${game.game_id}`, "data-game": game.game_id },
-    el("b", {}, game.title), el("span", { class: "names" }, game.names.map((_, s) => [s ? " · " : "", people.who(s)])),
-    el("span", { class: "badge " + (game.your_turn ? "live" : game.status) }, turn));
+    el("b", {}, game.title), game.created_ms ? el("time", { datetime: new Date(game.created_ms).toISOString() }, DAY.format(game.created_ms)) : "",
+    el("span", { class: "names" }, "with ", others.map((s, i) => [i ? ", " : "", people.who(s)])),
+    winnerWords(game, people), el("span", { class: "badge " + (game.your_turn ? "live" : game.status) }, turn));
 }
 
 async function refresh() {
   const tables = await api("/api/tables");
   if (tables.status === 200) {
-    const open = tables.body.tables;
+    const known = await unlisted(tables.body.tables);
+    const open = [...known.filter((t) => t.status === "open"), ...tables.body.tables];
     const gone = [...seatedAt].filter((id) => !open.some((t) => t.table_id === id));
     seatedAt = new Set(open.filter(sitsAt).map((t) => t.table_id));
     if (gone.length && (await openStarted(gone))) return;
@@ -116,11 +166,13 @@ async function openTable(event) {
   event.preventDefault();
   const seats = Number($("table-seats").value);
   const bots = Array.from({ length: Number($("table-bots").value) }, () => $("table-bot-kind").value);
-  const spec = { game: $("table-game").value, seats, options: readOptionFields($("table-options")), rated: $("table-rated").checked, bots };
+  const spec = { game: $("table-game").value, seats, options: readOptionFields($("table-options")), rated: $("table-rated").checked, bots, private: $("table-private").checked };
   const clock = chosenClock();
   if (clock) spec.clock = clock;
   const { status, body } = await api("/api/tables", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(spec) });
   if (status !== 201) return say($("open-table-message"), body ? body.message : `refused (${status})`);
+  if (body.game_id) return void (location.href = `/games/${body.game_id}`); // filled by its creator and bots
+  if (body.private) keep([...kept(), body.table_id]);
   say($("open-table-message"), "");
   refresh();
 }
