@@ -59,8 +59,7 @@ def _done_key(tournament_id: str, number: int) -> str:
 
 
 CLOSING_LEASE_MS = 120_000
-"""How long a round's close is owned without a renewal (deciding, appending, trimming, opening the next
-round): renewed every 40 s while it works, so a dead closer's lease runs out within this."""
+"""A round close's lease (deciding, trimming, opening the next round); renewed while the close works."""
 ROUND_JOB_TIMEOUT_S = 1800
 """The round job's rq timeout (rq's 180 s default was near a 10,000-player close's 122-142 s: issue 42)."""
 
