@@ -55,8 +55,28 @@ COMPILED = (
     "workers.fold",
     "workers.metrics",
     "workers.reader",
+    *(
+        f"domain.{game}.{module}"
+        for game, modules in (
+            (
+                "eic",
+                ("common", "envoys", "epoch_end", "exchange", "flow", "loading", "navigation", "selling"),
+            ),
+            (
+                "elcapitan",
+                ("board", "building", "chain", "emitter", "flow", "payday", "pirate", "sailing", "steps"),
+            ),
+            ("manila", ("auction", "common", "loans", "office", "payout", "placement", "voyage")),
+        )
+        for module in ("evolve", "rules", *(f"rules.{m}" for m in modules))
+    ),
 )
-"""Compiled as one group (mypyc calls between them directly, in C): change one and all are rebuilt."""
+"""Compiled as one group (mypyc calls between them directly, in C): change one and all are rebuilt.
+
+The games' rules and ``evolve`` are in it for a search's sake (issue 45): ``legal_commands``, ``decide`` and
+``evolve`` run a third to a half faster compiled (``docs/benchmarks.md``). Their states, commands, events
+and data stay interpreted: they are ``msgspec`` Structs, which mypyc does not compile, and the engine's
+generic ``Game`` record does not import compiled."""
 
 interpreted_because: str | None = None
 """Why the group runs from its sources although a build is there; ``None`` when it runs compiled or was
@@ -64,7 +84,10 @@ never built."""
 
 
 def source(module: str) -> Path:
-    return ROOT.joinpath(*module.split(".")).with_suffix(".py")
+    """The module's source: ``a/b.py``, or ``a/b/__init__.py`` for a package (a game's ``rules``)."""
+    path = ROOT.joinpath(*module.split("."))
+    package = path / "__init__.py"
+    return package if package.exists() else path.with_suffix(".py")
 
 
 def _extension(path_without_suffix: Path) -> Path | None:
@@ -130,7 +153,12 @@ class _SourcesFirst(importlib.abc.MetaPathFinder):
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname not in COMPILED:
             return None
-        return importlib.util.spec_from_file_location(fullname, source(fullname))
+        file = source(fullname)
+        if file.name == "__init__.py":  # a package: its submodules are found in its folder
+            return importlib.util.spec_from_file_location(
+                fullname, file, submodule_search_locations=[str(file.parent)]
+            )
+        return importlib.util.spec_from_file_location(fullname, file)
 
 
 def use_sources_if_unusable() -> None:

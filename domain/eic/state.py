@@ -166,12 +166,18 @@ def clamp_stock(space: int) -> int:
     return max(0, min(len(data.STOCK_VALUES) - 1, space))
 
 
+_ZONE_OF_SITE: dict[str, int] = {
+    site: zone for zone, sites in enumerate(data.SITES, start=1) for site in sites
+}
+"""Each site's zone, looked up once: every Far East price asks it (``purchase_cost`` via ``has_post``)."""
+
+
 def post_zone(site: str) -> int:
     """The zone (1–3) a trading-post site lies in."""
-    for zone, sites in enumerate(data.SITES, start=1):
-        if site in sites:
-            return zone
-    raise ValueError(site)
+    zone = _ZONE_OF_SITE.get(site)
+    if zone is None:
+        raise ValueError(site)
+    return zone
 
 
 def has_post(player: Player, zone: int) -> bool:

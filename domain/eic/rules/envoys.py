@@ -127,7 +127,8 @@ def is_legal_placement(state: State, p: int, command: PlaceEnvoy) -> bool:
     if command.envoy not in unplaced(player):
         return False
     position = player.envoys[command.envoy]
-    return command in _options_on(state, p, command.envoy, position, command.space)
+    # a list, not the generator: mypyc compiles no `in` over a generator (services/move_path.py)
+    return command in list(_options_on(state, p, command.envoy, position, command.space))
 
 
 def recalls(state: State, p: int) -> list[RecallEnvoy]:
@@ -174,7 +175,7 @@ def _why(state: State, seat: int, command: PlaceEnvoy) -> str:
     player = state.players[seat]
     if command.envoy not in unplaced(player):
         return "that envoy was already placed this epoch and cannot move until the next"
-    if command.space not in (*data.SPACE_IDS, "central"):
+    if command.space != "central" and command.space not in data.SPACE_IDS:  # mypyc: no `in (*a, b)`
         return f"no ability space {command.space!r}"
     if command.space != "central" and command.space not in reachable(player.envoys[command.envoy]):
         return "from its portrait an envoy reaches only that personality and its two neighbours"

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from domain.manila import commands as cmd
 from domain.manila import data
 from domain.manila import events as ev
@@ -10,6 +12,27 @@ from domain.manila.rules.common import forced_loans, refuse
 from domain.manila.state import State, boat_of, free_seat, is_stowaway, means
 
 FIELDS: tuple[str, ...] = (*data.GOODS, *data.HARBOUR_FIELDS, *data.SHIPYARD_FIELDS, *data.OTHER_FIELDS)
+
+
+_OTHER_COSTS: dict[str, int] = {
+    "pirate": data.PIRATE_COST,
+    "small_pilot": data.SMALL_PILOT_COST,
+    "big_pilot": data.BIG_PILOT_COST,
+    "insurance": 0,
+}
+"""The fields off the boats, harbour and shipyard, and their prices (built once: this runs per field per
+listing, the hot spot of Manila's ``legal_commands``)."""
+
+
+def _other_taken(state: State, field: str) -> bool:
+    """Whether the pirate's, a pilot's or the insurance field is occupied."""
+    if field == "pirate":
+        return state.pirates[1] is not None
+    if field == "small_pilot":
+        return state.small_pilot is not None
+    if field == "big_pilot":
+        return state.big_pilot is not None
+    return state.insurance is not None
 
 
 def field_cost(state: State, field: str) -> int | None:
@@ -26,17 +49,9 @@ def field_cost(state: State, field: str) -> int | None:
     if field in data.SHIPYARD_FIELDS:
         index = data.SHIPYARD_FIELDS.index(field)
         return data.SHIPYARD_COSTS[index] if state.shipyard[index] is None else None
-    taken = {
-        "pirate": state.pirates[1],
-        "small_pilot": state.small_pilot,
-        "big_pilot": state.big_pilot,
-        "insurance": state.insurance,
-    }
-    costs = {"pirate": data.PIRATE_COST, "small_pilot": data.SMALL_PILOT_COST}
-    costs |= {"big_pilot": data.BIG_PILOT_COST, "insurance": 0}
-    if field not in taken or taken[field] is not None:
+    if field not in _OTHER_COSTS or _other_taken(state, field):
         return None
-    return costs[field]
+    return _OTHER_COSTS[field]
 
 
 def _cheapest_boat_seat(state: State) -> int | None:
@@ -55,12 +70,19 @@ def terms(state: State, seat: int, field: str) -> tuple[int, bool] | None:
     cost = field_cost(state, field)
     if cost is None:
         return None
+    return _terms_at(state, seat, field, cost, lambda: _cheapest_boat_seat(state))
+
+
+def _terms_at(
+    state: State, seat: int, field: str, cost: int, cheapest_seat: Callable[[], int | None]
+) -> tuple[int, bool] | None:
+    """:func:`terms` for a free field of price ``cost``; ``cheapest_seat`` is asked only when needed."""
     player = state.players[seat]
     if is_stowaway(player):
         return (0, True) if field in data.GOODS else None
     if cost <= means(player):
         return cost, False
-    cheapest = _cheapest_boat_seat(state)
+    cheapest = cheapest_seat()
     if field in data.GOODS and cheapest is not None and means(player) < cheapest == cost:
         return player.cash, False
     return None
@@ -96,8 +118,14 @@ def decide_pass(state: State, seat: int, command: cmd.PassPlacement) -> list[ev.
 
 
 def legal(state: State, seat: int) -> list[cmd.ManilaCommand]:
-    """Every field this seat may take now, then passing."""
+    """Every field this seat may take now, then passing: :func:`terms` for each field, with every
+    field's price and the cheapest boat seat worked out once for the whole list."""
+    costs = [(f, field_cost(state, f)) for f in FIELDS]
+    known = [c for f, c in costs if c is not None and f in data.GOODS]
+    cheapest = min(known) if known else None
     out: list[cmd.ManilaCommand] = [
-        cmd.PlaceAccomplice(field=f) for f in FIELDS if terms(state, seat, f) is not None
+        cmd.PlaceAccomplice(field=f)
+        for f, cost in costs
+        if cost is not None and _terms_at(state, seat, f, cost, lambda: cheapest) is not None
     ]
     return [*out, cmd.PassPlacement()]
