@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.gateway.api import accounts_http as a
-from services.gateway.api import chat_http, presence_http, ratings_http, tables_http
+from services.gateway.api import chat_http, presence_http, ratings_http, rematch_http, tables_http
 from services.gateway.api import credentials_http as cr
 from services.gateway.api import players_protocol as pp
 from services.gateway.api import tournament_accounts as ta
@@ -98,6 +98,14 @@ ENDPOINTS: dict[str, dict[str, Endpoint]] = {
                    "a finished one or a bot's seat.", "200", pp.Resigned, "401 403 404 409",
                    parameters=[GAME_ID], security=[{"seatToken": []}, *SESSION]),
     },
+    "/api/games/{game_id}/rematch": {
+        "get": op(rematch_http.get_rematch, "The rematch table proposed after this game, if any (its players' end "
+                  "screens offer it).", "200", rematch_http.Rematch, "404", parameters=[GAME_ID]),
+        "post": op(rematch_http.propose, "A player of a finished table game opens its rematch: a private table "
+                   "with the same game, seats, options, clock and bots, the proposer seated; one a game (a second "
+                   "proposal is given the first's table).", "200", rematch_http.Rematch, "401 403 404 409",
+                   parameters=[GAME_ID], security=SESSION),
+    },
     "/api/games/{game_id}/presence": {
         "get": op(presence_http.presence, "Each seat's presence from its pages' beats: `online`, `away` (hidden, or "
                   "a beat late) or `offline` (none for 20 s).", "200", presence_http.Presence, "404",
@@ -142,5 +150,5 @@ STRUCTS: tuple[Any, ...] = (
     pp.Credentials, pp.Me, pp.OpenTable, pp.TableInfo, pp.TableList, pp.MyGame, pp.MyGames, pp.ChatPost,
     pp.ChatFrame, pp.ChatLog, pp.Muted, pp.RatingRow, pp.Leaderboard, pp.GameRating, pp.RatedGame,
     pp.GameRatings, pp.AccountPage, ta.ClaimEntrant, ta.EntrantClaimed, cr.PasswordChange, pp.Resigned,
-    presence_http.Beat, presence_http.Presence,
+    presence_http.Beat, presence_http.Presence, rematch_http.Rematch,
 )  # fmt: skip
