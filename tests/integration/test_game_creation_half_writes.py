@@ -6,7 +6,6 @@ after its script. Here each kill is made deterministic: the gateway's creation s
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -25,21 +24,17 @@ from services.games import create_game
 from services.gateway.access.auth import mint_tokens, tokens_key
 from services.gateway.feeds.fanout import spectating_key
 from tests.gateway.client import post_command, wait_until
-from tests.gateway.harness import ServerThread, running_stack
+from tests.gateway.harness import ServerThread
 from tests.support.pipeline import services_for
+from tests.support.step_hooks import Killed, killing_at, pausing_at, stack_hooked
 
 pytestmark = pytest.mark.redis
 
 
-class Killed(Exception):
-    """The creator stops here: nothing after this step is written, as after a ``kill -9``."""
-
-
 @pytest.fixture
 def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
-    with running_stack(redis_url) as server:
+    with stack_hooked(redis_url, game_creation) as server:
         yield server
-    game_creation.between_steps = None
 
 
 @pytest.fixture
@@ -47,17 +42,9 @@ def services(redis_url: str) -> Services:
     return services_for(redis_url)
 
 
-def kill_at(step: str) -> None:
-    async def hook(done: str) -> None:
-        if done == step:
-            raise Killed(step)
-
-    game_creation.between_steps = hook
-
-
 def created(stack: ServerThread, spec: dict[str, Any], step: str) -> None:
     """``spec`` posted while the gateway dies right after ``step``."""
-    kill_at(step)
+    game_creation.between_steps = killing_at(step)
     with httpx.Client(base_url=stack.base) as dying:  # its connection is lost with it
         assert dying.post("/api/games", json=spec).status_code == 500
     game_creation.between_steps = None
@@ -116,12 +103,7 @@ def test_a_paused_creator_whose_game_the_reconciler_undid_answers_503_and_leaves
 ) -> None:
     paused, go_on = threading.Event(), threading.Event()
 
-    async def pause(done: str) -> None:
-        if done == "made":
-            paused.set()
-            await asyncio.to_thread(go_on.wait, 30)
-
-    game_creation.between_steps = pause
+    game_creation.between_steps = pausing_at("made", paused, go_on)
     with ThreadPoolExecutor(1) as pool, httpx.Client(base_url=stack.base, timeout=60) as api:
         posting = pool.submit(api.post, "/api/games", json=SPEC)
         assert paused.wait(30)
@@ -138,12 +120,7 @@ def test_a_paused_creator_and_the_reconciler_that_listed_its_game_agree(
 ) -> None:
     paused, go_on = threading.Event(), threading.Event()
 
-    async def pause(done: str) -> None:
-        if done == "finished":
-            paused.set()
-            await asyncio.to_thread(go_on.wait, 30)
-
-    game_creation.between_steps = pause
+    game_creation.between_steps = pausing_at("finished", paused, go_on)
     with ThreadPoolExecutor(1) as pool, httpx.Client(base_url=stack.base, timeout=60) as api:
         posting = pool.submit(api.post, "/api/games", json=SPEC)
         assert paused.wait(30)

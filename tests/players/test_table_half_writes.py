@@ -5,7 +5,6 @@ games*). Here the kill is made deterministic: the gateway's start stops dead aft
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -18,22 +17,18 @@ from events import keys
 from services.bootstrap import Services
 from services.players import table_clock, table_start, tables
 from services.players.table_start import STALE_MS, reconcile_tables
-from tests.gateway.harness import ServerThread, running_stack
+from tests.gateway.harness import ServerThread
 from tests.players.stack import sign_up
 from tests.support.pipeline import services_for
+from tests.support.step_hooks import killing_at, pausing_at, stack_hooked
 
 pytestmark = pytest.mark.redis
 
 
-class Killed(Exception):
-    """The gateway's start stops here: nothing after this step is written, as after a ``kill -9``."""
-
-
 @pytest.fixture
 def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
-    with running_stack(redis_url) as server:
+    with stack_hooked(redis_url, table_start) as server:
         yield server
-    table_start.between_steps = None
 
 
 @pytest.fixture
@@ -41,19 +36,11 @@ def services(redis_url: str) -> Services:
     return services_for(redis_url)
 
 
-def kill_at(step: str) -> None:
-    async def hook(done: str) -> None:
-        if done == step:
-            raise Killed(step)
-
-    table_start.between_steps = hook
-
-
 def half_started(stack: ServerThread, step: str) -> tuple[httpx.Client, httpx.Client, str]:
     """ann's two-seat table, bob taking its last seat while the gateway dies after ``step``."""
     ann, bob = sign_up(stack.base, "ann"), sign_up(stack.base, "bob")
     table_id = ann.post("/api/tables", json={"game": "race", "seats": 2}).json()["table_id"]
-    kill_at(step)
+    table_start.between_steps = killing_at(step)
     with httpx.Client(base_url=stack.base, cookies=bob.cookies) as dying:  # its connection is lost with it
         assert dying.post(f"/api/tables/{table_id}/join").status_code == 500
     table_start.between_steps = None
@@ -111,12 +98,7 @@ def test_a_paused_start_and_the_reconciler_agree_on_one_game(
     table_id = ann.post("/api/tables", json={"game": "race", "seats": 2}).json()["table_id"]
     paused, go_on = threading.Event(), threading.Event()
 
-    async def pause(done: str) -> None:
-        if done == "claimed":
-            paused.set()
-            await asyncio_wait(go_on)
-
-    table_start.between_steps = pause
+    table_start.between_steps = pausing_at("claimed", paused, go_on)
     with ThreadPoolExecutor(1) as pool:
         joining = pool.submit(bob.post, f"/api/tables/{table_id}/join")
         assert paused.wait(30)
@@ -141,11 +123,6 @@ def test_a_killed_start_the_rules_refuse_is_undone(
     assert bob.post(f"/api/tables/{table_id}/leave").json()["seated"] == ["ann"]  # free to go again
     assert redis_client.zcard(keys.GAMES_INDEX) == 0
     assert redis_client.zcard(tables.account_made_key("ann")) == 0  # the quota given back
-
-
-async def asyncio_wait(event: threading.Event) -> None:
-    """Wait for a thread's ``event`` without blocking the gateway's loop (other requests go on)."""
-    await asyncio.to_thread(event.wait, 30)
 
 
 def test_a_table_an_older_version_left_starting_is_opened_again(
