@@ -19,6 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from events import keys
+from services.gateway.access.sessions import account_of
 from services.gateway.api.accounts_http import require_account, require_same_site
 from services.gateway.api.requests import ApiError, feed_of, json_response
 from services.gateway.context import Gateway, client_address, gateway_of
@@ -41,6 +42,8 @@ class Rematch(msgspec.Struct, frozen=True, kw_only=True):
     game_id: str
     table_id: str | None
     """The rematch's table (open it with ``/?table=<id>``), or None: nobody proposed one."""
+    yours: bool = False
+    """The caller (signed in) played this game at a table, so may propose or take up its rematch."""
 
 
 def rematch_key(game_id: str) -> str:
@@ -52,8 +55,15 @@ async def get_rematch(request: Request) -> Response:
     gateway = gateway_of(request)
     game_id = request.path_params["game_id"]
     await feed_of(gateway, game_id)  # 404 for no game
-    raw = await gateway.redis.get(rematch_key(game_id))
-    return json_response(Rematch(game_id=game_id, table_id=raw.decode() if raw else None))
+    account = await account_of(request)
+    pipe = gateway.redis.pipeline(transaction=False)
+    pipe.get(rematch_key(game_id))
+    pipe.hexists(seat_accounts_key(game_id), f"a:{account}")
+    raw, seated = await pipe.execute()
+    table_id = raw.decode() if raw else None
+    return json_response(
+        Rematch(game_id=game_id, table_id=table_id, yours=account is not None and bool(seated))
+    )
 
 
 async def propose(request: Request) -> Response:
@@ -70,7 +80,7 @@ async def propose(request: Request) -> Response:
         raise ApiError(403, "not_a_player", "only the game's players propose its rematch")
     known = await gateway.redis.get(rematch_key(game_id))
     if known is not None:
-        return json_response(Rematch(game_id=game_id, table_id=known.decode()))
+        return json_response(Rematch(game_id=game_id, table_id=known.decode(), yours=True))
     spec = _same_table(feed.meta, seated)
     clock = table_clocks.decode(await gateway.redis.get(table_clocks.clock_key(game_id))) or NO_CLOCK
     try:
@@ -79,7 +89,8 @@ async def propose(request: Request) -> Response:
         )
     except TableError as exc:
         raise ApiError(exc.status, exc.code, exc.message) from exc
-    return json_response(Rematch(game_id=game_id, table_id=await _name(gateway, game_id, table_id)))
+    named = await _name(gateway, game_id, table_id)
+    return json_response(Rematch(game_id=game_id, table_id=named, yours=True))
 
 
 async def _name(gateway: Gateway, game_id: str, table_id: str) -> str:

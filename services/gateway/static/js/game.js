@@ -13,6 +13,7 @@ import { keepFocus, noteFocus } from "./shell/keep-focus.js";
 import { finalTable, playersPanel } from "./shell/players.js";
 import { showRatings } from "./shell/ratings.js";
 import { resignControl } from "./shell/resign.js";
+import { showRematch } from "./shell/rematch.js";
 import { Presence } from "./shell/presence.js";
 import { Receipts } from "./shell/receipts.js";
 
@@ -243,6 +244,7 @@ async function finish() {
   setConn("game over");
   receipts.end();
   showRatings(gameId, $("ratings"));
+  showRematch(gameId, $("rematch-box"));
   await loadEvents();
   render();
 }
@@ -382,7 +384,10 @@ async function start() {
   announceTurn();
   render();
   if (clocks) clocks.refresh();
-  if (body.status === "finished") showRatings(gameId, $("ratings"));
+  if (body.status === "finished") {
+    showRatings(gameId, $("ratings"));
+    showRematch(gameId, $("rematch-box"));
+  }
   refreshLegal();
   connect(Math.min(last, body.last_seq));
 }
