@@ -7,11 +7,6 @@ pass, on a real serve (the steps themselves: ``tests/integration/test_game_creat
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,44 +19,17 @@ from events import keys
 from services import game_creation
 from services.games import create_game
 from services.players import account_sweep, accounts
-from services.redis_launcher import free_port, running_url
 from tests.gateway.client import wait_until
-from tests.support.pipeline import services_for, stop_serve
+from tests.support.pipeline import services_for
+from tests.support.serving import running_serve
 
 pytestmark = pytest.mark.redis
 
 
 @pytest.fixture
 def serve(tmp_path: Path) -> Iterator[tuple[str, str]]:
-    port = free_port()
-    env = {**os.environ, "HARBORMASTER_DATA": str(tmp_path), "HARBORMASTER_LOG_LEVEL": "info"}
-    env.pop("REDIS_URL", None)
-    log = tmp_path / "serve.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "services.cli", "serve", "--port", str(port)],
-            env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while not _up(base):
-        if process.poll() is not None or time.monotonic() > deadline:
-            os.killpg(process.pid, signal.SIGKILL)
-            raise AssertionError(f"serve never got going:\n{log.read_text(errors='replace')[-3000:]}")
-        time.sleep(0.3)
-    url = running_url(tmp_path)
-    assert url is not None
-    try:
+    with running_serve(tmp_path) as (base, url):
         yield base, url
-    finally:
-        stop_serve(process, tmp_path)
-
-
-def _up(base: str) -> bool:
-    try:
-        return httpx.get(f"{base}/healthz", timeout=2).status_code == 200
-    except httpx.HTTPError:
-        return False
 
 
 async def _finish(url: str, game_id: str, mark: str) -> bool:

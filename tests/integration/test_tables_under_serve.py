@@ -4,11 +4,6 @@ into serve's periodic pass, on a real serve (the steps themselves: ``tests/playe
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,47 +13,21 @@ import redis
 
 from services.players import table_start, tables
 from services.players.table_settings import TableSettings
-from services.redis_launcher import free_port, running_url
 from tests.gateway.client import wait_until
 from tests.players.stack import sign_up
-from tests.support.pipeline import stop_serve
+from tests.support.serving import running_serve
 
 pytestmark = pytest.mark.redis
 
 
 @pytest.fixture
 def serve(tmp_path: Path) -> Iterator[tuple[str, redis.Redis]]:
-    port = free_port()
-    env = {**os.environ, "HARBORMASTER_DATA": str(tmp_path), "HARBORMASTER_LOG_LEVEL": "info"}
-    env.pop("REDIS_URL", None)
-    log = tmp_path / "serve.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "services.cli", "serve", "--port", str(port)],
-            env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while not _up(base):
-        if process.poll() is not None or time.monotonic() > deadline:
-            os.killpg(process.pid, signal.SIGKILL)
-            raise AssertionError(f"serve never got going:\n{log.read_text(errors='replace')[-3000:]}")
-        time.sleep(0.3)
-    url = running_url(tmp_path)
-    assert url is not None
-    client = redis.Redis.from_url(url)
-    try:
-        yield base, client
-    finally:
-        client.close()
-        stop_serve(process, tmp_path)
-
-
-def _up(base: str) -> bool:
-    try:
-        return httpx.get(f"{base}/healthz", timeout=2).status_code == 200
-    except httpx.HTTPError:
-        return False
+    with running_serve(tmp_path) as (base, url):
+        client = redis.Redis.from_url(url)
+        try:
+            yield base, client
+        finally:
+            client.close()
 
 
 def test_serve_finishes_a_killed_start_and_expires_an_old_table(serve: tuple[str, redis.Redis]) -> None:
