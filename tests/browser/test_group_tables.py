@@ -99,3 +99,21 @@ def test_a_table_filled_by_bots_waits_for_start_now_and_my_games_shows_the_winne
     assert "with Greedy bot 2, Greedy bot 3" in ann.locator(".my-game").nth(1).inner_text().replace("\n", " ")
     assert not ann.evaluate(SIDEWAYS), width
     ann.locator("#my-games-panel").screenshot(path=str(SHOTS / f"my-games-{width}.png"))
+
+
+@pytest.mark.parametrize("width", [390, 1360])
+def test_a_game_by_links_shows_in_my_games(width: int, browser: Any, stack: ServerThread) -> None:
+    ann = person(browser, stack.base, "Ann", width)
+    made = post(ann, "/api/games", {"game": "manila", "seats": 3, "names": ["Anna", "Bruno", "Carla"]})
+    ann.goto(f"{stack.base}/games/{made['game_id']}#token={made['seats'][1]['token']}")  # Bruno's link
+    ann.locator("#board svg.board-manila").wait_for()
+    linked = ann.locator(f".my-game[data-game='{made['game_id']}']")
+    for _ in range(20):  # the page keeps the seat in her My games once it has loaded the game
+        ann.goto(f"{stack.base}/")
+        ann.locator("#my-games p, #my-games .my-game").first.wait_for()
+        if linked.count():
+            break
+    text = linked.inner_text().replace("\n", " ")
+    assert "Manila" in text and "with" in text and "Anna" in text and "Carla" in text, text
+    assert not ann.evaluate(SIDEWAYS), width
+    assert not ann.errors, ann.errors

@@ -12,6 +12,8 @@ import pytest
 import redis
 
 from services.gateway.api.game_winners import WINNERS
+from services.gateway.api.linked_games import MAX_LINKED
+from tests.gateway.client import bearer
 from tests.gateway.harness import ServerThread
 from tests.players.stack import rated_stack, sign_up
 from tests.players.test_players_api import play_race_to_the_end
@@ -71,3 +73,26 @@ def test_a_kept_winner_record_changed_by_hand_reads_as_none(
     redis_client.hset(WINNERS, game_id, b"not json")
     (ended,) = ann.get("/api/me/games").json()["games"]
     assert ended["status"] == "finished" and ended["winners"] == []
+
+
+def test_a_game_by_links_joins_my_games_unrated(stack: ServerThread, redis_client: redis.Redis) -> None:
+    ann, bob = sign_up(stack.base, "ann"), sign_up(stack.base, "bob")
+    made = ann.post("/api/games", json={"game": "race", "seats": 2, "names": ["Anna", "Bo"]})
+    assert made.status_code == 201, made.text
+    game_id, seats = made.json()["game_id"], made.json()["seats"]
+    mine = f"/api/games/{game_id}/mine"
+    assert ann.post(mine).status_code == 401  # a seat's token says which seat
+    assert httpx.post(f"{stack.base}{mine}", headers=bearer(seats[0]["token"])).status_code == 401
+    assert ann.post(mine, headers=bearer(seats[1]["token"] + "x")).status_code == 403
+    assert ann.post(mine, headers=bearer(seats[0]["token"])).json() == {"game_id": game_id, "seat": 0}
+    assert bob.post(mine, headers=bearer(seats[1]["token"])).json()["seat"] == 1
+    (anns,) = ann.get("/api/me/games").json()["games"]
+    assert (anns["game_id"], anns["seat"], anns["names"]) == (game_id, 0, ["Anna", "Bo"])
+    assert anns["created_ms"] > 0
+    assert bob.get("/api/me/games").json()["games"][0]["seat"] == 1
+    assert redis_client.hgetall(f"hm:{{g:{game_id}}}:accounts") == {}  # not rated: no table seats
+    for n in range(MAX_LINKED - 2):  # one link passed round: at most MAX_LINKED accounts keep the game
+        extra = sign_up(stack.base, f"p{n}", address=f"127.0.1.{n + 2}")
+        assert extra.post(mine, headers=bearer(seats[1]["token"])).status_code == 200
+    last = sign_up(stack.base, "late", address="127.0.2.2")
+    assert last.post(mine, headers=bearer(seats[1]["token"])).json()["error"] == "too_many_accounts"

@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from services.gateway.api import accounts_http as a
-from services.gateway.api import chat_http, presence_http, ratings_http, rematch_http, tables_http
+from services.gateway.api import (
+    chat_http,
+    linked_games,
+    presence_http,
+    ratings_http,
+    rematch_http,
+    tables_http,
+)
 from services.gateway.api import credentials_http as cr
 from services.gateway.api import players_protocol as pp
 from services.gateway.api import tournament_accounts as ta
@@ -98,6 +105,11 @@ ENDPOINTS: dict[str, dict[str, Endpoint]] = {
                    "a finished one or a bot's seat.", "200", pp.Resigned, "401 403 404 409",
                    parameters=[GAME_ID], security=[{"seatToken": []}, *SESSION]),
     },
+    "/api/games/{game_id}/mine": {
+        "post": op(linked_games.remember, "The signed-in account keeps the bearer token's seat of a game made by "
+                   "links in its My games (unrated).", "200", linked_games.Linked, "401 403 404 409",
+                   parameters=[GAME_ID], security=[{"seatToken": []}, *SESSION]),
+    },
     "/api/games/{game_id}/rematch": {
         "get": op(rematch_http.get_rematch, "The rematch table proposed after this game, if any (its players' end "
                   "screens offer it).", "200", rematch_http.Rematch, "404", parameters=[GAME_ID]),
@@ -150,5 +162,5 @@ STRUCTS: tuple[Any, ...] = (
     pp.Credentials, pp.Me, pp.OpenTable, pp.TableInfo, pp.TableList, pp.MyGame, pp.MyGames, pp.ChatPost,
     pp.ChatFrame, pp.ChatLog, pp.Muted, pp.RatingRow, pp.Leaderboard, pp.GameRating, pp.RatedGame,
     pp.GameRatings, pp.AccountPage, ta.ClaimEntrant, ta.EntrantClaimed, cr.PasswordChange, pp.Resigned,
-    presence_http.Beat, presence_http.Presence, rematch_http.Rematch,
+    presence_http.Beat, presence_http.Presence, rematch_http.Rematch, linked_games.Linked,
 )  # fmt: skip

@@ -20,6 +20,7 @@ from services.gateway.access import auth
 from services.gateway.api import names
 from services.gateway.api.accounts_http import require_account, require_same_site
 from services.gateway.api.game_winners import winners_of
+from services.gateway.api.linked_games import linked_key
 from services.gateway.api.players_protocol import MyGame, MyGames, OpenTable, Resigned, TableInfo, TableList
 from services.gateway.api.requests import (
     ApiError,
@@ -219,9 +220,13 @@ async def games_of(gateway: Gateway, account: str) -> list[MyGame]:
     for game_id in ids:
         queue_meta_read(pipe, game_id)
         pipe.hget(seat_accounts_key(game_id), f"a:{account}")
+        pipe.hget(linked_key(game_id), f"a:{account}")  # a game by links: api/linked_games.py
     replies = await pipe.execute()
     out = []
-    for game_id, raw, position, seat in zip(ids, replies[::3], replies[1::3], replies[2::3], strict=True):
+    for game_id, raw, position, at_table, linked in zip(
+        ids, replies[::4], replies[1::4], replies[2::4], replies[3::4], strict=True
+    ):
+        seat = at_table if at_table is not None else linked
         if not raw or b"header" not in raw or seat is None:
             continue  # deleted by hand, or never seated
         meta = meta_from_hash(raw, position)

@@ -13,7 +13,7 @@ import { keepFocus, noteFocus } from "./shell/keep-focus.js";
 import { finalTable, playersPanel } from "./shell/players.js";
 import { showRatings } from "./shell/ratings.js";
 import { resignControl } from "./shell/resign.js";
-import { showRematch } from "./shell/rematch.js";
+import { keepInMyGames, showRematch } from "./shell/rematch.js";
 import { Presence } from "./shell/presence.js";
 import { Receipts } from "./shell/receipts.js";
 
@@ -372,6 +372,7 @@ async function start() {
   $("seat-info").replaceChildren(S.viewer === null ? "You are watching." : el("span", {}, "You play ", S.people.who(S.viewer), "."),
     token ? el("a", { href: "#", id: "leave", onclick: leave }, " Watch instead") : "");
   if (S.viewer !== null && !body.tournament && body.status !== "finished") $("seat-info").append(" ", resignControl({ gameId, token }));
+  if (S.viewer !== null) keepInMyGames(gameId, token);
   log = new GameLog($("log"), S.board, context);
   chat = new Chat($("chat"), gameId, S.viewer, token);
   chat.start();
