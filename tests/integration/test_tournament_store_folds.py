@@ -9,27 +9,19 @@ from __future__ import annotations
 import pytest
 import redis
 
-from domain.tournament import State, TableFinished, fold
+from domain.tournament import State, fold
 from domain.tournament import rules as tournament_rules
 from events import tournament_store
 from events.tournament_store import TournamentStore, decode
 from services import tournament_service as service
 from tests.support.pipeline import services_for
+from tests.support.tournaments import record_round
 
 pytestmark = pytest.mark.redis
 
 
 def _folded(store: TournamentStore, tid: str) -> State:
     return fold([decode(e) for e in store.envelopes(tid)])
-
-
-def _record_round(store: TournamentStore, tid: str, number: int) -> None:
-    loaded = store.load(tid)
-    played = loaded.state.rounds[number - 1]
-    finished = [TableFinished(round=number, table=i, ranking=t, scores=(3, 2, 1), winners=t[:1], final_hash="h")
-                for i, t in enumerate(played.pairing.tables)]  # fmt: skip
-    events = tournament_rules.record_tables(loaded.state, finished)
-    assert store.append(loaded, f"close-r{number}", events).status == "ok"
 
 
 def test_a_load_goes_on_from_the_last_fold_and_equals_a_fold_of_every_event(redis_url, redis_client) -> None:
@@ -42,7 +34,7 @@ def test_a_load_goes_on_from_the_last_fold_and_equals_a_fold_of_every_event(redi
     assert mine.append(loaded, "start", tournament_rules.start(loaded.state)).status == "ok"
     for number in (1, 2, 3):
         before = mine.load(tid)
-        _record_round(other, tid, number)  # another client appends; this one's fold is behind
+        record_round(other, tid, number)  # another client appends; this one's fold is behind
         after = mine.load(tid)
         assert after.seq > before.seq and after.state == _folded(mine, tid)
         assert tournament_store._FOLDS[tid] is after and mine.load(tid) is after  # nothing new: kept

@@ -12,6 +12,7 @@ from events.tournament_store import TournamentStore
 from services import tournament_service as service
 from services.audit.tournament_verify import verify_tournament_lines
 from tests.support.pipeline import services_for
+from tests.support.tournaments import record_round
 
 pytestmark = pytest.mark.redis
 
@@ -25,12 +26,7 @@ def _played(services) -> str:
     loaded = store.load(tid)
     assert store.append(loaded, "start", tournament_rules.start(loaded.state)).status == "ok"
     for number in (1, 2):
-        loaded = store.load(tid)
-        played = loaded.state.rounds[number - 1]
-        finished = [TableFinished(round=number, table=i, ranking=t, scores=(3, 2, 1), winners=t[:1], final_hash="h")
-                    for i, t in enumerate(played.pairing.tables)]  # fmt: skip
-        events = tournament_rules.record_tables(loaded.state, finished)
-        assert store.append(loaded, f"close-r{number}", events).status == "ok"
+        record_round(store, tid, number)
     assert store.load(tid).state.status == "finished"
     return tid
 

@@ -11,6 +11,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from domain.tournament import TableFinished
+from domain.tournament import rules as tournament_rules
+from events.tournament_store import TournamentStore
 from services import tournament_service as service
 from services.bootstrap import Services
 from tests.support.pipeline import stop_process, worker_process
@@ -39,3 +42,14 @@ def play_to_the_end(services: Services, redis_url: str, tournament_id: str, time
         assert time.monotonic() < deadline, service.summary(service.load(services, tournament_id), full=False)
         service.reconcile(services, redis_url, tournament_id)
         time.sleep(0.5)
+
+
+def record_round(store: TournamentStore, tournament_id: str, number: int) -> None:
+    """Round ``number``'s tables finished straight through the store (each table's order its ranking, made-up
+    scores and hash), as the round job would record them: no games played."""
+    loaded = store.load(tournament_id)
+    played = loaded.state.rounds[number - 1]
+    finished = [TableFinished(round=number, table=i, ranking=t, scores=(3, 2, 1), winners=t[:1], final_hash="h")
+                for i, t in enumerate(played.pairing.tables)]  # fmt: skip
+    events = tournament_rules.record_tables(loaded.state, finished)
+    assert store.append(loaded, f"close-r{number}", events).status == "ok"
