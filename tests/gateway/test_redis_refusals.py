@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import socket
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -18,53 +16,13 @@ from websockets.sync.client import connect
 
 from events import keys
 from services.gateway.context import Gateway
-from services.redis_launcher import EmbeddedRedis, free_port
-from tests.gateway.client import RawResponses, bearer, create, post_command, wait_until
+from services.redis_launcher import EmbeddedRedis
+from tests.gateway.client import RawResponses, bearer, create, post_command
 from tests.gateway.harness import ServerThread
 from tests.support.pipeline import services_for
+from tests.support.refusals import Condition, failed_save, out_of_memory, read_only
 
 pytestmark = pytest.mark.redis
-
-Condition = Callable[[redis.Redis], Callable[[], None]]
-"""Makes Redis refuse writes; returns what lifts it."""
-
-
-def out_of_memory(client: redis.Redis) -> Callable[[], None]:
-    client.config_set("maxmemory-policy", "noeviction")
-    client.config_set("maxmemory", 1)  # every write is over: "OOM command not allowed"
-
-    def lift() -> None:
-        client.config_set("maxmemory", 0)
-
-    return lift
-
-
-def failed_save(client: redis.Redis) -> Callable[[], None]:
-    """A snapshot that cannot be written (its file's name taken by a folder): "MISCONF …"."""
-    target = Path(str(client.config_get("dir")["dir"])) / str(client.config_get("dbfilename")["dbfilename"])
-    client.config_set("save", "3600 1")
-    client.config_set("stop-writes-on-bgsave-error", "yes")
-    target.mkdir()
-    client.bgsave()
-    wait_until(lambda: client.info("persistence")["rdb_last_bgsave_status"] == "err")
-
-    def lift() -> None:
-        target.rmdir()
-        client.bgsave()
-        wait_until(lambda: client.info("persistence")["rdb_last_bgsave_status"] == "ok")
-        client.config_set("save", "")
-
-    return lift
-
-
-def read_only(client: redis.Redis) -> Callable[[], None]:
-    """A replica of a master that is not there (as after a failover gone wrong): "READONLY …"."""
-    client.execute_command("REPLICAOF", "127.0.0.1", free_port())
-
-    def lift() -> None:
-        client.execute_command("REPLICAOF", "NO", "ONE")
-
-    return lift
 
 
 def raw_exchange(port: int, requests: list[bytes]) -> list[bytes]:

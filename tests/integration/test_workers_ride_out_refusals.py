@@ -13,7 +13,7 @@ import re
 import signal
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,45 +28,13 @@ from tests.support.pipeline import (
     stop_process,
     wait_for_results,
 )
+from tests.support.refusals import Condition, failed_save, out_of_memory
 from workers.outage import refuses_writes
 
 pytestmark = pytest.mark.redis
 
 ROLL = b'{"type":"Roll"}'
 PARTITIONS = 4
-
-Condition = Callable[[redis.Redis], Callable[[], None]]
-"""Makes Redis refuse writes; returns what lifts it."""
-
-
-def out_of_memory(client: redis.Redis) -> Callable[[], None]:
-    client.config_set("maxmemory-policy", "noeviction")
-    client.config_set("maxmemory", 1)  # every write is over: "OOM command not allowed"
-
-    def lift() -> None:
-        client.config_set("maxmemory", 0)
-
-    return lift
-
-
-def failed_save(client: redis.Redis) -> Callable[[], None]:
-    """A snapshot that cannot be written (its file's name taken by a folder, as a full disk fails it):
-    "MISCONF …" to every write."""
-    target = Path(str(client.config_get("dir")["dir"])) / str(client.config_get("dbfilename")["dbfilename"])
-    saves = str(client.config_get("save")["save"])
-    client.config_set("save", "3600 1")  # writes stop on a failed save only where snapshots are configured
-    client.config_set("stop-writes-on-bgsave-error", "yes")
-    target.mkdir()
-    client.bgsave()
-    eventually(lambda: client.info("persistence")["rdb_last_bgsave_status"] == "err", message="failed save")
-
-    def lift() -> None:
-        target.rmdir()
-        client.bgsave()
-        eventually(lambda: client.info("persistence")["rdb_last_bgsave_status"] == "ok", message="a save")
-        client.config_set("save", saves)
-
-    return lift
 
 
 def refusals(client: redis.Redis, code: str) -> int:
