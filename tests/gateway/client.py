@@ -76,9 +76,10 @@ def play_random(
 class Recorder:
     """A WebSocket read in a background thread; keeps every raw frame and the close code."""
 
-    def __init__(self, url: str, origin: str | None = None) -> None:
+    def __init__(self, url: str, origin: str | None = None, headers: dict[str, str] | None = None) -> None:
         self.url = url
         self.origin = origin
+        self.headers = headers  # e.g. a browser's session cookie
         self.raw: list[str] = []
         self.close_code: int | None = None
         self.close_reason = ""
@@ -91,7 +92,12 @@ class Recorder:
 
     def _run(self) -> None:
         try:
-            with connect(self.url, origin=self.origin, max_size=None) as socket:  # type: ignore[arg-type]
+            with connect(
+                self.url,
+                origin=self.origin,  # type: ignore[arg-type]
+                additional_headers=self.headers,
+                max_size=None,
+            ) as socket:
                 self.socket = socket
                 self.ready.set()
                 while True:

@@ -20,7 +20,6 @@ import httpx
 import pytest
 import redis
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
 
 from services.gateway.app import async_client
 from services.gateway.sockets import ws
@@ -42,22 +41,7 @@ class SessionSocket(Recorder):
 
     def __init__(self, url: str, client: httpx.Client) -> None:
         self.cookie = str(client.cookies["hm_session"])
-        super().__init__(url)
-
-    def _run(self) -> None:
-        try:
-            with connect(self.url, additional_headers={"Cookie": f"hm_session={self.cookie}"}) as socket:
-                self.socket = socket
-                self.ready.set()
-                while True:
-                    message = socket.recv()
-                    self.raw.append(message if isinstance(message, str) else message.decode())
-        except ConnectionClosed as exc:
-            self.close_code = exc.rcvd.code if exc.rcvd else None
-            self.close_reason = exc.rcvd.reason if exc.rcvd else ""
-        finally:
-            self.ready.set()
-            self.done.set()
+        super().__init__(url, headers={"Cookie": f"hm_session={self.cookie}"})
 
     def send_after_close(self, text: str) -> None:
         """Send, whether or not the gateway's close has arrived yet."""
