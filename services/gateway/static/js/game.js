@@ -13,7 +13,8 @@ import { keepFocus, noteFocus } from "./shell/keep-focus.js";
 import { finalTable, playersPanel } from "./shell/players.js";
 import { showRatings } from "./shell/ratings.js";
 import { resignControl } from "./shell/resign.js";
-import { keepInMyGames, showRematch } from "./shell/rematch.js";
+import { keepInMyGames } from "./shell/my-games.js";
+import { showRematch } from "./shell/rematch.js";
 import { Presence } from "./shell/presence.js";
 import { Receipts } from "./shell/receipts.js";
 

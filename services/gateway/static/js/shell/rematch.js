@@ -2,7 +2,7 @@
 // opens a private table with the same game, seats, options and bots, and every other player's end screen
 // then offers to join that table (asked every few seconds while the page stays on the end screen).
 import { el } from "../dom.js";
-import { api, bearer } from "../net.js";
+import { api } from "../net.js";
 
 const EVERY_MS = 3000;
 
@@ -33,15 +33,5 @@ export async function showRematch(gameId, box) {
   };
   if (await ask()) {
     const timer = setInterval(async () => { if (!(await ask())) clearInterval(timer); }, EVERY_MS);
-  }
-}
-
-/** A seat held by its link's token, on a signed-in account's page, goes into that account's My games (a
- * page signed out asks nothing: it has no My games, and a refused request is a console error). */
-export async function keepInMyGames(gameId, token) {
-  if (!token) return;
-  const session = await api("/api/session");
-  if (session.status === 200 && session.body && session.body.name) {
-    await api(`/api/games/${gameId}/mine`, { method: "POST", headers: bearer(token) });
   }
 }
