@@ -43,25 +43,35 @@ def requeue_abandoned(client: Any, queues: Sequence[Queue], dead: Collection[str
     clean-up, never a reason to stop."""
     if not dead:
         return []
-    requeued = []
+    requeued: list[str] = []
     for queue in queues:
-        registry = queue.started_job_registry
-        for job_id, execution_id in registry.get_job_and_execution_ids(cleanup=False):
-            execution = Execution(execution_id, job_id, connection=client)
-            if _worker_of(client, execution) not in dead:
-                continue  # another worker's, alive or not: its own process (or rq's clean-up) sees to it
-            try:
-                if _requeue(client, queue, execution):
-                    requeued.append(job_id)
-            except (redis.RedisError, OSError) as exc:
-                if is_outage(exc):
-                    raise
-                log.exception("abandoned_job_not_requeued", job_id=job_id)
-            except Exception:  # a job record rq cannot read: rq's clean-up fails it in time
-                log.exception("abandoned_job_not_requeued", job_id=job_id)
+        try:
+            _requeue_queue(client, queue, dead, requeued)
+        except (redis.RedisError, OSError) as exc:
+            if is_outage(exc):
+                raise
+            log.exception("abandoned_jobs_not_read", queue=queue.name)
+        except Exception:  # an entry rq cannot parse: never a reason to stop the worker
+            log.exception("abandoned_jobs_not_read", queue=queue.name)
     if requeued:
         log.warning("abandoned_jobs_requeued", jobs=requeued, workers=sorted(dead))
     return requeued
+
+
+def _requeue_queue(client: Any, queue: Queue, dead: Collection[str], requeued: list[str]) -> None:
+    for job_id, execution_id in queue.started_job_registry.get_job_and_execution_ids(cleanup=False):
+        execution = Execution(execution_id, job_id, connection=client)
+        if _worker_of(client, execution) not in dead:
+            continue  # another worker's, alive or not: its own process (or rq's clean-up) sees to it
+        try:
+            if _requeue(client, queue, execution):
+                requeued.append(job_id)
+        except (redis.RedisError, OSError) as exc:
+            if is_outage(exc):
+                raise
+            log.exception("abandoned_job_not_requeued", job_id=job_id)
+        except Exception:  # a job record rq cannot read: rq's clean-up fails it in time
+            log.exception("abandoned_job_not_requeued", job_id=job_id)
 
 
 def _worker_of(client: Any, execution: Execution) -> str:

@@ -23,10 +23,12 @@ import pytest
 import redis
 from rq import Queue
 from rq.exceptions import InvalidJobOperation, NoSuchJobError
+from rq.executions import Execution
 from rq.job import Job, JobStatus
 
 from tests.support.pipeline import TEST_PLUGINS, eventually, stop_process
 from tests.support.rollback import RollbackRedis
+from workers.abandoned import requeue_abandoned
 from workers.jobs.archive_trigger import ARCHIVE_QUEUE
 
 pytestmark = [pytest.mark.redis, pytest.mark.skipif(sys.platform != "linux", reason="signals a process")]
@@ -106,3 +108,33 @@ def job_status(client: redis.Redis) -> JobStatus | None:
         return Job.fetch(JOB_ID, connection=client).get_status()
     except (NoSuchJobError, InvalidJobOperation, redis.RedisError):  # not there or not readable yet
         return None
+
+
+def test_only_the_dead_workers_started_jobs_are_handed_back_and_bad_records_stop_nothing(
+    redis_client: redis.Redis,
+) -> None:
+    """The entries made as rq makes them (``Execution.create`` as a job is taken): the dead worker's job goes
+    back to the front of its queue, a live worker's stays; an entry rq cannot parse and a job record it
+    cannot read are logged and left, and the worker goes on."""
+    queue = Queue(ARCHIVE_QUEUE, connection=redis_client)
+    waiting = queue.enqueue_call(func="tests.support.outage_jobs.kill_redis_once", args=(0, "-"), job_id="w")
+    taken = {}
+    for job_id, worker in (("dead-job", "dead-1"), ("live-job", "live-1"), ("broken-job", "dead-1")):
+        job = queue.enqueue_call(
+            func="tests.support.outage_jobs.kill_redis_once", args=(0, "-"), job_id=job_id
+        )
+        redis_client.lrem(queue.key, 0, job_id)  # taken off the queue by its worker
+        with redis_client.pipeline() as pipe:
+            taken[job_id] = Execution.create(job, 90, pipeline=pipe, worker_name=worker)
+            job.set_status(JobStatus.STARTED, pipeline=pipe)
+            pipe.execute()
+    redis_client.hset("rq:job:broken-job", "created_at", "not a date")  # a record rq cannot read
+    redis_client.zadd(queue.started_job_registry.key, {"no-execution-id": 9e12})  # nor parse
+
+    assert requeue_abandoned(redis_client, [queue], {"dead-1"}) == ["dead-job"]
+    assert queue.get_job_ids() == ["dead-job", waiting.id]  # at the front
+    assert Job.fetch("dead-job", connection=redis_client).get_status() == JobStatus.QUEUED
+    left = set(queue.started_job_registry.get_job_ids(cleanup=False))
+    assert {"live-job", "broken-job"} <= left and "dead-job" not in left
+    assert not redis_client.exists(taken["dead-job"].key)  # its execution record went with it
+    assert requeue_abandoned(redis_client, [queue], set()) == []  # no dead worker: nothing read
