@@ -117,3 +117,24 @@ def test_a_game_by_links_shows_in_my_games(width: int, browser: Any, stack: Serv
     assert "Manila" in text and "with" in text and "Anna" in text and "Carla" in text, text
     assert not ann.evaluate(SIDEWAYS), width
     assert not ann.errors, ann.errors
+
+
+@pytest.mark.parametrize("width", [390, 1360])
+def test_the_table_chats_before_the_start(width: int, browser: Any, stack: ServerThread) -> None:
+    ann, bob = person(browser, stack.base, "Ann", width), person(browser, stack.base, "Bob", width)
+    table = post(ann, "/api/tables", {"game": "race", "seats": 3})
+    post(bob, f"/api/tables/{table['table_id']}/join")
+    for page in (ann, bob):
+        page.goto(f"{stack.base}/")
+        page.locator("#table-chat-panel").wait_for()
+    ann.locator("#table-chat-text").fill("half a thought")  # the lobby's refreshes must not wipe it
+    bob.locator("#table-chat-text").fill("hello Ann, one more and we start")
+    bob.locator("#table-chat-form button[type=submit]").click()
+    line = ann.locator("#table-chat-log .chat-line", has_text="one more and we start")
+    line.wait_for(timeout=15_000)  # Ann's lobby reads it at its next refresh
+    assert line.inner_text().startswith("Bob")
+    assert ann.locator("#table-chat-text").input_value() == "half a thought"
+    assert "Ann, Bob" in ann.locator("#table-chat-title").inner_text()
+    assert not ann.evaluate(SIDEWAYS) and not bob.evaluate(SIDEWAYS), width
+    ann.locator("#table-chat-panel").screenshot(path=str(SHOTS / f"table-chat-{width}.png"))
+    assert not ann.errors and not bob.errors, (ann.errors, bob.errors)

@@ -96,3 +96,23 @@ def test_a_game_by_links_joins_my_games_unrated(stack: ServerThread, redis_clien
         assert extra.post(mine, headers=bearer(seats[1]["token"])).status_code == 200
     last = sign_up(stack.base, "late", address="127.0.2.2")
     assert last.post(mine, headers=bearer(seats[1]["token"])).json()["error"] == "too_many_accounts"
+
+
+def test_the_players_at_an_open_table_chat_before_the_start(stack: ServerThread) -> None:
+    ann, bob, cat = sign_up(stack.base, "ann"), sign_up(stack.base, "bob"), sign_up(stack.base, "cat")
+    table_id = ann.post("/api/tables", json={"game": "race", "seats": 3}).json()["table_id"]
+    chat = f"/api/tables/{table_id}/chat"
+    assert cat.post(chat, json={"text": "let me in"}).json()["error"] == "not_seated"
+    assert cat.get(chat).status_code == 403 and httpx.get(f"{stack.base}{chat}").status_code == 401
+    bob.post(f"/api/tables/{table_id}/join")
+    said = bob.post(chat, json={"text": "  hello\u0007 all "})
+    assert said.status_code == 201 and (said.json()["author"], said.json()["seat"]) == ("bob", 1)
+    assert bob.post(chat, json={"text": ""}).json()["error"] == "empty_chat"
+    assert ann.post(chat, json={"text": "x" * 301}).json()["error"] == "chat_too_long"
+    assert ann.post(chat, json={"text": "hi bob"}).status_code == 201
+    assert [(m["author"], m["text"]) for m in ann.get(chat).json()["messages"]] == [
+        ("bob", "hello all"),
+        ("ann", "hi bob"),
+    ]
+    cat.post(f"/api/tables/{table_id}/join")  # the last seat: the game starts
+    assert ann.post(chat, json={"text": "too late"}).json()["error"] == "table_closed"

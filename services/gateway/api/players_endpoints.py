@@ -11,6 +11,7 @@ from services.gateway.api import (
     presence_http,
     ratings_http,
     rematch_http,
+    table_chat,
     tables_http,
 )
 from services.gateway.api import credentials_http as cr
@@ -104,6 +105,15 @@ ENDPOINTS: dict[str, dict[str, Endpoint]] = {
                    "bot plays it to the end, and the rating places it last (a loss). 409 for a game no table made, "
                    "a finished one or a bot's seat.", "200", pp.Resigned, "401 403 404 409",
                    parameters=[GAME_ID], security=[{"seatToken": []}, *SESSION]),
+    },
+    "/api/tables/{table_id}/chat": {
+        "get": op(table_chat.list_table_chat, "The chat at an open table before its game starts (its seated "
+                  "accounts only), oldest first.", "200", pp.ChatLog, "401 403 404", parameters=[TABLE_ID],
+                  security=SESSION),
+        "post": op(table_chat.post_table_chat, "Chat at an open table (a seated account): at most 300 characters, "
+                   "the game chat's limits; 409 once the game started.", "201", pp.ChatFrame,
+                   "400 401 403 404 409 413 422 429", requestBody=body(pp.ChatPost), parameters=[TABLE_ID],
+                   security=SESSION),
     },
     "/api/games/{game_id}/mine": {
         "post": op(linked_games.remember, "The signed-in account keeps the bearer token's seat of a game made by "

@@ -4,6 +4,7 @@ import { mountAccount } from "./account.js";
 import { BOTS } from "./bots.js";
 import { el, People } from "./dom.js";
 import { api } from "./net.js";
+import { TableChat } from "./table-chat.js";
 import { describeOptions, drawOptionFields, readOptionFields } from "./options.js";
 
 const $ = (id) => document.getElementById(id);
@@ -14,6 +15,7 @@ let catalog = [];
 // started it, or someone took its last seat) the lobby opens its game, since only the one whose click
 // started it hears the game's id in the answer.
 let seatedAt = new Set();
+let tableChat = null;
 
 const sitsAt = (table) => Boolean(me) && table.seated.some((n) => n.toLowerCase() === me.toLowerCase());
 
@@ -128,6 +130,7 @@ async function refresh() {
     seatedAt = new Set(open.filter(sitsAt).map((t) => t.table_id));
     if (gone.length && (await openStarted(gone))) return;
     $("tables").replaceChildren(...(open.length ? open.map(tableRow) : [el("p", {}, "No table is waiting for players.")]));
+    tableChat.show(open.find(sitsAt) || null);
   }
   const panel = $("my-games-panel");
   panel.hidden = !me;
@@ -178,6 +181,7 @@ async function openTable(event) {
 }
 
 async function start() {
+  tableChat = new TableChat($("table-chat-panel"));
   const { body } = await api("/api/catalog");
   catalog = body.games;
   $("table-game").replaceChildren(...catalog.map((g) => el("option", { value: g.key }, g.title)));
