@@ -8,14 +8,10 @@ event once, in order, to the last; every game verifies offline and is archived b
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
 
 import httpx
 import pytest
@@ -28,7 +24,7 @@ from services.audit.verify import verify_file, verify_lines
 from services.bootstrap import Services, build
 from services.config import Settings
 from services.export import export_lines
-from services.redis_launcher import free_port
+from tests.cluster.serving import Serving, serve_on_cluster
 from tests.gateway.client import Recorder, create, event_seqs
 from tests.integration.test_cli import hm
 from tests.support.redis_cluster import LocalCluster
@@ -40,52 +36,12 @@ KINDS = [("manila", 3), ("elcapitan", 2), ("eic", 2)]
 few hundred moves each."""
 
 
-class Serving(NamedTuple):
-    process: subprocess.Popen[bytes]
-    archive: Path
-    port: int
-
-
 @pytest.fixture
 def serving(redis_cluster: LocalCluster, tmp_path: Path) -> Iterator[Serving]:
     """``serve`` on the cluster (2 fold workers, 2 rq workers), once its gateway answers; stopped with
     SIGTERM afterwards if the test has not."""
-    archive, port = tmp_path / "archive", free_port()
-    env = {
-        **os.environ,
-        "REDIS_URL": redis_cluster.url,
-        "HARBORMASTER_DATA": str(tmp_path / "data"),
-        "HARBORMASTER_ARCHIVE": str(archive),
-        "HARBORMASTER_LOG_LEVEL": "warning",
-    }
-    log = (tmp_path / "serve.log").open("wb")
-    serve = subprocess.Popen(
-        [sys.executable, "-m", "services.cli", "serve", "--port", str(port),
-         "--workers", "2", "--rq-workers", "2"],
-        env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
-    try:
-        deadline = time.monotonic() + 120
-        while not _healthy(port):
-            assert serve.poll() is None and time.monotonic() < deadline, "serve's gateway never answered"
-            time.sleep(0.5)
-        yield Serving(serve, archive, port)
-    finally:
-        if serve.poll() is None:
-            serve.send_signal(signal.SIGTERM)
-            try:
-                serve.wait(timeout=90)
-            except subprocess.TimeoutExpired:
-                os.killpg(serve.pid, signal.SIGKILL)
-                serve.wait()
-        log.close()
-
-
-def _healthy(port: int) -> bool:
-    try:
-        return httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).status_code == 200
-    except httpx.HTTPError:
-        return False
+    with serve_on_cluster(redis_cluster.url, tmp_path) as serving:
+        yield serving
 
 
 def _services(url: str) -> Services:

@@ -13,14 +13,11 @@ from __future__ import annotations
 import collections
 import json
 import os
-import signal
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import NamedTuple
 
-import httpx
 import msgspec
 import pytest
 import redis
@@ -35,7 +32,7 @@ from services import tournament_service as service
 from services.archive import archive_path
 from services.audit.verify import verify_lines
 from services.export import export_lines
-from services.redis_launcher import free_port
+from tests.cluster.serving import Serving, serve_on_cluster
 from tests.cluster.test_rq_on_cluster import split_services
 from tests.integration.test_cli import hm
 from tests.support.pipeline import RACE_PLUGIN, eventually
@@ -56,46 +53,14 @@ stream only once a decision was refused), the round's tables and the games that 
 worker's trigger counts against each other, and the games recorded."""
 
 
-class Serving(NamedTuple):
-    process: subprocess.Popen[bytes]
-    archive: Path
-    port: int
-
-
 @pytest.fixture
 def serving(redis_cluster: LocalCluster, tmp_path: Path) -> Iterator[Serving]:
     """``serve`` on the cluster knowing the race game (2 fold workers, 2 rq workers, its sequencer and
     reconciler), once its gateway answers. Games stay in Redis once archived (``HARBORMASTER_ARCHIVE_TRIM=0``)
     so the test can count their streams on the masters afterwards; ``test_rq_on_cluster`` trims them."""
-    archive, port = tmp_path / "archive", free_port()
-    env = {**os.environ, "REDIS_URL": redis_cluster.url, "HARBORMASTER_DATA": str(tmp_path / "data"),
-           "HARBORMASTER_ARCHIVE": str(archive), "HARBORMASTER_ARCHIVE_TRIM": "0",
-           "HARBORMASTER_GAME_PLUGINS": RACE_PLUGIN, "HARBORMASTER_LOG_LEVEL": "warning"}  # fmt: skip
-    log = (tmp_path / "serve.log").open("wb")
-    serve = subprocess.Popen(
-        [sys.executable, "-m", "services.cli", "serve", "--port", str(port), "--workers", "2", "--rq-workers", "2"],
-        env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )  # fmt: skip
-    try:
-        eventually(lambda: serve.poll() is not None or _healthy(port), timeout=120, message="serve's gateway")
-        assert serve.poll() is None, (tmp_path / "serve.log").read_text()[-2000:]
-        yield Serving(serve, archive, port)
-    finally:
-        if serve.poll() is None:
-            serve.send_signal(signal.SIGTERM)
-            try:
-                serve.wait(timeout=90)
-            except subprocess.TimeoutExpired:
-                os.killpg(serve.pid, signal.SIGKILL)
-                serve.wait()
-        log.close()
-
-
-def _healthy(port: int) -> bool:
-    try:
-        return httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).status_code == 200
-    except httpx.HTTPError:
-        return False
+    env = {"HARBORMASTER_ARCHIVE_TRIM": "0", "HARBORMASTER_GAME_PLUGINS": RACE_PLUGIN}
+    with serve_on_cluster(redis_cluster.url, tmp_path, env) as serving:
+        yield serving
 
 
 def _create_and_start(url: str, tid: str, folder: Path) -> None:
