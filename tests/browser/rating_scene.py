@@ -22,11 +22,11 @@ import msgspec
 from playwright.sync_api import sync_playwright
 
 from services.redis_launcher import EmbeddedRedis
+from tests.browser import people
 from tests.browser.conftest import CHROMIUM
 from tests.gateway.harness import UNLIMITED
 from tests.players.stack import rated_stack
 
-PASSWORD = "a long enough password"
 PEOPLE = {"Ann": "198.51.100.1", "Bob": "198.51.100.2", "Cy": "198.51.100.3"}
 TRUSTING = msgspec.structs.replace(UNLIMITED, trusted_proxies=("127.0.0.1",))
 """The tests' gateway behind a proxy on loopback (each browser says its own address)."""
@@ -41,22 +41,7 @@ _POST = """async ([path, body]) => {
 
 def person(browser: Any, base: str, name: str, width: int) -> Any:
     """A browser of its own at ``width`` px, signed up as ``name`` in the lobby, from its own address."""
-    context = browser.new_context(
-        viewport={"width": width, "height": 900},
-        device_scale_factor=1,
-        extra_http_headers={"X-Forwarded-For": PEOPLE[name]},
-    )
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.errors = errors
-    page.goto(f"{base}/")
-    form = page.locator("#account-form")
-    form.locator("input[name=name]").fill(name)
-    form.locator("input[name=password]").fill(PASSWORD)
-    form.locator("button[name=signup]").click()
-    page.locator("#signed-in").wait_for()
-    return page
+    return people.person(browser, base, name, width, address=PEOPLE[name], device_scale_factor=1)
 
 
 def post(page: Any, path: str, body: Any = None) -> Any:

@@ -12,14 +12,13 @@ import pytest
 import redis
 
 from tests.browser.axe import serious_violations
+from tests.browser.people import person
 from tests.browser.rating_scene import TRUSTING
 from tests.gateway.client import create
 from tests.gateway.harness import ServerThread
-from tests.players.stack import address_of, rated_stack
+from tests.players.stack import rated_stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
-PASSWORD = "a long enough password"
 
 
 @pytest.fixture
@@ -28,27 +27,13 @@ def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
         yield server
 
 
-def signed_in(browser: Any, base: str, name: str, width: int) -> Any:
-    context = browser.new_context(
-        viewport={"width": width, "height": 900}, extra_http_headers={"X-Forwarded-For": address_of(name)}
-    )
-    page = context.new_page()
-    page.goto(f"{base}/")
-    form = page.locator("#account-form")
-    form.locator("input[name=name]").fill(name)
-    form.locator("input[name=password]").fill(PASSWORD)
-    form.locator("button[name=signup]").click()
-    page.locator("#signed-in").wait_for()
-    return page
-
-
 def test_the_mute_button_passes_contrast(browser: Any, stack: ServerThread) -> None:
     with httpx.Client(base_url=stack.base, timeout=30) as api:
         game_id = create(api, "manila", 3)["game_id"]
-    writer = signed_in(browser, stack.base, "Wren", 1360)
+    writer = person(browser, stack.base, "Wren", 1360)
     writer.goto(f"{stack.base}/games/{game_id}")
     for width, reader_name in ((390, "Rhea"), (1360, "Remy")):
-        reader = signed_in(browser, stack.base, reader_name, width)
+        reader = person(browser, stack.base, reader_name, width)
         reader.goto(f"{stack.base}/games/{game_id}")
         reader.locator("#chat-text").wait_for()
         writer.locator("#chat-text").fill(f"hello {reader_name}")

@@ -14,14 +14,13 @@ from typing import Any
 import pytest
 import redis
 
+from tests.browser import people
 from tests.browser.play import Clicks, finished, take_one_step
 from tests.browser.rating_scene import TRUSTING
 from tests.gateway.harness import ServerThread
-from tests.players.stack import address_of, rated_stack
+from tests.players.stack import rated_stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
-PASSWORD = "a long enough password"
 
 
 @pytest.fixture
@@ -32,19 +31,7 @@ def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
 
 def person(browser: Any, base: str, name: str, sign: str = "signup") -> Any:
     """A browser of its own (cookies apart), in the lobby, signed up (or in) as ``name``."""
-    own_address = {"X-Forwarded-For": address_of(name)}  # accounts seen on one address rate nobody
-    page = browser.new_context(
-        viewport={"width": 1360, "height": 1000}, extra_http_headers=own_address
-    ).new_page()
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.errors = errors
-    page.goto(f"{base}/")
-    form = page.locator("#account-form")
-    form.locator("input[name=name]").fill(name)
-    form.locator("input[name=password]").fill(PASSWORD)
-    form.locator(f"button[name={sign}]").click()
-    page.locator("#signed-in").wait_for()
+    page = people.person(browser, base, name, height=1000, sign=sign)
     assert name.lower() in page.locator("#signed-in").inner_text().lower()  # names are one in any case
     return page
 
@@ -166,11 +153,7 @@ def _a_guest_mutes_then_signs_up_and_keeps_the_mute(
     assert guest.locator(".chat-line", has_text="thanks, you too").is_hidden()
     assert "Bob" in (guest.evaluate("localStorage.getItem('hm-muted')") or "")
     guest.goto(f"{base}/")
-    form = guest.locator("#account-form")
-    form.locator("input[name=name]").fill("Cat")
-    form.locator("input[name=password]").fill(PASSWORD)
-    form.locator("button[name=signup]").click()
-    guest.locator("#signed-in").wait_for()
+    people.sign_with_form(guest, "Cat")
     guest.goto(f"{base}/games/{game_id}")
     guest.locator(".chat-line", has_text="good luck, Bob").wait_for()
     deadline = time.monotonic() + 10

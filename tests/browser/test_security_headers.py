@@ -13,13 +13,13 @@ import pytest
 import redis
 
 from services.gateway.security_headers import POLICY
+from tests.browser.people import PASSWORD, sign_with_form
 from tests.gateway.client import create, wait_until
 from tests.gateway.harness import ServerThread
 from tests.players.stack import rated_stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 
-PASSWORD = "a long enough password"
 NEW_PASSWORD = "another long password"
 
 
@@ -102,11 +102,7 @@ def test_another_site_cannot_frame_a_page(browser: Any, stack: ServerThread) -> 
 def test_a_person_changes_the_password_and_signs_out_everywhere(browser: Any, stack: ServerThread) -> None:
     laptop, problems = watched(browser)
     laptop.goto(f"{stack.base}/")
-    form = laptop.locator("#account-form")
-    form.locator("input[name=name]").fill("ann")
-    form.locator("input[name=password]").fill(PASSWORD)
-    form.locator("button[name=signup]").click()
-    laptop.locator("#signed-in").wait_for()
+    sign_with_form(laptop, "ann")
     phone = httpx.Client(base_url=stack.base, timeout=30)  # another device, signed in too
     assert phone.post("/api/session", json={"name": "ann", "password": PASSWORD}).status_code == 200
     laptop.goto(f"{stack.base}/players/ann")
