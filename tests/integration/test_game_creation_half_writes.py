@@ -55,6 +55,19 @@ def reconcile_later(client: redis.Redis) -> int:
     return game_creation.reconcile(client, now_ms() + STALE_MS + 1)
 
 
+def reconciled_while_paused(stack: ServerThread, client: redis.Redis, step: str) -> httpx.Response:
+    """``SPEC`` posted while the creator pauses after ``step`` (slow, not dead) and the reconciler, taking it
+    for a dead one's, passes over its creation meanwhile: the answer the creator gives once let go on."""
+    paused, go_on = threading.Event(), threading.Event()
+    game_creation.between_steps = pausing_at(step, paused, go_on)
+    with ThreadPoolExecutor(1) as pool, httpx.Client(base_url=stack.base, timeout=60) as api:
+        posting = pool.submit(api.post, "/api/games", json=SPEC)
+        assert paused.wait(30)
+        assert reconcile_later(client) == 1
+        go_on.set()
+        return posting.result(60)
+
+
 def game_keys(client: redis.Redis, game_id: str) -> list[bytes]:
     return sorted(client.scan_iter(match=f"hm:{{g:{game_id}}}:*"))
 
@@ -101,15 +114,7 @@ def test_a_creation_killed_after_its_tokens_is_listed_and_its_bot_plays(
 def test_a_paused_creator_whose_game_the_reconciler_undid_answers_503_and_leaves_nothing(
     stack: ServerThread, redis_client: redis.Redis
 ) -> None:
-    paused, go_on = threading.Event(), threading.Event()
-
-    game_creation.between_steps = pausing_at("made", paused, go_on)
-    with ThreadPoolExecutor(1) as pool, httpx.Client(base_url=stack.base, timeout=60) as api:
-        posting = pool.submit(api.post, "/api/games", json=SPEC)
-        assert paused.wait(30)
-        assert reconcile_later(redis_client) == 1  # the creator is slow, not dead: the reconciler undoes
-        go_on.set()
-        answer = posting.result(60)
+    answer = reconciled_while_paused(stack, redis_client, "made")  # the reconciler undoes the slow creator's
     assert (answer.status_code, answer.json()["error"]) == (503, "creation_interrupted")
     assert game_keys(redis_client, "half") == []  # no tokens nor names written after the undo
     assert redis_client.zcard(keys.GAMES_INDEX) == 0 and redis_client.zcard(keys.CREATING) == 0
@@ -118,17 +123,10 @@ def test_a_paused_creator_whose_game_the_reconciler_undid_answers_503_and_leaves
 def test_a_paused_creator_and_the_reconciler_that_listed_its_game_agree(
     stack: ServerThread, redis_client: redis.Redis
 ) -> None:
-    paused, go_on = threading.Event(), threading.Event()
-
-    game_creation.between_steps = pausing_at("finished", paused, go_on)
-    with ThreadPoolExecutor(1) as pool, httpx.Client(base_url=stack.base, timeout=60) as api:
-        posting = pool.submit(api.post, "/api/games", json=SPEC)
-        assert paused.wait(30)
-        assert reconcile_later(redis_client) == 1
-        go_on.set()
-        answer = posting.result(60)
-        assert answer.status_code == 201
-        token = answer.json()["seats"][1]["token"]
+    answer = reconciled_while_paused(stack, redis_client, "finished")
+    assert answer.status_code == 201
+    token = answer.json()["seats"][1]["token"]
+    with httpx.Client(base_url=stack.base, timeout=60) as api:
         assert (
             post_command(api, "half", token, {"command": {"type": "Note", "text": "hi"}}).status_code == 200
         )
