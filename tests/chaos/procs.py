@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 import httpx
 
@@ -117,3 +120,34 @@ class Serve:
                 self.process.wait()
         self._log.close()
         return self.process.returncode
+
+
+class RunResult(Protocol):
+    """What a chaos run's result keeps of its serve and working folder."""
+
+    client_errors: list[str]
+    serve_exit: int | None
+    elapsed_s: float
+
+    @property
+    def ok(self) -> bool: ...
+
+
+def play_on_serve(serve: Serve, result: RunResult, play: Callable[[], None], started: float) -> None:
+    """``play`` once serve's gateway answers; then serve stopped, its exit code and the time since
+    ``started`` kept in ``result`` (whatever ``play`` raised)."""
+    try:
+        if not serve.wait_healthy(90):
+            raise RuntimeError(f"serve did not start; see {serve.log_path}")
+        play()
+    finally:
+        result.serve_exit = serve.stop()
+        result.elapsed_s = time.monotonic() - started
+
+
+def tidy(folder: Path, own: bool, result: RunResult) -> None:
+    """The working folder removed if the run made it and every check passed; kept (and named) if one failed."""
+    if own and result.ok:
+        shutil.rmtree(folder, ignore_errors=True)
+    elif not result.ok:
+        result.client_errors.append(f"(working folder kept: {folder})")

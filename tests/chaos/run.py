@@ -15,7 +15,6 @@ must equal the store's.
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -30,7 +29,7 @@ from services.export import export_lines
 from services.redis_launcher import free_port
 from tests.chaos.clients import Api, Player, Seen, SocketPlayer, Watcher
 from tests.chaos.faults import FaultInjector
-from tests.chaos.procs import Serve
+from tests.chaos.procs import Serve, play_on_serve, tidy
 
 STALL_S = 60.0
 """A live game without a new event for this long is stuck (a bot turn takes milliseconds; a Redis restart
@@ -152,17 +151,8 @@ def run_chaos(config: ChaosConfig, folder: Path | None = None) -> ChaosResult:
     started = time.monotonic()
     serve = Serve(folder, free_port(), workers=config.workers, rq_workers=config.rq_workers)
     result = ChaosResult()
-    try:
-        if not serve.wait_healthy(90):
-            raise RuntimeError(f"serve did not start; see {serve.log_path}")
-        _play(serve, config, result)
-    finally:
-        result.serve_exit = serve.stop()
-        result.elapsed_s = time.monotonic() - started
-    if own and result.ok:
-        shutil.rmtree(folder, ignore_errors=True)
-    elif not result.ok:
-        result.client_errors.append(f"(working folder kept: {folder})")
+    play_on_serve(serve, result, lambda: _play(serve, config, result), started)
+    tidy(folder, own, result)
     return result
 
 

@@ -12,7 +12,6 @@ Redis's rollback fault is left out by default: a rollback takes acknowledged sec
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -25,7 +24,7 @@ from services.config import Settings
 from services.redis_launcher import free_port
 from tests.chaos.clients import Api
 from tests.chaos.faults import WEIGHTS, FaultInjector
-from tests.chaos.procs import Serve
+from tests.chaos.procs import Serve, play_on_serve, tidy
 from tests.chaos.tournament_checks import ArchiveWatch, Audit, audit
 from tests.chaos.tournament_people import Organiser, PersonClient, bearer
 from tests.chaos.tournament_plan import Plan
@@ -132,18 +131,9 @@ def run_tournament_chaos(config: TournamentChaosConfig, folder: Path | None = No
     env = {"HARBORMASTER_ARCHIVE": str(folder / "archive")}
     serve = Serve(folder, free_port(), workers=config.workers, rq_workers=config.rq_workers, env=env)
     result = TournamentChaosResult(load=[os.getloadavg()[0]] * 2)
-    try:
-        if not serve.wait_healthy(90):
-            raise RuntimeError(f"serve did not start; see {serve.log_path}")
-        _play(serve, config, folder, result)
-    finally:
-        result.serve_exit = serve.stop()
-        result.elapsed_s = time.monotonic() - started
-        result.load.append(os.getloadavg()[0])
-    if own and result.ok:
-        shutil.rmtree(folder, ignore_errors=True)
-    elif not result.ok:
-        result.client_errors.append(f"(working folder kept: {folder})")
+    play_on_serve(serve, result, lambda: _play(serve, config, folder, result), started)
+    result.load.append(os.getloadavg()[0])
+    tidy(folder, own, result)
     return result
 
 
