@@ -96,17 +96,29 @@ def test_the_help_page_summarises_each_game_under_the_rulebooks_section_names(
             context.close()
 
 
+HOVER_WORDS = {
+    "manila": ("harbour", "boat"),
+    "elcapitan": ("bank harbour", "sail here to build"),
+    "eic": ("share", "port"),
+}
+"""Words of each board's hover texts on its main elements (places, ships or boats, shares, ports)."""
+
+
 def test_the_game_page_links_the_help_and_its_board_has_hover_text(
     browser: Any, stack: ServerThread, page: Any
 ) -> None:
     with httpx.Client(base_url=stack.base, timeout=30) as api:
-        game = create(api, "manila", 3, names=["Anna", "Bruno", "Carla"])
+        made = {kind: create(api, kind, 3, names=["Anna", "Bruno", "Carla"]) for kind in HOVER_WORDS}
     for width in WIDTHS:
         _narrow(page, width)
-        page.goto(f"{stack.base}/games/{game['game_id']}#token={game['seats'][0]['token']}")
-        page.locator("#board svg.board-manila").wait_for()
-        assert page.locator("#help-link").get_attribute("href") == "/static/help.html"
-        hover = page.evaluate("[...document.querySelectorAll('#board svg title')].map((t) => t.textContent)")
-        assert any("harbour" in h for h in hover), hover[:5]
-        assert any("boat" in h for h in hover), hover[:5]
-        assert not page.evaluate(SIDEWAYS), width
+        for kind, words in HOVER_WORDS.items():
+            game = made[kind]
+            page.goto(f"{stack.base}/games/{game['game_id']}#token={game['seats'][0]['token']}")
+            page.locator(f"#board svg.board-{kind}").wait_for()
+            assert page.locator("#help-link").get_attribute("href") == "/static/help.html"
+            hover = page.evaluate(
+                "[...document.querySelectorAll('#board svg title')].map((t) => t.textContent)"
+            )
+            for word in words:
+                assert any(word in h for h in hover), (kind, word, hover[:5])
+            assert not page.evaluate(SIDEWAYS), (kind, width)
