@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 import redis
 
+from tests.browser.people import join_from_lobby, person
 from tests.browser.rating_scene import TRUSTING
-from tests.browser.test_table_clock_resign import overflows, person
+from tests.browser.test_table_clock_resign import overflows
 from tests.gateway.harness import ServerThread
 from tests.players.stack import rated_stack
 
@@ -41,12 +42,7 @@ def test_presence_goes_offline_within_seconds_and_comes_back(
     ann.locator("#table-game").select_option("eic")
     ann.locator("#table-seats").select_option("2")
     ann.locator("#open-table button[type=submit]").click()
-    row = bob.locator(".table-row", has_text="East India")
-    row.wait_for(timeout=10_000)
-    row.locator("button.join").click()
-    bob.wait_for_url(re.compile(r"/games/\w+$"))
-    game_id = bob.url.rsplit("/", 1)[1]
-    ann.wait_for_url(re.compile(rf"/games/{game_id}$"), timeout=10_000)
+    join_from_lobby(ann, bob, "East India")
     presence_of(ann, 1, "online").wait_for(timeout=15_000)
     presence_of(bob, 0, "online").wait_for(timeout=15_000)
     assert bob.locator("#conn").inner_text() == "connected"

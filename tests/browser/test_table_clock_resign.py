@@ -20,10 +20,10 @@ import pytest
 import redis
 from rq import SimpleWorker
 
+from tests.browser.people import join_from_lobby, person
 from tests.browser.play import Clicks, finished, take_one_step
 from tests.browser.rating_scene import TRUSTING
 from tests.gateway.harness import ServerThread, running_stack
-from tests.players.stack import address_of
 from tests.players.test_rated_tables import ratings_of
 from tests.players.test_resign import Hooks
 from tests.support.pipeline import services_for
@@ -31,7 +31,6 @@ from workers.jobs.schedule import make_scheduler
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 
-PASSWORD = "a long enough password"
 CLOCK_TEXT = re.compile(r"^\d+:\d\d")
 
 
@@ -41,24 +40,6 @@ def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
         redis_url, bot_delay_s=0.0, limits=TRUSTING, on_applied=lambda _: Hooks(redis_url)
     ) as server:
         yield server
-
-
-def person(browser: Any, base: str, name: str, width: int) -> Any:
-    """A browser of its own at ``width`` px, in the lobby, signed up as ``name`` from an address of its own."""
-    context = browser.new_context(
-        viewport={"width": width, "height": 900}, extra_http_headers={"X-Forwarded-For": address_of(name)}
-    )
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.errors = errors
-    page.goto(f"{base}/")
-    form = page.locator("#account-form")
-    form.locator("input[name=name]").fill(name)
-    form.locator("input[name=password]").fill(PASSWORD)
-    form.locator("button[name=signup]").click()
-    page.locator("#signed-in").wait_for()
-    return page
 
 
 def overflows(page: Any) -> bool:
@@ -86,10 +67,7 @@ def test_a_table_clock_shown_to_all_and_resigned_seats_played_by_bots_to_the_end
     row = bob.locator(".table-row", has_text="East India")
     row.wait_for(timeout=10_000)  # the lobby refreshes every 3 s
     assert "10 min + 10 s/move" in row.inner_text() and "a bot takes the seat" in row.inner_text()
-    row.locator("button.join").click()
-    bob.wait_for_url(re.compile(r"/games/\w+$"))
-    game_id = bob.url.rsplit("/", 1)[1]
-    ann.wait_for_url(re.compile(rf"/games/{game_id}$"), timeout=10_000)
+    game_id = join_from_lobby(ann, bob, "East India")
 
     for page in (ann, bob):  # every seat's clock, on every player's page
         for seat in (0, 1):

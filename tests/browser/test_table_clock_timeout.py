@@ -11,7 +11,6 @@ would claim it then). Real pieces: the gateway, its fold worker with the rating 
 from __future__ import annotations
 
 import random
-import re
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -21,9 +20,10 @@ import redis
 from rq import SimpleWorker
 
 from events.store import now_ms
+from tests.browser.people import join_from_lobby, person
 from tests.browser.play import Clicks, finished, take_one_step
 from tests.browser.rating_scene import TRUSTING
-from tests.browser.test_table_clock_resign import overflows, person
+from tests.browser.test_table_clock_resign import overflows
 from tests.gateway.harness import ServerThread, running_stack
 from tests.players.test_rated_tables import ratings_of
 from tests.players.test_resign import Hooks
@@ -54,12 +54,7 @@ def test_a_player_who_closes_the_browser_is_replaced_by_a_bot_and_the_game_finis
     ann.locator("#table-seats").select_option("2")
     ann.locator("#table-clock").select_option("rapid")
     ann.locator("#open-table button[type=submit]").click()
-    row = bob.locator(".table-row", has_text="East India")
-    row.wait_for(timeout=10_000)
-    row.locator("button.join").click()
-    bob.wait_for_url(re.compile(r"/games/\w+$"))
-    game_id = bob.url.rsplit("/", 1)[1]
-    ann.wait_for_url(re.compile(rf"/games/{game_id}$"), timeout=10_000)
+    game_id = join_from_lobby(ann, bob, "East India")
     bob.context.close()  # Bob is gone
 
     services = services_for(redis_url)
