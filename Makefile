@@ -16,7 +16,7 @@ help:
 	@echo "make run    - embedded Redis, gateway, fold worker, rq worker and a live bot game"
 	@echo "make test   - lint (ruff, mypy, import-linter) and every test against a real Redis"
 	@echo "make bench  - benchmarks that print figures"
-	@echo "make chaos  - games, then 24 tournaments, under serve while processes are kill -9ed; checks and figures"
+	@echo "make chaos  - games, then 24 tournaments, under serve while processes are kill -9ed; checks and figures; then the heaviest property tests at full size"
 	@echo "make lint   - ruff, mypy --strict, import-linter"
 
 $(STAMP): pyproject.toml
@@ -73,9 +73,14 @@ bench: $(COMPILED)
 # work-horses, the gateway and Redis are killed; CHAOS_ARGS passes options (python -m tests.chaos --help).
 # Then 24 tournaments at once, every format and game, with scripted people, under the same faults;
 # TOURNAMENT_CHAOS_ARGS passes options (python -m tests.chaos tournaments --help).
+# Last, the CPU-heaviest property tests at their full sizes (HARBORMASTER_DEEP_PROPERTIES=1, tests/support/deep.py):
+# `make test` runs them smaller (every kind of check, fewer examples) to stay under 15 minutes on 2 cores.
+DEEP_PROPERTIES = tests/domain/elcapitan/test_properties.py
+
 chaos: $(COMPILED)
 	HARBORMASTER_LOG_LEVEL=warning $(PY) -m tests.chaos $(CHAOS_ARGS)
 	HARBORMASTER_LOG_LEVEL=warning $(PY) -m tests.chaos tournaments $(TOURNAMENT_CHAOS_ARGS)
+	HARBORMASTER_DEEP_PROPERTIES=1 $(PY) -m pytest -n 2 -q -p no:cacheprovider $(DEEP_PROPERTIES)
 
 clean:
 	-$(PY) -m services.compiled --remove
