@@ -2,7 +2,11 @@
 round with one no-show took 730 s). Now the no-show's first default move comes when its deadline passes
 and each later turn of the seat at once, with no reconcile pass at all: the fold worker's hook
 (``ClockTrigger``) claims a no-show's turn as soon as it is his, or arms the game's deadline, which the
-clock watcher (``ClockWatcher``) claims when it falls due. The export verifies: each timeout was due."""
+clock watcher (``ClockWatcher``) claims when it falls due. The export verifies: each timeout was due.
+
+No timed assertion (they fail on a loaded machine): the first timeout is no earlier than its deadline, and
+the watcher is stopped once it is recorded, so that the table can only finish (with no reconcile pass and no
+watcher) if the hook plays each of the no-show's later turns the moment they are his. The gaps only print."""
 
 from __future__ import annotations
 
@@ -40,14 +44,19 @@ def test_a_no_show_plays_at_its_deadline_then_at_once_without_a_reconcile_pass(
                         on_applied=ClockTrigger(services.store, services.bus))  # fmt: skip
     watcher = ClockWatcher(services.store, services.bus)
     watcher.start()
+    watched = 0  # bob's timeouts recorded when the watcher was stopped
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 30  # a guard against a wedge, far above any machine's pace
         while services.store.meta(game_id).status != "finished":
             assert time.monotonic() < deadline, "the table never finished without a reconcile pass"
             loaded = services.store.load(game_id)
             if table[loaded.state.turn] == 0:
                 services.bus.submit(game_id, loaded.state.turn, ROLL, None)
             worker.run(until_idle=True)
+            watched = watched or sum(r.origin == "clock" for r in services.store.records(game_id))
+            if watched and watcher.is_alive():
+                watcher.stop()  # bob's first timeout is in: from here on only the hook can play his turns
+                watcher.join(5)
             time.sleep(0.02)
     finally:
         watcher.stop()
@@ -61,11 +70,10 @@ def test_a_no_show_plays_at_its_deadline_then_at_once_without_a_reconcile_pass(
         if record is None or record.origin != "clock" or envelope.seq != record.first_seq:
             continue
         gaps.append(envelope.ts_ms - envelopes[envelope.seq - 2].ts_ms)
+    print(f"\nbob's timeouts, ms after the event before each: {gaps}")  # measured idle: 643, then 47 and 36
     assert len(gaps) >= 4, gaps  # a die moves 6 at most: 5 rolls at least to reach 30, bob 4 of them or more
-    first, later = gaps[0], gaps[1:]
-    # Bounds loose enough for a loaded machine (measured: 643 ms, then 47 and 36 ms), far from a pass's 3 s.
-    assert NO_SHOW_MS <= first < NO_SHOW_MS + 1000, gaps  # at the deadline, not at the next pass
-    assert max(later) < 1000, gaps  # a no-show already: each of his turns at once
+    assert watched == 1, watched  # the watcher stopped after the first: the later ones were the hook's
+    assert gaps[0] >= NO_SHOW_MS, gaps  # the first no earlier than its deadline
     assert services.redis.zscore(DUE, game_id) is None  # a finished game is no longer armed
 
     state = service.reconcile(services, redis_url, tid)  # records the table (the round job's work)
