@@ -75,7 +75,8 @@ bench: $(COMPILED)
 # TOURNAMENT_CHAOS_ARGS passes options (python -m tests.chaos tournaments --help).
 # Last, the CPU-heaviest property tests at their full sizes (HARBORMASTER_DEEP_PROPERTIES=1, tests/support/deep.py):
 # `make test` runs them smaller (every kind of check, fewer examples) to stay under 15 minutes on 2 cores.
-DEEP_PROPERTIES = tests/domain/elcapitan/test_properties.py
+DEEP_PROPERTIES = tests/domain/elcapitan/test_properties.py tests/domain/elcapitan/test_pirate_cards.py \
+	tests/contract/test_bounded_rules.py tests/domain/tournament/test_pairing.py
 
 chaos: $(COMPILED)
 	HARBORMASTER_LOG_LEVEL=warning $(PY) -m tests.chaos $(CHAOS_ARGS)

@@ -2,6 +2,9 @@
 seat in every state that hoarding and random players reach, over many seeds and every option set, and in
 the largest states built by hand. The sizes are asserted; the times only print (``make bench``,
 ``tests/bench/bench_rules_bound.py``): a timed assertion would fail on a slow machine, not on slow rules.
+
+In ``make test`` one game per game, seat count, option set and mix, its seed taking turns over the three;
+with ``HARBORMASTER_DEEP_PROPERTIES=1`` (``make chaos``, ``tests/support/deep.py``) all three seeds.
 """
 
 from __future__ import annotations
@@ -14,9 +17,16 @@ from msgspec.structs import replace
 from domain import GAMES
 from domain.engine import MAX_LEGAL_COMMANDS
 from tests.support.adversaries import MIXES, Figures, explore, option_sets
+from tests.support.deep import DEEP
 
 SEEDS = 3
-"""Games per game, seat count, option set and mix of players (El Capitán: 4 × 8 × 4 × 3 = 384 games)."""
+"""Games per game, seat count, option set and mix of players (El Capitán: 4 × 8 × 4 × 3 = 384 games), in
+the deep run; one of them in ``make test`` (a third of the CPU)."""
+
+
+def _seeds(turn: int) -> range:
+    """The seeds one case plays: all deep, else the one whose turn it is (each seed is played somewhere)."""
+    return range(SEEDS) if DEEP else range(turn % SEEDS, turn % SEEDS + 1)
 
 
 def _cases() -> list[Any]:
@@ -30,9 +40,9 @@ def _cases() -> list[Any]:
 @pytest.mark.parametrize(("key", "seats"), _cases())
 def test_hoarders_and_random_players_never_see_more_than_the_bound(key, seats) -> None:
     figures = Figures()
-    for options in option_sets(key):
-        for mix in MIXES:
-            for i in range(SEEDS):
+    for n, options in enumerate(option_sets(key)):
+        for m, mix in enumerate(MIXES):
+            for i in _seeds(n + m):
                 figures.merge(
                     explore(key, seats, options, f"bound-{key}-{i}".encode(), mix, max_commands=1200)
                 )

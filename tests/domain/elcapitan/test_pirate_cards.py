@@ -5,6 +5,10 @@ search over (city, destination cards left per number of seals) instead of over s
 against every ordered choice of cards of small hands. Rules 1 (games started before issue 32) accepted a
 sorted card set when it was minimal; its check now asks ``card_routes`` too, and is compared with the
 engine's old search, copied below as the oracle.
+
+The two checks over every choice of cards (rules 1 and rules 4) are the costly ones: in ``make test`` each
+runs a few hands per expansion set (every set at least so), with ``HARBORMASTER_DEEP_PROPERTIES=1``
+(``make chaos``) the full 40 and 60 hands (``tests/support/deep.py``).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from domain.elcapitan.commands import MovePirate
 from domain.elcapitan.rules.pirate import card_routes, leg_targets
 from domain.elcapitan.state import State
 from domain.engine import RuleViolation, rng_for
+from tests.support.deep import examples
 
 from .helpers import hand, pirate_at, start
 
@@ -124,8 +129,9 @@ def test_card_routes_are_shortest_and_playable(expansions, at, cards):
         assert city in ends(state, route)
 
 
-@settings(max_examples=40, deadline=None)
-@given(expansions=st.sampled_from(EXPANSIONS), at=st.integers(0, 11), cards=hands)
+@pytest.mark.parametrize("expansions", EXPANSIONS, ids="+".join)
+@settings(examples(quick=4, deep=14))  # per expansion set: 12 hands (was 40), 42 deep
+@given(at=st.integers(0, 11), cards=hands)
 def test_rules_1_card_check_says_what_the_old_search_said(expansions, at, cards):
     state = replace(scene(expansions, at, cards), rules=1)
     names = [c.name for c in state.cities if c.name != state.pirate]
@@ -151,8 +157,9 @@ def test_card_routes_of_every_card_in_hand_stay_fast(expansions):
         assert set(routes) == {c.name for c in state.cities} - {name}
 
 
-@settings(max_examples=60, deadline=None)
-@given(expansions=st.sampled_from(EXPANSIONS), at=st.integers(0, 11), cards=hands)
+@pytest.mark.parametrize("expansions", EXPANSIONS, ids="+".join)
+@settings(examples(quick=5, deep=20))  # per expansion set: 15 hands (was 60), 60 deep
+@given(at=st.integers(0, 11), cards=hands)
 def test_rules_4_takes_a_move_with_cards_exactly_when_legal_commands_offers_it(expansions, at, cards):
     """Issue 43, finding 18: a fuzzer found 68 pirate moves with cards that ``decide`` took and
     ``legal_commands`` did not offer (rules 3 took any cards reaching the target). Every ordered choice of
