@@ -158,6 +158,9 @@ MIGRATED_SCOPED_FIELDS = f"{PREFIX}:migrated:scoped-result-fields"
 METRICS = f"{PREFIX}:metrics"
 ARCHIVE_INDEX = f"{PREFIX}:archive"
 ARCHIVE_FAILED = f"{PREFIX}:archive:failed"
+ARCHIVE_PENDING = f"{PREFIX}:archive:pending"
+"""A sorted set: finished games whose archive has not verified yet, scored by when ``serve``'s pass next looks
+at them (ms; ``services/archive_reconcile.py``): added as a game leaves the live index, removed once verified."""
 CHAT_RELAY = f"{PREFIX}:chat:relay"
 GAMES_WINNERS = f"{PREFIX}:games:winners"
 

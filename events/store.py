@@ -26,6 +26,8 @@ from events.replica_ack import ReplicaAck, append_with_ack
 
 LUA = resources.files("events") / "lua"
 APPEND_LUA = (LUA / "append.lua").read_text()
+ARCHIVE_GRACE_MS = 10_000
+"""How long after its end a game is left to its archive hook before ``serve``'s pass enqueues its archive."""
 
 
 def now_ms() -> int:
@@ -277,7 +279,12 @@ class EventStore:
         pipe.execute()
 
     def mark_finished(self, game_id: str) -> None:
-        """Move a game from the live index to the finished ones (the index is advisory)."""
+        """Move a game from the live index to the finished ones (the index is advisory), first adding it to
+        the games whose archive is due (``keys.ARCHIVE_PENDING``, after a grace in which the archive hook
+        normally wins). In that order and not in one pipeline: a crash between the two leaves the game in the
+        live index, whose repair (``workers/jobs/schedule.reconcile``) calls this again, so an ended game is
+        always in one of the two (a lost archive hook is recoverable from stored state: issue 42)."""
+        self.redis.zadd(keys.ARCHIVE_PENDING, {game_id: now_ms() + ARCHIVE_GRACE_MS}, nx=True)
         self.redis.zrem(keys.LIVE_GAMES, game_id)
 
     # --- reading ---------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ import msgspec
 import structlog
 
 from domain import games_with_plugins
+from events import keys
 from events.archived import archive_lines
 from events.connection import connect
 from events.ids import safe_part
@@ -185,6 +186,7 @@ def _archive_owned(store: EventStore, game_id: str, archive_dir: str | Path, tok
     if not set_entry_if_owner(store.redis, game_id, token, entry):
         log.warning("archive_lease_lost", game_id=game_id)  # another writer's verified entry stands
         return archived(store.redis, [game_id]).get(game_id, {})
+    store.redis.zrem(keys.ARCHIVE_PENDING, game_id)  # lost to a crash: serve's pass finds it verified
     queue_commands_leaf(store.redis, game_id, Path(entry["file"]), entry["last_seq"])
     return entry
 

@@ -20,6 +20,7 @@ from events.log_store import LogStore
 from events.migrate import scope_all
 from services import log_key
 from services.archive import configured_bucket
+from services.archive_reconcile import reconcile_archives
 from services.bootstrap import Services, build, require_rq
 from services.config import Settings
 from services.discovery import ServeState, announce, withdraw
@@ -74,13 +75,15 @@ class _Terminated(Exception):
 def _reconcile_all(services: Services, url: str, scheduler: BotScheduler, seen: dict[str, int]) -> None:
     """Games a killed creator left half-made (``services/game_creation.py``), lost bot turns, then
     tournaments whose round trigger was lost (a crash between a game's end and its round job), tables a start
-    left half-done or whose time ran out (``services/players/table_start.py``), account records with no
+    left half-done or whose time ran out (``services/players/table_start.py``), finished games whose archive
+    job was never enqueued (``services/archive_reconcile.py``), account records with no
     name (once), then the log's copy beside the archives (``services/log_archive.py``)."""
     now = int(time.time() * 1000)
     reconcile_creations(services.redis, now)  # first: a game it lists is then in the bot reconciler's pass
     reconcile(services.store, scheduler, seen)
     reconcile_running(services, url)
     reconcile_tables(services, url, now)
+    reconcile_archives(services, url, now)  # games whose archive hook was lost (issue 42)
     sweep_nameless(services.redis)
     folder = services.settings.archive_dir
     if folder is not None:

@@ -168,15 +168,15 @@ class ArchiveTrigger:
 
 def enqueue_archive(
     client: Any, queue: Any, redis_url: str, game_id: str, archive_dir: str, plugins: tuple[str, ...]
-) -> None:
+) -> bool:
     """Enqueue the archive job of a game unless it is archived already (the index, on ``client``), queued or
-    running (the job, on the queue's Redis)."""
+    running (the job, on the queue's Redis); returns whether it was enqueued."""
     entry = client.hget(ARCHIVE_INDEX, game_id)
     if (entry is not None and json.loads(entry).get("verified")) or client.hexists(ARCHIVE_FAILED, game_id):
-        return  # an unverified entry (an archive asked for while the game was live) is written again
+        return False  # an unverified entry (an archive asked for while the game was live) is written again
     job_id = archive_job_id(game_id)
     if queue.connection.hget(f"rq:job:{job_id}", "status") in (b"queued", b"started"):
-        return
+        return False
     queue.enqueue_call(
         func=ARCHIVE_JOB,
         args=(redis_url, game_id, archive_dir, plugins),
@@ -185,3 +185,4 @@ def enqueue_archive(
         failure_ttl=3600,
         retry=Retry(max=3),
     )
+    return True
