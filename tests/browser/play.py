@@ -5,10 +5,10 @@ buttons and the number control are used only where the decision has nothing on t
 a bid amount, a confirm). Loans are taken only when nothing else is offered (a game of pledges and
 repayments could go round).
 
-One step costs two round trips to the browser: the page itself waits (``wait_for_function``, polled
-on its animation frames) until it offers something to do and answers with the point to click, then
-the mouse clicks there. The page offers nothing while a sent move is on its way (the decision is busy
-and shows no targets), so no step is taken twice; no fixed sleeps, no polling from Python.
+One step costs a few round trips to the browser: the test polls the page (``waiting.wait_until``; the
+page's Content-Security-Policy refuses ``wait_for_function``'s eval) until it offers something to do and
+answers with the point to click, then the mouse clicks there. The page offers nothing while a sent move is on its way (the decision is busy
+and shows no targets), so no step is taken twice; no fixed sleeps.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from typing import Any
+
+from tests.browser.waiting import wait_until
 
 MINOR = ("loan:", "repay:")
 
@@ -70,11 +72,10 @@ def next_step(
     page: Any, rng: random.Random, until: str = "false", timeout_ms: int = 120_000
 ) -> dict[str, Any]:
     """Wait until the page offers a step (or the game is over, or ``until`` holds); where to click."""
-    handle = page.wait_for_function(
-        _NEXT_STEP, arg=[rng.random(), until, list(MINOR)], timeout=timeout_ms, polling="raf"
+    # polled with page.evaluate: wait_for_function's predicate runs under the page's CSP (no eval)
+    step: dict[str, Any] = wait_until(
+        page, f"({_NEXT_STEP})", [rng.random(), until, list(MINOR)], timeout_ms=timeout_ms
     )
-    step: dict[str, Any] = handle.json_value()
-    handle.dispose()
     return step
 
 

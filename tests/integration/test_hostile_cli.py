@@ -16,7 +16,7 @@ pytestmark = pytest.mark.redis
         (["tournament", "create", "--game", "manila", "--players", "8", "--rounds", "-3"],
          "rounds is 0 (the format's natural length) to 100, not -3"),
         (["tournament", "create", "--game", "manila", "--players", "8", "--rounds", "10000"], "to 100, not 10000"),
-        (["tournament", "create", "--game", "manila", "--players", "100000"], "a tournament has 2 to 1000 players"),
+        (["tournament", "create", "--game", "manila", "--players", "100000"], "a tournament has 2 to 10000 players"),
         (["tournament", "create", "--game", "elcapitan", "--players", "2", "--table-size", "4"],
          "2 entrants cannot fill a table of 3 or more"),
         (["tournament", "create", "--game", "manila", "--players", "3", "--table-size", "5"],

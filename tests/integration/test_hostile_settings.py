@@ -124,7 +124,7 @@ def test_hostile_tournament_settings_are_refused_over_http_with_what_is_allowed(
          "3 entrants cannot fill a table of 4 or more"),
         ({"game": "manila", "players": 8, "rounds": -3}, "tournament.rounds", "rounds is 0 (the format's natural length) to 100, not -3"),
         ({"game": "manila", "players": 8, "rounds": 10_000}, "tournament.rounds", "to 100, not 10000"),
-        ({"game": "manila", "players": 100_000}, "tournament.entrants", "a tournament has 2 to 1000 players"),
+        ({"game": "manila", "players": 100_000}, "tournament.entrants", "a tournament has 2 to 10000 players"),
         ({"game": "manila", "players": 8, "bots": ["deep-blue"]}, "tournament.bot",
          "unknown bot 'deep-blue'; this game's bots are greedy, random"),
         ({"game": "manila", "players": 8, "id": "../../httpevil"}, "tournament.id",

@@ -29,6 +29,7 @@ import httpx
 import pytest
 
 from services import move_path
+from tests.browser.waiting import wait_until
 from tests.journey.readme_plan import Step, plan, synopsis_flags
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -185,7 +186,8 @@ def _in_chromium(address: str, demo: dict[str, str]) -> None:
             for title in KINDS.values():
                 page.locator("#live .game-row", has_text=title).first.wait_for(timeout=20_000)
             page.goto(f"{address}games/{demo['manila']}")
-            page.wait_for_function("document.querySelectorAll('#board svg *').length > 50", timeout=20_000)
+            # polled with evaluate: wait_for_function's predicate is an eval, which the page's CSP refuses
+            wait_until(page, "document.querySelectorAll('#board svg *').length > 50", timeout_ms=20_000)
         finally:
             browser.close()
 
