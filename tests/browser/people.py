@@ -11,6 +11,11 @@ from tests.players.stack import address_of
 PASSWORD = "a long enough password"
 
 
+def scrolls_sideways(page: Any) -> bool:
+    """Whether the page itself scrolls sideways (a wide table scrolling inside its own box does not count)."""
+    return bool(page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1"))
+
+
 def sign_with_form(page: Any, name: str, sign: str = "signup") -> None:
     """On a lobby page, ``name`` signs up (``sign="signin"``: in) with the form; waits for the signed-in line."""
     form = page.locator("#account-form")

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import redis
 
+from tests.browser.people import scrolls_sideways
 from tests.browser.rating_scene import TRUSTING, person, post
 from tests.browser.waiting import wait_until
 from tests.gateway.harness import ServerThread
@@ -22,7 +23,6 @@ from tests.players.stack import rated_stack
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-SIDEWAYS = "document.documentElement.scrollWidth > window.innerWidth + 1"
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ def test_a_private_table_by_invite_link(width: int, browser: Any, stack: ServerT
     assert "private" in row.inner_text() and "1 of 3 seats free" in row.inner_text()
     link = row.locator("input.invite-link").input_value()
     assert re.fullmatch(rf"{re.escape(stack.base)}/\?table=\w+", link), link
-    assert not ann.evaluate(SIDEWAYS), width
+    assert not scrolls_sideways(ann), width
     row.screenshot(path=str(SHOTS / f"table-invite-{width}.png"))
 
     cy.reload()  # a fresh lobby: the private table is not in its list
@@ -59,7 +59,7 @@ def test_a_private_table_by_invite_link(width: int, browser: Any, stack: ServerT
     invited = bob.locator(".table-row.invited")
     invited.wait_for()
     assert "You were invited to this table." in invited.inner_text()
-    assert not bob.evaluate(SIDEWAYS), width
+    assert not scrolls_sideways(bob), width
     invited.locator("button.join").click()
     bob.wait_for_url(re.compile(r"/games/\w+$"))
     ann.wait_for_url(re.compile(r"/games/\w+$"), timeout=15_000)  # her lobby sees the table start
@@ -97,7 +97,7 @@ def test_a_table_filled_by_bots_waits_for_start_now_and_my_games_shows_the_winne
     assert finished.locator("time").get_attribute("datetime")
     assert ann.locator(".my-game").count() == 2  # the Manila game too, with its two bots
     assert "with Greedy bot 2, Greedy bot 3" in ann.locator(".my-game").nth(1).inner_text().replace("\n", " ")
-    assert not ann.evaluate(SIDEWAYS), width
+    assert not scrolls_sideways(ann), width
     ann.locator("#my-games-panel").screenshot(path=str(SHOTS / f"my-games-{width}.png"))
 
 
@@ -115,7 +115,7 @@ def test_a_game_by_links_shows_in_my_games(width: int, browser: Any, stack: Serv
             break
     text = linked.inner_text().replace("\n", " ")
     assert "Manila" in text and "with" in text and "Anna" in text and "Carla" in text, text
-    assert not ann.evaluate(SIDEWAYS), width
+    assert not scrolls_sideways(ann), width
     assert not ann.errors, ann.errors
 
 
@@ -135,6 +135,6 @@ def test_the_table_chats_before_the_start(width: int, browser: Any, stack: Serve
     assert line.inner_text().startswith("Bob")
     assert ann.locator("#table-chat-text").input_value() == "half a thought"
     assert "Ann, Bob" in ann.locator("#table-chat-title").inner_text()
-    assert not ann.evaluate(SIDEWAYS) and not bob.evaluate(SIDEWAYS), width
+    assert not scrolls_sideways(ann) and not scrolls_sideways(bob), width
     ann.locator("#table-chat-panel").screenshot(path=str(SHOTS / f"table-chat-{width}.png"))
     assert not ann.errors and not bob.errors, (ann.errors, bob.errors)

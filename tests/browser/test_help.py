@@ -15,6 +15,7 @@ import pytest
 import redis
 
 from tests.browser.axe import serious_violations
+from tests.browser.people import scrolls_sideways
 from tests.browser.test_players import person
 from tests.browser.waiting import wait_until
 from tests.gateway.client import create
@@ -25,7 +26,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.redis]
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 WIDTHS = (390, 1360)
-SIDEWAYS = "document.documentElement.scrollWidth > window.innerWidth + 1"
 RAW_NAMES = ("variant_boarding", "all_twenty", "three_of_each", "pledging", "expansions")
 
 
@@ -56,7 +56,7 @@ def test_options_are_named_and_explained_in_the_forms_and_the_table_row(
         assert "bought back at full value" in box.inner_text()
         ann.locator("#game-kind").select_option("elcapitan")
         assert "Expansion cities" in ann.locator("#options").inner_text()  # the form for games by links too
-        assert not ann.evaluate(SIDEWAYS), width
+        assert not scrolls_sideways(ann), width
 
     ann.locator("#table-game").select_option("manila")
     ann.locator("#table-options input[data-option=variant_boarding]").check()
@@ -87,7 +87,7 @@ def test_the_help_page_summarises_each_game_under_the_rulebooks_section_names(
             for option in ("Boarding variant", "Expansion cities", "Pledging"):
                 assert option in text
             assert not any(raw in text for raw in RAW_NAMES)
-            assert not page.evaluate(SIDEWAYS), width
+            assert not scrolls_sideways(page), width
             assert serious_violations(page) == [], width
             page.goto(f"{stack.base}/static/help.html#manila")
             wait_until(page, "() => document.getElementById('manila') !== null")
@@ -121,4 +121,4 @@ def test_the_game_page_links_the_help_and_its_board_has_hover_text(
             )
             for word in words:
                 assert any(word in h for h in hover), (kind, word, hover[:5])
-            assert not page.evaluate(SIDEWAYS), (kind, width)
+            assert not scrolls_sideways(page), (kind, width)

@@ -15,9 +15,8 @@ from typing import Any
 import pytest
 import redis
 
-from tests.browser.people import join_from_lobby, person
+from tests.browser.people import join_from_lobby, person, scrolls_sideways
 from tests.browser.rating_scene import TRUSTING
-from tests.browser.test_table_clock_resign import overflows
 from tests.gateway.harness import ServerThread
 from tests.players.stack import rated_stack
 
@@ -46,7 +45,7 @@ def test_presence_goes_offline_within_seconds_and_comes_back(
     presence_of(ann, 1, "online").wait_for(timeout=15_000)
     presence_of(bob, 0, "online").wait_for(timeout=15_000)
     assert bob.locator("#conn").inner_text() == "connected"
-    assert not overflows(ann) and not overflows(bob)
+    assert not scrolls_sideways(ann) and not scrolls_sideways(bob)
 
     bob.context.set_offline(True)
     bob.locator("#conn", has_text=re.compile("offline|reconnecting")).wait_for(timeout=30_000)
@@ -56,6 +55,6 @@ def test_presence_goes_offline_within_seconds_and_comes_back(
     bob.context.set_offline(False)
     bob.locator("#conn", has_text=re.compile("^connected$")).wait_for(timeout=30_000)
     presence_of(ann, 1, "online").wait_for(timeout=30_000)
-    assert not overflows(ann) and not overflows(bob)
+    assert not scrolls_sideways(ann) and not scrolls_sideways(bob)
     ann.context.close()
     bob.context.close()

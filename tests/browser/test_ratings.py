@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import redis
 
+from tests.browser.people import scrolls_sideways
 from tests.browser.rating_scene import TRUSTING, end_screen, person, profile_row, tie_for_second
 from tests.gateway.harness import ServerThread
 from tests.players.stack import rated_stack
@@ -43,14 +44,14 @@ def test_a_tie_for_second_is_a_shared_place_with_an_equal_change(
     assert not details.evaluate("d => d.open") and not details.locator("table").is_visible()
     details.locator("summary").click()
     assert details.locator("table").is_visible() and "μ before" in details.inner_text()
-    assert _fits(bob), "the end screen's ratings overflow the page"
+    assert not scrolls_sideways(bob), "the end screen's ratings overflow the page"
 
     assert profile_row(bob, stack.base, "Bob", game_id) == profile_row(cy, stack.base, "Cy", game_id)
     assert profile_row(bob, stack.base, "Bob", game_id) == rows["Bob"]
     heading = bob.locator("section.rating[data-game=race] h3").inner_text()
     assert "provisional · 1 of 10 games" in heading
     assert "μ" not in bob.locator("section.rating[data-game=race] table.history").inner_text()
-    assert _fits(bob), "the profile overflows the page"
+    assert not scrolls_sideways(bob), "the profile overflows the page"
     bob.goto(f"{stack.base}/leaderboards/race")
     board = bob.locator("#leaderboard tr[data-name]")
     board.first.wait_for()
@@ -58,10 +59,5 @@ def test_a_tie_for_second_is_a_shared_place_with_an_equal_change(
     assert (
         "provisional" in texts["Bob"] and texts["Bob"].split()[2] == texts["Cy"].split()[2]
     )  # equal numbers
-    assert _fits(bob), "the leaderboard overflows the page"
+    assert not scrolls_sideways(bob), "the leaderboard overflows the page"
     assert not bob.errors and not cy.errors, (bob.errors, cy.errors)
-
-
-def _fits(page: Any) -> bool:
-    """No sideways scrolling of the page itself (a wide table scrolls inside its own box)."""
-    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"))

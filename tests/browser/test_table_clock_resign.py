@@ -20,7 +20,7 @@ import pytest
 import redis
 from rq import SimpleWorker
 
-from tests.browser.people import join_from_lobby, person
+from tests.browser.people import join_from_lobby, person, scrolls_sideways
 from tests.browser.play import Clicks, finished, take_one_step
 from tests.browser.rating_scene import TRUSTING
 from tests.gateway.harness import ServerThread, running_stack
@@ -40,10 +40,6 @@ def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
         redis_url, bot_delay_s=0.0, limits=TRUSTING, on_applied=lambda _: Hooks(redis_url)
     ) as server:
         yield server
-
-
-def overflows(page: Any) -> bool:
-    return bool(page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1"))
 
 
 def resign_in_page(page: Any) -> None:
@@ -75,7 +71,7 @@ def test_a_table_clock_shown_to_all_and_resigned_seats_played_by_bots_to_the_end
             clock.wait_for()
             assert CLOCK_TEXT.match(clock.inner_text()), clock.inner_text()
         assert page.locator("#my-clock").inner_text().startswith("Your clock")
-        assert not overflows(page)
+        assert not scrolls_sideways(page)
 
     resign_in_page(bob)
     services = services_for(redis_url)
@@ -98,7 +94,7 @@ def test_a_table_clock_shown_to_all_and_resigned_seats_played_by_bots_to_the_end
         assert time.monotonic() < deadline + 120, ann.locator("#conn").inner_text()
     for page in (ann, bob):
         page.locator("#final-table").wait_for()
-        assert not overflows(page) and not page.errors, page.errors
+        assert not scrolls_sideways(page) and not page.errors, page.errors
     rows = {r["account"].lower(): r for r in ratings_of(stack.base, game_id)["changes"]}
     assert rows["bob"]["abandoned"], rows  # resigned: placed below any who did not (Ann too, if she did)
     assert httpx.get(f"{stack.base}/api/games/{game_id}").json()["status"] == "finished"

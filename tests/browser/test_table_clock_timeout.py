@@ -20,10 +20,9 @@ import redis
 from rq import SimpleWorker
 
 from events.store import now_ms
-from tests.browser.people import join_from_lobby, person
+from tests.browser.people import join_from_lobby, person, scrolls_sideways
 from tests.browser.play import Clicks, finished, take_one_step
 from tests.browser.rating_scene import TRUSTING
-from tests.browser.test_table_clock_resign import overflows
 from tests.gateway.harness import ServerThread, running_stack
 from tests.players.test_rated_tables import ratings_of
 from tests.players.test_resign import Hooks
@@ -79,7 +78,7 @@ def test_a_player_who_closes_the_browser_is_replaced_by_a_bot_and_the_game_finis
             ann.wait_for_timeout(30)
         assert time.monotonic() < deadline, ann.locator("#conn").inner_text()
     ann.locator("#final-table").wait_for()
-    assert timed_out and not overflows(ann) and not ann.errors, ann.errors
+    assert timed_out and not scrolls_sideways(ann) and not ann.errors, ann.errors
     records = [r for r in services.store.records(game_id) if r.status == "applied" and r.seat == 1]
     origins = [r.origin for r in records]
     assert "clock" in origins and "bot" in origins  # his timeout, then the stand-in's moves
