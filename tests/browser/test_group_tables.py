@@ -108,11 +108,12 @@ def test_a_game_by_links_shows_in_my_games(width: int, browser: Any, stack: Serv
     ann.goto(f"{stack.base}/games/{made['game_id']}#token={made['seats'][1]['token']}")  # Bruno's link
     ann.locator("#board svg.board-manila").wait_for()
     linked = ann.locator(f".my-game[data-game='{made['game_id']}']")
-    for _ in range(20):  # the page keeps the seat in her My games once it has loaded the game
-        ann.goto(f"{stack.base}/")
+    for _ in range(60):  # the page keeps the seat in her My games once it has loaded the game (a request
+        ann.goto(f"{stack.base}/")  # of its own, slow on a loaded machine)
         ann.locator("#my-games p, #my-games .my-game").first.wait_for()
         if linked.count():
             break
+        ann.wait_for_timeout(500)
     text = linked.inner_text().replace("\n", " ")
     assert "Manila" in text and "with" in text and "Anna" in text and "Carla" in text, text
     assert not scrolls_sideways(ann), width

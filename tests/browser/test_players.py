@@ -17,6 +17,7 @@ import redis
 from tests.browser import people
 from tests.browser.play import Clicks, finished, take_one_step
 from tests.browser.rating_scene import TRUSTING
+from tests.browser.waiting import wait_until
 from tests.gateway.harness import ServerThread
 from tests.players.stack import rated_stack
 
@@ -102,6 +103,8 @@ def test_two_players_find_each_other_chat_play_manila_and_are_rated(
     tablet.locator("#chat-muted summary").click()
     tablet.locator("#chat-muted .muted-author[data-author='Bob'] button.unmute").click()
     tablet.locator(".chat-line", has_text="thanks, you too").wait_for()  # shown again
+    # the page shows the line at once; the account's unmute lands a round trip later
+    wait_until(tablet, f"async () => (await ({muted})()).length === 0", timeout_ms=10_000)
     assert tablet.evaluate(muted) == [] and not tablet.errors
     tablet.context.close()
 
