@@ -1,25 +1,26 @@
 // Each game's options as its rules know them (domain/<game>/rules: check_known_options), drawn as form
 // fields and read back; shared by the lobby's two forms (a game by links, a table for accounts).
 import { el } from "./dom.js";
+import { t } from "./i18n.js";
 
 // Each option: its readable name, one line saying what it changes, and (for a choice) each choice's name.
 // This is the one place option names are worded: the forms, the lobby's table rows and the help page read it.
 export const OPTIONS = {
   manila: [
-    { kind: "check", name: "variant_boarding", title: "Boarding variant",
-      help: "A pirate may board a full barge on field 13 by displacing one of its crew, not only take a free place." },
-    { kind: "select", name: "deal", title: "Shares dealt at the start",
-      help: "Which pile each player's two starting shares are dealt from.",
-      choices: [["all_twenty", "from all 20 shares (2015 edition)"], ["three_of_each", "from three of each good (2005 edition)"]] },
+    { kind: "check", name: "variant_boarding", title: t("option.manila.boarding"),
+      help: t("option.manila.boarding_help") },
+    { kind: "select", name: "deal", title: t("option.manila.deal"),
+      help: t("option.manila.deal_help"),
+      choices: [["all_twenty", t("option.manila.deal_all")], ["three_of_each", t("option.manila.deal_three")]] },
   ],
   elcapitan: [
-    { kind: "list", name: "expansions", title: "Expansion cities",
-      help: "Adds cities off the main board, reached by their own sailing cards; each changes the map and the paydays.",
+    { kind: "list", name: "expansions", title: t("option.elcapitan.expansions"),
+      help: t("option.elcapitan.expansions_help"),
       choices: [["porto", "Porto"], ["lisboa", "Lisboa"], ["canarias", "Islas Canarias"]] },
   ],
   eic: [
-    { kind: "check", name: "pledging", title: "Pledging",
-      help: "A starting share may be pledged for half its value and bought back at full value in the stock exchange phase." },
+    { kind: "check", name: "pledging", title: t("option.eic.pledging"),
+      help: t("option.eic.pledging_help") },
   ],
 };
 
@@ -39,14 +40,14 @@ export function describeOptions(game, options) {
     if (!option) return v === true ? k : `${k}: ${Array.isArray(v) ? v.join(", ") : v}`;
     return v === true ? option.title : `${option.title}: ${valueWords(option, v)}`;
   });
-  return parts.length ? parts.join(" · ") : "standard rules";
+  return parts.length ? parts.join(" · ") : t("option.standard");
 }
 
 /** The option fields of `game` in the fieldset `box`. */
 export function drawOptionFields(box, game) {
   const options = OPTIONS[game] || [];
   box.hidden = options.length === 0;
-  box.replaceChildren(el("legend", {}, "Options"), ...options.map((o) => {
+  box.replaceChildren(el("legend", {}, t("form.options")), ...options.map((o) => {
     const help = el("small", { class: "option-help", id: `${box.id}-${o.name}-help` }, o.help);
     const described = { "aria-describedby": help.id };
     if (o.kind === "check") return el("div", { class: "option" }, el("label", { class: "row" }, el("input", { type: "checkbox", "data-option": o.name, ...described }), " ", o.title), help);

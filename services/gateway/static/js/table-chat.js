@@ -1,6 +1,7 @@
 // The lobby's Table chat (issue 44.10): the players seated at an open table talk before its game starts.
 // One panel outside the tables' list (which is drawn again every 3 s), so a message being typed stays.
 import { el } from "./dom.js";
+import { t } from "./i18n.js";
 import { api } from "./net.js";
 
 const JSON_HEADERS = { "Content-Type": "application/json" };
@@ -26,14 +27,14 @@ export class TableChat {
     const { status, body } = await api(`/api/tables/${table.table_id}/chat`);
     if (status !== 200 || this.table !== table) return;
     this.log.replaceChildren(...(body.messages.length ? body.messages.map((m) => el("div", { class: "chat-line" }, el("b", {}, m.author), ": ", m.text))
-      : [el("p", {}, "No message yet: say hello while the table fills.")]));
+      : [el("p", {}, t("tablechat.empty"))]));
   }
 
   async send(event) {
     event.preventDefault();
     if (!this.table || !this.text.value.trim()) return;
     const { status, body } = await api(`/api/tables/${this.table.table_id}/chat`, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify({ text: this.text.value }) });
-    this.message.replaceChildren(status === 201 ? "" : el("div", { class: "notice error" }, body ? body.message : `refused (${status})`));
+    this.message.replaceChildren(status === 201 ? "" : el("div", { class: "notice error" }, body ? body.message : t("error.refused", { status })));
     if (status === 201) {
       this.text.value = "";
       this.show(this.table);
