@@ -105,15 +105,14 @@ def test_a_table_filled_by_bots_waits_for_start_now_and_my_games_shows_the_winne
 def test_a_game_by_links_shows_in_my_games(width: int, browser: Any, stack: ServerThread) -> None:
     ann = person(browser, stack.base, "Ann", width)
     made = post(ann, "/api/games", {"game": "manila", "seats": 3, "names": ["Anna", "Bruno", "Carla"]})
-    ann.goto(f"{stack.base}/games/{made['game_id']}#token={made['seats'][1]['token']}")  # Bruno's link
-    ann.locator("#board svg.board-manila").wait_for()
+    kept = re.compile(rf"/api/games/{made['game_id']}/mine$")
+    with ann.expect_response(lambda r: bool(kept.search(r.url)), timeout=30_000) as mine:
+        ann.goto(f"{stack.base}/games/{made['game_id']}#token={made['seats'][1]['token']}")  # Bruno's link
+        ann.locator("#board svg.board-manila").wait_for()
+    assert mine.value.status in (200, 201, 204), mine.value.status  # leaving before it lands would cancel it
+    ann.goto(f"{stack.base}/")
     linked = ann.locator(f".my-game[data-game='{made['game_id']}']")
-    for _ in range(60):  # the page keeps the seat in her My games once it has loaded the game (a request
-        ann.goto(f"{stack.base}/")  # of its own, slow on a loaded machine)
-        ann.locator("#my-games p, #my-games .my-game").first.wait_for()
-        if linked.count():
-            break
-        ann.wait_for_timeout(500)
+    linked.wait_for()
     text = linked.inner_text().replace("\n", " ")
     assert "Manila" in text and "with" in text and "Anna" in text and "Carla" in text, text
     assert not scrolls_sideways(ann), width

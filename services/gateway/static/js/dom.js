@@ -21,6 +21,14 @@ export function el(tag, attrs, ...children) {
   return fill(document.createElement(tag), attrs, children, false);
 }
 
+/** Put `nodes` in `box` unless it already shows exactly them: a list refreshed every few seconds must not
+ * rebuild unchanged rows, which would drop a reader's text selection, a keyboard user's focus, and a
+ * click landing on a row in the middle of its replacement. */
+export function replaceIfChanged(box, nodes) {
+  const html = nodes.map((n) => (n instanceof Element ? n.outerHTML : String(n))).join("");
+  if (box.innerHTML !== html) box.replaceChildren(...nodes);
+}
+
 /** An SVG element, same signature; a `title` child gives the hover text. */
 export function svg(tag, attrs, ...children) {
   return fill(document.createElementNS(SVG_NS, tag), attrs, children, true);

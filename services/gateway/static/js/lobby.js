@@ -1,7 +1,7 @@
 // The lobby: live and finished games (refreshed), and a form to create a game with its options,
 // players' names and bots; after creation, a link per seat (the seat's token is in the link only).
 import { BOTS } from "./bots.js";
-import { el, People } from "./dom.js";
+import { el, People, replaceIfChanged } from "./dom.js";
 import { api } from "./net.js";
 import { drawOptionFields, readOptionFields } from "./options.js";
 
@@ -21,8 +21,8 @@ async function refresh() {
   const live = await api("/api/games?status=live&limit=50");
   const finished = await api(`/api/games?status=finished&limit=${20 + finishedOffset}`);
   if (live.status !== 200) return ($("conn").textContent = "gateway unavailable");
-  $("live").replaceChildren(...(live.body.games.length ? live.body.games.map(gameRow) : [el("p", {}, "No game is being played.")]));
-  $("finished").replaceChildren(...finished.body.games.map(gameRow));
+  replaceIfChanged($("live"), live.body.games.length ? live.body.games.map(gameRow) : [el("p", {}, "No game is being played.")]);
+  replaceIfChanged($("finished"), finished.body.games.map(gameRow));
   $("more-finished").hidden = finished.body.next_offset === null;
   $("conn").textContent = `${live.body.games.length} live`;
 }

@@ -2,7 +2,7 @@
 // with whose turn it is, and the leaderboards. Refreshed every 3 s, like the lobby's game lists.
 import { mountAccount } from "./account.js";
 import { BOTS } from "./bots.js";
-import { el, People } from "./dom.js";
+import { el, People, replaceIfChanged } from "./dom.js";
 import { api } from "./net.js";
 import { TableChat } from "./table-chat.js";
 import { describeOptions, drawOptionFields, readOptionFields } from "./options.js";
@@ -129,7 +129,7 @@ async function refresh() {
     const gone = [...seatedAt].filter((id) => !open.some((t) => t.table_id === id));
     seatedAt = new Set(open.filter(sitsAt).map((t) => t.table_id));
     if (gone.length && (await openStarted(gone))) return;
-    $("tables").replaceChildren(...(open.length ? open.map(tableRow) : [el("p", {}, "No table is waiting for players.")]));
+    replaceIfChanged($("tables"), open.length ? open.map(tableRow) : [el("p", {}, "No table is waiting for players.")]);
     tableChat.show(open.find(sitsAt) || null);
   }
   const panel = $("my-games-panel");
@@ -137,7 +137,7 @@ async function refresh() {
   if (!me) return;
   const mine = await api("/api/me/games");
   if (mine.status === 200) {
-    $("my-games").replaceChildren(...(mine.body.games.length ? mine.body.games.map(myGameRow) : [el("p", {}, "You sit at no game yet.")]));
+    replaceIfChanged($("my-games"), mine.body.games.length ? mine.body.games.map(myGameRow) : [el("p", {}, "You sit at no game yet.")]);
   }
 }
 
