@@ -2,6 +2,7 @@
 // `chat` frames on the game's socket. A mute hides an author for this viewer only: kept with the account
 // when one is signed in (every device), else in this browser.
 import { el } from "./dom.js";
+import { t, tNodes } from "./i18n.js";
 import { api, bearer } from "./net.js";
 import { whoAmI } from "./account.js";
 
@@ -29,7 +30,7 @@ export class Chat {
     this.viewer = viewer;
     this.token = token;
     this.seen = new Set();
-    this.list = el("div", { class: "chat-list", id: "chat-list", role: "log", "aria-label": "table chat" });
+    this.list = el("div", { class: "chat-list", id: "chat-list", role: "log", "aria-label": t("chat.list") });
     this.message = el("div", { id: "chat-message" });
     this.mutedBox = el("details", { id: "chat-muted", hidden: true });
     this.muted = mutedHere();
@@ -42,13 +43,13 @@ export class Chat {
     this.mutesKnown = this.knowMutes();
     await this.mutesKnown;
     const signedIn = player || this.account !== null;
-    const input = el("input", { id: "chat-text", maxlength: 300, placeholder: player ? "to the table" : "to the other spectators", "aria-label": "chat message", autocomplete: "off" });
-    const form = el("form", { id: "chat-form" }, input, el("button", { type: "submit" }, "Send"));
+    const input = el("input", { id: "chat-text", maxlength: 300, placeholder: t(player ? "chat.to_table" : "chat.to_spectators"), "aria-label": t("chat.label"), autocomplete: "off" });
+    const form = el("form", { id: "chat-form" }, input, el("button", { type: "submit" }, t("chat.send")));
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       this.send(input.value, player ? "players" : "spectators").then((ok) => { if (ok) input.value = ""; });
     });
-    this.box.replaceChildren(el("h2", {}, "Chat"), this.list, signedIn ? form : el("p", { class: "waiting" }, el("a", { href: "/" }, "Sign in"), " to chat."), this.message, this.mutedBox);
+    this.box.replaceChildren(el("h2", {}, t("chat.title")), this.list, signedIn ? form : el("p", { class: "waiting" }, tNodes("chat.sign_in", { link: el("a", { href: "/" }, t("account.sign_in")) })), this.message, this.mutedBox);
     this.drawMuted();
     await this.load();
   }
@@ -75,7 +76,7 @@ export class Chat {
       headers: { ...bearer(this.token), "Content-Type": "application/json" },
       body: JSON.stringify({ text, channel }),
     });
-    this.message.replaceChildren(status === 201 ? "" : el("div", { class: "notice error" }, body ? body.message : `refused (${status})`));
+    this.message.replaceChildren(status === 201 ? "" : el("div", { class: "notice error" }, body ? body.message : t("error.refused", { status })));
     // One's own line at once: a spectator's in a tournament game still being played is pushed to nobody
     // (players could read it as anyone) and is listed for all once the game is over.
     if (status === 201) this.take(body);
@@ -88,9 +89,9 @@ export class Chat {
     this.seen.add(message.id);
     const author = message.author;
     const line = el("div", { class: "chat-line " + message.channel, "data-author": author, hidden: this.muted.has(author) },
-      el("b", { class: message.seat === null ? "" : "who p" + message.seat }, author), message.channel === "spectators" ? el("span", { class: "tag" }, "spectator") : "", ": ",
+      el("b", { class: message.seat === null ? "" : "who p" + message.seat }, author), message.channel === "spectators" ? el("span", { class: "tag" }, t("chat.spectator")) : "", ": ",
       el("span", { class: "chat-text" }, message.text), " ",
-      this.ownLine(message) ? null : el("button", { type: "button", class: "mute small-button", title: `hide ${author}'s messages`, onclick: () => this.mute(author) }, "mute"));
+      this.ownLine(message) ? null : el("button", { type: "button", class: "mute small-button", title: t("chat.mute_title", { author }), onclick: () => this.mute(author) }, t("chat.mute")));
     this.list.append(line);
     this.list.scrollTop = this.list.scrollHeight;
   }
@@ -126,7 +127,7 @@ export class Chat {
       keepHere(this.muted);
     } else {
       api(mutedPath(author), { method }).then(({ status, body }) => {
-        if (status !== 204) this.message.replaceChildren(el("div", { class: "notice error" }, body ? body.message : `refused (${status})`));
+        if (status !== 204) this.message.replaceChildren(el("div", { class: "notice error" }, body ? body.message : t("error.refused", { status })));
       });
     }
     this.hideMuted();
@@ -141,8 +142,8 @@ export class Chat {
   drawMuted() {
     const names = [...this.muted].sort();
     this.mutedBox.hidden = names.length === 0;
-    this.mutedBox.replaceChildren(el("summary", {}, `Muted: ${names.length}`),
+    this.mutedBox.replaceChildren(el("summary", {}, t("chat.muted", { n: names.length })),
       ...names.map((author) => el("div", { class: "muted-author", "data-author": author }, author, " ",
-        el("button", { type: "button", class: "unmute small-button", title: `show ${author}'s messages again`, onclick: () => this.unmute(author) }, "unmute"))));
+        el("button", { type: "button", class: "unmute small-button", title: t("chat.unmute_title", { author }), onclick: () => this.unmute(author) }, t("chat.unmute")))));
   }
 }

@@ -1,4 +1,6 @@
 // DOM and SVG helpers shared by the shell and the boards (ES module, no build step).
+import { t } from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 function fill(node, attrs, children, isSvg) {
@@ -49,14 +51,14 @@ export class People {
     this.names = names;
   }
   name(seat) {
-    return seat === null || seat === undefined ? "nobody" : this.names[seat] || `Player ${seat + 1}`;
+    return seat === null || seat === undefined ? t("people.nobody") : this.names[seat] || t("people.player", { n: seat + 1 });
   }
   colour(seat) {
     return COLOURS[seat % COLOURS.length];
   }
   /** A player's name in their colour, for text. */
   who(seat) {
-    if (seat === null || seat === undefined) return el("span", {}, "nobody");
+    if (seat === null || seat === undefined) return el("span", {}, t("people.nobody"));
     return el("span", { class: "who p" + seat }, el("i", { class: "chip p" + seat }), this.name(seat));
   }
   /** The class for text drawn on this player's colour: dark on yellow, white on the rest. */

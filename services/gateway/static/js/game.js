@@ -1,6 +1,7 @@
 // A game's page: the shell around the game's board module (boards/<game>.js). Live over the WebSocket;
 // a seat holder plays by clicking highlighted targets on the board; every game can be replayed by move.
 import { el, People } from "./dom.js";
+import { t, tNodes } from "./i18n.js";
 import { api, bearer, sendOverHttp, SocketCommands } from "./net.js";
 import { Chat } from "./chat.js";
 import { Announcer } from "./shell/announce.js";
@@ -72,7 +73,7 @@ function render() {
   try {
     board = S.board.draw(state.view, ctx);
   } catch (e) {
-    board = el("p", { class: "notice error" }, "The board could not be drawn: " + e);
+    board = el("p", { class: "notice error" }, t("game.draw_failed", { error: String(e) }));
     console.error(e);
   }
   const focused = focusedKey($("board"));
@@ -86,7 +87,7 @@ function render() {
   fitForTouch(board, replaying);
   restoreFocus(board, focused);
   keepFocus(noted, $("decide"), $("board"));
-  const badge = replaying ? `replay · move ${S.replayAt} of ${log.moves.length - 1}` : finished ? "finished" : "live";
+  const badge = replaying ? t("game.badge_replay", { at: S.replayAt, last: log.moves.length - 1 }) : t(finished ? "game.finished" : "game.live");
   $("status").textContent = badge;
   $("status").className = "badge " + (replaying ? "replay" : finished ? "finished" : "live");
   $("players").replaceChildren(playersPanel(state.view, { ...ctx, outcome: state.outcome }, S.board));
@@ -124,7 +125,7 @@ function fitForTouch(board, replaying) {
   if (offering) zoom.decision = S.decision;
   const factor = offering ? zoomForTouch(board, $("board"), !zoom.whole, fresh) : zoomForTouch(board, $("board"), false, false);
   button.hidden = !offering || (factor === 1 && !zoom.whole);
-  button.textContent = zoom.whole ? "Zoom in to play" : "Show the whole board";
+  button.textContent = t(zoom.whole ? "game.zoom_in" : "game.zoom_out");
 }
 
 /** What the log says of an event, for the live region (others' moves read out). */
@@ -147,12 +148,13 @@ function announceTurn() {
 }
 
 function turnLine(state, replaying) {
-  if (state.outcome) return el("span", {}, "The game is over.");
+  if (state.outcome) return el("span", {}, t("game.over"));
   const acting = state.to_act.map((s) => S.people.who(s));
   const joined = acting.flatMap((node, i) => (i ? [", ", node] : [node]));
   const prompt = S.board.prompt ? S.board.prompt(state.view, context()) : "";
-  if (!replaying && S.viewer !== null && state.to_act.includes(S.viewer)) return el("span", { class: "yours" }, "Your turn", prompt ? ": " + prompt : "");
-  return el("span", {}, acting.length ? joined : "nobody", acting.length === 1 ? " is to act" : " are to act", prompt ? ` (${prompt})` : "");
+  if (!replaying && S.viewer !== null && state.to_act.includes(S.viewer)) return el("span", { class: "yours" }, prompt ? t("game.your_turn_prompt", { prompt }) : t("game.your_turn"));
+  const who = acting.length ? joined : [t("people.nobody")];
+  return el("span", {}, tNodes(acting.length === 1 ? "game.acts_one" : "game.acts_many", { who: el("span", {}, who) }), prompt ? ` (${prompt})` : "");
 }
 
 /** Mark the decision's next targets on the board; a click on one chooses it. */
@@ -160,7 +162,7 @@ function highlight(replaying) {
   const box = $("decide");
   const decision = S.decision;
   if (replaying || !decision) {
-    box.replaceChildren(S.viewer !== null && S.live.status === "live" && !replaying ? el("p", { class: "waiting" }, "Waiting for the others…") : "");
+    box.replaceChildren(S.viewer !== null && S.live.status === "live" && !replaying ? el("p", { class: "waiting" }, t("game.waiting")) : "");
     return;
   }
   const targets = decision.targets();
@@ -172,7 +174,7 @@ function highlight(replaying) {
   const labels = new Map(decision.options().next.filter((s) => s.num === undefined).map((s) => [s.key, s.label]));
   offerToKeyboard($("board"), targets, labels);
   const onBoard = new Set([...$("board").querySelectorAll("[data-target]")].map((n) => n.getAttribute("data-target")));
-  box.replaceChildren(decision.controls(S.board.prompt ? S.board.prompt(S.live.view, context()) : "Your move", onBoard),
+  box.replaceChildren(decision.controls(S.board.prompt ? S.board.prompt(S.live.view, context()) : t("game.your_move"), onBoard),
     factsBeside(S.board.facts ? S.board.facts(S.live.view, context()) : []));
 }
 
@@ -189,7 +191,7 @@ async function refreshLegal() {
   const { status, body } = await api(`/api/games/${gameId}/legal`, { headers: bearer(token) });
   if (S.live.seq !== live.seq) return; // a newer state came meanwhile; its own fetch follows
   if (status !== 200) {
-    notice(body ? body.message : "cannot list your moves", "error");
+    notice(body ? body.message : t("game.no_legal"), "error");
     return;
   }
   const paths = body.map((command) => ({ command, steps: S.board.path(command, live.view, context()) }));
@@ -242,7 +244,7 @@ function rewound(seq) {
 /** At the end everything hidden is shown: the log again, unredacted, and replay from the start. */
 async function finish() {
   S.decision = null;
-  setConn("game over");
+  setConn(t("conn.game_over"));
   receipts.end();
   showRatings(gameId, $("ratings"));
   showRematch(gameId, $("rematch-box"));
@@ -273,7 +275,7 @@ function connect(from) {
   socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(gameId)}?${params}`);
   if (presence) presence.watch(socket);
   socket.onopen = () => {
-    setConn(S.live && S.live.status === "finished" ? "game over" : "connected");
+    setConn(t(S.live && S.live.status === "finished" ? "conn.game_over" : "conn.connected"));
     retry = 500;
   };
   socket.onmessage = (message) => {
@@ -282,9 +284,9 @@ function connect(from) {
   };
   socket.onclose = (event) => {
     commands.dropAll();
-    if (event.code >= 4400 && event.code < 4500) return setConn(`refused: ${event.reason}`);
-    if (S.live && S.live.status === "finished") return setConn("game over");
-    setConn("reconnecting…");
+    if (event.code >= 4400 && event.code < 4500) return setConn(t("conn.refused", { reason: event.reason }));
+    if (S.live && S.live.status === "finished") return setConn(t("conn.game_over"));
+    setConn(t("conn.reconnecting"));
     setTimeout(() => connect(S.live ? S.live.seq : from), retry);
     retry = Math.min(retry * 2, 8000);
   };
@@ -317,7 +319,7 @@ function renderReplay() {
   const slider = $("replay");
   slider.max = last;
   slider.value = at;
-  $("replay-pos").textContent = S.replayAt === null ? `move ${last} of ${last} (now)` : `move ${at} of ${last}`;
+  $("replay-pos").textContent = S.replayAt === null ? t("replay.pos_now", { last }) : t("replay.pos", { at, last });
   $("replay-prev").disabled = at === 0;
   $("replay-next").disabled = at === last;
 }
@@ -353,13 +355,13 @@ function setupReplay() {
 async function start() {
   let { status, body } = await api(`/api/games/${gameId}`, { headers: bearer(token) });
   if (status === 403 || status === 401) {
-    notice("That link's seat is not a seat of this game; you are watching.", "error");
+    notice(t("game.bad_link"), "error");
     token = "";
     localStorage.removeItem(storageKey);
     ({ status, body } = await api(`/api/games/${gameId}`));
   }
   if (status === 404) return noSuchGame();
-  if (status !== 200) return setConn(body ? body.message : "unavailable");
+  if (status !== 200) return setConn(body ? body.message : t("conn.unavailable"));
   if (token) localStorage.setItem(storageKey, token);
   S.info = body;
   S.viewer = body.viewer;
@@ -369,9 +371,9 @@ async function start() {
   clocks = new MoveClocks({ gameId, token, people: S.people, viewer: S.viewer, announcer, after: $("turn") });
   presence = new Presence({ gameId, token, viewer: S.viewer, setConn });
   $("title").textContent = body.title;
-  if (body.tournament_id) $("title").after(el("a", { href: `/tournaments/${encodeURIComponent(body.tournament_id)}`, id: "tournament-link" }, "tournament ", body.tournament_id));
-  $("seat-info").replaceChildren(S.viewer === null ? "You are watching." : el("span", {}, "You play ", S.people.who(S.viewer), "."),
-    token ? el("a", { href: "#", id: "leave", onclick: leave }, " Watch instead") : "");
+  if (body.tournament_id) $("title").after(el("a", { href: `/tournaments/${encodeURIComponent(body.tournament_id)}`, id: "tournament-link" }, t("game.tournament", { id: body.tournament_id })));
+  $("seat-info").replaceChildren(S.viewer === null ? t("game.watching") : el("span", {}, tNodes("game.you_play", { who: S.people.who(S.viewer) })),
+    token ? el("a", { href: "#", id: "leave", onclick: leave }, " ", t("game.watch_instead")) : "");
   if (S.viewer !== null && !body.tournament && body.status !== "finished") $("seat-info").append(" ", resignControl({ gameId, token }));
   if (S.viewer !== null) keepInMyGames(gameId, token);
   log = new GameLog($("log"), S.board, context);
@@ -396,14 +398,14 @@ async function start() {
 
 /** A link to a game that does not exist (mistyped, or from another server): say so, plainly. */
 function noSuchGame() {
-  document.title = "No such game — Harbormaster";
+  document.title = t("missing.tab");
   setConn("");
-  $("title").textContent = "No such game";
+  $("title").textContent = t("missing.title");
   $("status").hidden = true;
   document.querySelector("main").replaceChildren(el("div", { class: "panel missing", id: "no-such-game" },
-    el("h1", {}, "No such game"),
-    el("p", {}, "There is no game ", el("code", {}, gameId), " on this server. The link may be mistyped, or the game was made on another server."),
-    el("p", {}, el("a", { href: "/" }, "See the games being played, or start one ›"))));
+    el("h1", {}, t("missing.title")),
+    el("p", {}, tNodes("missing.text", { game: el("code", {}, gameId) })),
+    el("p", {}, el("a", { href: "/" }, t("missing.link")))));
 }
 
 function leave(event) {

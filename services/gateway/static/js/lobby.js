@@ -2,6 +2,7 @@
 // players' names and bots; after creation, a link per seat (the seat's token is in the link only).
 import { BOTS } from "./bots.js";
 import { el, People, replaceIfChanged } from "./dom.js";
+import { t } from "./i18n.js";
 import { api } from "./net.js";
 import { drawOptionFields, readOptionFields } from "./options.js";
 
@@ -14,17 +15,17 @@ function gameRow(game) {
   return el("a", { class: "game-row", href: "/games/" + game.game_id, "data-game": game.game_id },
     el("b", {}, game.title),
     el("span", { class: "names" }, (game.names || []).map((_, s) => [s ? " · " : "", people.who(s)])),
-    el("span", { class: "badge " + game.status }, game.status === "live" ? `live · ${game.seq} events` : "finished"));
+    el("span", { class: "badge " + game.status }, game.status === "live" ? t("lobby.live_badge", { seq: game.seq }) : t("game.finished")));
 }
 
 async function refresh() {
   const live = await api("/api/games?status=live&limit=50");
   const finished = await api(`/api/games?status=finished&limit=${20 + finishedOffset}`);
-  if (live.status !== 200) return ($("conn").textContent = "gateway unavailable");
-  replaceIfChanged($("live"), live.body.games.length ? live.body.games.map(gameRow) : [el("p", {}, "No game is being played.")]);
+  if (live.status !== 200) return ($("conn").textContent = t("lobby.unavailable"));
+  replaceIfChanged($("live"), live.body.games.length ? live.body.games.map(gameRow) : [el("p", {}, t("lobby.no_live"))]);
   replaceIfChanged($("finished"), finished.body.games.map(gameRow));
   $("more-finished").hidden = finished.body.next_offset === null;
-  $("conn").textContent = `${live.body.games.length} live`;
+  $("conn").textContent = t("lobby.live_count", { n: live.body.games.length });
 }
 
 function selected() {
@@ -48,11 +49,11 @@ function drawSeatRows() {
   const box = $("seats");
   const old = [...box.querySelectorAll(".seat-row")].map((r) => [r.querySelector("input").value, r.querySelector("select").value]);
   const people = new People([]);
-  box.replaceChildren(el("legend", {}, "Seats"), ...Array.from({ length: Number($("seat-count").value) }, (_, s) => {
+  box.replaceChildren(el("legend", {}, t("form.seats")), ...Array.from({ length: Number($("seat-count").value) }, (_, s) => {
     const [name, kind] = old[s] || ["", s === 0 ? "human" : "greedy"];
     return el("div", { class: "seat-row" }, el("i", { class: "chip p" + s, title: people.colour(s) }),
-      el("input", { name: "name", value: name, placeholder: s === 0 ? "your name" : `Player ${s + 1}`, maxlength: 24, "aria-label": `name of seat ${s + 1}` }),
-      el("select", { name: "kind", "aria-label": `who plays seat ${s + 1}` }, [["human", "a person"], ...BOTS].map(([v, t]) => el("option", { value: v, selected: v === kind }, t))));
+      el("input", { name: "name", value: name, placeholder: s === 0 ? t("links.your_name") : t("people.player", { n: s + 1 }), maxlength: 24, "aria-label": t("links.seat_name", { n: s + 1 }) }),
+      el("select", { name: "kind", "aria-label": t("links.seat_kind", { n: s + 1 }) }, [["human", t("links.person")], ...BOTS].map(([v, t]) => el("option", { value: v, selected: v === kind }, t))));
   }));
 }
 
@@ -71,23 +72,23 @@ async function create(event) {
   if (admin) headers.Authorization = "Bearer " + admin;
   const body = { game: $("game-kind").value, seats: rows.length, options: readOptions(), bots, names };
   const { status, body: made } = await api("/api/games", { method: "POST", headers, body: JSON.stringify(body) });
-  if (status !== 201) return $("created").replaceChildren(el("div", { class: "notice error" }, made ? made.message : `refused (${status})`));
-  const people = new People(names.map((n, s) => n || (bots[String(s)] ? `${bots[String(s)]} bot ${s + 1}` : `Player ${s + 1}`)));
+  if (status !== 201) return $("created").replaceChildren(el("div", { class: "notice error" }, made ? made.message : t("error.refused", { status })));
+  const people = new People(names.map((n, s) => n || (bots[String(s)] ? t("links.bot_seat", { kind: bots[String(s)], n: s + 1 }) : t("people.player", { n: s + 1 }))));
   const watch = `${location.origin}/games/${made.game_id}`;
-  $("created").replaceChildren(el("div", { class: "notice ok" }, "The game is ready. Each player's link holds their seat: send it to them only."),
+  $("created").replaceChildren(el("div", { class: "notice ok" }, t("links.ready")),
     el("ul", { class: "links" }, made.seats.map((s) => el("li", {}, people.who(s.seat), " ",
-      s.token ? [el("a", { href: `/games/${made.game_id}#token=${s.token}`, class: "seat-link" }, "play"), " ",
-        el("button", { type: "button", class: "copy", onclick: (e) => copy(`${watch}#token=${s.token}`, e.target) }, "copy link")] : el("span", { class: "tag bot" }, `${s.bot} bot`))),
-      el("li", {}, "Spectators: ", el("a", { href: watch, class: "watch-link" }, "watch"), " ", el("button", { type: "button", class: "copy", onclick: (e) => copy(watch, e.target) }, "copy link"))));
+      s.token ? [el("a", { href: `/games/${made.game_id}#token=${s.token}`, class: "seat-link" }, t("links.play")), " ",
+        el("button", { type: "button", class: "copy", onclick: (e) => copy(`${watch}#token=${s.token}`, e.target) }, t("links.copy"))] : el("span", { class: "tag bot" }, t("players.bot", { kind: s.bot })))),
+      el("li", {}, t("links.spectators"), " ", el("a", { href: watch, class: "watch-link" }, t("links.watch")), " ", el("button", { type: "button", class: "copy", onclick: (e) => copy(watch, e.target) }, t("links.copy")))));
   refresh();
 }
 
 async function copy(text, button) {
   try {
     await navigator.clipboard.writeText(text);
-    button.textContent = "copied";
+    button.textContent = t("links.copied");
   } catch (e) {
-    button.textContent = "copy failed: use the link's menu";
+    button.textContent = t("links.copy_failed");
   }
 }
 

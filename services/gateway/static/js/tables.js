@@ -3,6 +3,7 @@
 import { mountAccount } from "./account.js";
 import { BOTS } from "./bots.js";
 import { el, People, replaceIfChanged } from "./dom.js";
+import { lang, t, tNodes } from "./i18n.js";
 import { api } from "./net.js";
 import { TableChat } from "./table-chat.js";
 import { describeOptions, drawOptionFields, readOptionFields } from "./options.js";
@@ -21,7 +22,7 @@ const sitsAt = (table) => Boolean(me) && table.seated.some((n) => n.toLowerCase(
 
 function clockLine(table) {
   if (!table.clock || table.clock === "no clock") return "";
-  const up = table.on_timeout === "drop" ? "out of time: dropped" : "out of time: a bot takes the seat";
+  const up = t(table.on_timeout === "drop" ? "tables.timeout_drop" : "tables.timeout_bot");
   return el("div", { class: "table-clock" }, "⏱ ", table.clock, " · ", up);
 }
 
@@ -38,15 +39,15 @@ function startButton(table) {
   const players = table.seated.length + table.bots.length;
   const enough = !game || players >= game.min_seats;
   return el("button", { type: "button", class: "start primary", disabled: !enough, onclick: () => act(table.table_id, "start"),
-    title: enough ? "" : `${game.title} needs at least ${game.min_seats} players` },
-  `Start now with ${players} players`);
+    title: enough ? "" : t("tables.needs", { game: game.title, n: game.min_seats }) },
+  t("tables.start_now", { n: players }));
 }
 
 function inviteBox(table) {
   const id = `invite-${table.table_id}`;
   const field = el("input", { id, class: "invite-link", readonly: "", value: inviteLink(table) });
-  const copy = el("button", { type: "button", class: "copy-invite", onclick: () => { field.select(); navigator.clipboard?.writeText(field.value); } }, "Copy");
-  return el("div", { class: "invite" }, el("label", { for: id }, "Invite link: "), field, copy);
+  const copy = el("button", { type: "button", class: "copy-invite", onclick: () => { field.select(); navigator.clipboard?.writeText(field.value); } }, t("receipts.copy"));
+  return el("div", { class: "invite" }, el("label", { for: id }, t("tables.invite"), " "), field, copy);
 }
 
 function tableRow(table) {
@@ -54,14 +55,14 @@ function tableRow(table) {
   const mine = me && table.creator.toLowerCase() === me.toLowerCase();
   // A full table waits for its creator, not for anyone else: no Join button on it.
   const join = table.free > 0 ? el("button", { type: "button", class: "join", "data-table": table.table_id, disabled: !me || seated,
-    title: me ? "" : "sign in to take a seat", onclick: () => act(table.table_id, "join") }, seated ? "seated" : "Join") : "";
-  const badge = table.free > 0 ? `${table.free} of ${table.seats} seats free` : `full: waiting for ${table.creator} to start`;
-  const leave = seated ? el("button", { type: "button", class: "leave", onclick: () => act(table.table_id, "leave") }, mine ? "Cancel" : "Leave") : "";
+    title: me ? "" : t("tables.sign_in_to_join"), onclick: () => act(table.table_id, "join") }, t(seated ? "tables.seated" : "tables.join")) : "";
+  const badge = table.free > 0 ? t("tables.free", { free: table.free, seats: table.seats }) : t("tables.full", { creator: table.creator });
+  const leave = seated ? el("button", { type: "button", class: "leave", onclick: () => act(table.table_id, "leave") }, t(mine ? "tables.cancel" : "tables.leave")) : "";
   return el("div", { class: "table-row" + (table.table_id === INVITED ? " invited" : ""), "data-table": table.table_id },
-    table.table_id === INVITED ? el("div", { class: "notice" }, "You were invited to this table.") : "",
+    table.table_id === INVITED ? el("div", { class: "notice" }, t("tables.invited")) : "",
     el("b", {}, table.title), " ", el("span", { class: "badge" }, badge),
-    table.rated ? el("span", { class: "tag" }, "rated") : "", table.private ? el("span", { class: "tag" }, "private") : "",
-    el("div", { class: "names" }, "Seated: ", table.seated.join(", "), table.bots.length ? ` + ${table.bots.map((b) => b + " bot").join(", ")}` : ""),
+    table.rated ? el("span", { class: "tag" }, t("tables.tag_rated")) : "", table.private ? el("span", { class: "tag" }, t("tables.tag_private")) : "",
+    el("div", { class: "names" }, t("tables.seated_list"), " ", table.seated.join(", "), table.bots.length ? ` + ${table.bots.map((b) => t("players.bot", { kind: b })).join(", ")}` : ""),
     el("div", { class: "options" }, describeOptions(table.game, table.options)), clockLine(table),
     seated ? inviteBox(table) : "", join, mine ? startButton(table) : "", leave);
 }
@@ -83,7 +84,7 @@ async function act(tableId, verb) {
   if (status === 200 && body.game_id) return void (location.href = `/games/${body.game_id}`);
   // A table of ours refused as closed may have started meanwhile (its last seat taken): open its game.
   if (status === 409 && seatedAt.has(tableId) && (await openStarted([tableId]))) return;
-  if (status !== 200) return say($("tables-message"), body ? body.message : `refused (${status})`);
+  if (status !== 200) return say($("tables-message"), body ? body.message : t("error.refused", { status }));
   refresh();
 }
 
@@ -103,21 +104,21 @@ function say(box, text) {
   box.replaceChildren(text ? el("div", { class: "notice error" }, text) : "");
 }
 
-const DAY = new Intl.DateTimeFormat(undefined, { year: "numeric", month: "short", day: "numeric" });
+const DAY = new Intl.DateTimeFormat(lang, { year: "numeric", month: "short", day: "numeric" });
 
 /** The winner(s) of a finished game in words, "you" for the viewer's seat; empty until the server knows. */
 function winnerWords(game, people) {
   if (game.status !== "finished" || !game.winners.length) return "";
-  return el("span", { class: "winner" }, "won by ", game.winners.map((s, i) => [i ? " & " : "", s === game.seat ? "you" : people.who(s)]));
+  return el("span", { class: "winner" }, tNodes("tables.won_by", { who: el("span", {}, game.winners.map((s, i) => [i ? " & " : "", s === game.seat ? t("tables.you") : people.who(s)])) }));
 }
 
 function myGameRow(game) {
   const people = new People(game.names);
-  const turn = game.status === "finished" ? "finished" : game.your_turn ? "your turn" : game.to_act.length ? ["waiting for ", game.to_act.map((s) => people.who(s))] : "";
+  const turn = game.status === "finished" ? t("game.finished") : game.your_turn ? t("tables.your_turn") : game.to_act.length ? tNodes("tables.waiting_for", { who: el("span", {}, game.to_act.map((s) => people.who(s))) }) : "";
   const others = game.names.map((_, s) => s).filter((s) => s !== game.seat);
   return el("a", { class: "game-row my-game" + (game.your_turn ? " your-turn" : ""), href: `/games/${game.game_id}`, "data-game": game.game_id },
     el("b", {}, game.title), game.created_ms ? el("time", { datetime: new Date(game.created_ms).toISOString() }, DAY.format(game.created_ms)) : "",
-    el("span", { class: "names" }, "with ", others.map((s, i) => [i ? ", " : "", people.who(s)])),
+    el("span", { class: "names" }, tNodes("tables.with", { who: el("span", {}, others.map((s, i) => [i ? ", " : "", people.who(s)])) })),
     winnerWords(game, people), el("span", { class: "badge " + (game.your_turn ? "live" : game.status) }, turn));
 }
 
@@ -129,7 +130,7 @@ async function refresh() {
     const gone = [...seatedAt].filter((id) => !open.some((t) => t.table_id === id));
     seatedAt = new Set(open.filter(sitsAt).map((t) => t.table_id));
     if (gone.length && (await openStarted(gone))) return;
-    replaceIfChanged($("tables"), open.length ? open.map(tableRow) : [el("p", {}, "No table is waiting for players.")]);
+    replaceIfChanged($("tables"), open.length ? open.map(tableRow) : [el("p", {}, t("tables.none"))]);
     tableChat.show(open.find(sitsAt) || null);
   }
   const panel = $("my-games-panel");
@@ -137,7 +138,7 @@ async function refresh() {
   if (!me) return;
   const mine = await api("/api/me/games");
   if (mine.status === 200) {
-    replaceIfChanged($("my-games"), mine.body.games.length ? mine.body.games.map(myGameRow) : [el("p", {}, "You sit at no game yet.")]);
+    replaceIfChanged($("my-games"), mine.body.games.length ? mine.body.games.map(myGameRow) : [el("p", {}, t("tables.no_games"))]);
   }
 }
 
@@ -173,7 +174,7 @@ async function openTable(event) {
   const clock = chosenClock();
   if (clock) spec.clock = clock;
   const { status, body } = await api("/api/tables", { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(spec) });
-  if (status !== 201) return say($("open-table-message"), body ? body.message : `refused (${status})`);
+  if (status !== 201) return say($("open-table-message"), body ? body.message : t("error.refused", { status }));
   if (body.game_id) return void (location.href = `/games/${body.game_id}`); // filled by its creator and bots
   if (body.private) keep([...kept(), body.table_id]);
   say($("open-table-message"), "");

@@ -3,6 +3,7 @@
 // hidden (permission asked once, by a button, never on page load) and a polite live region that a
 // screen reader reads out.
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 
 const SOUND_KEY = "hm-sound";
 
@@ -16,17 +17,17 @@ export class Announcer {
     this.audio = null;
     this.sound = localStorage.getItem(SOUND_KEY) === "on";
     this.soundButton = el("button", { id: "sound", class: "small-button", onclick: () => this.toggleSound() });
-    this.notifyButton = el("button", { id: "notify", class: "small-button", onclick: () => this.askNotifications() }, "Notify me");
+    this.notifyButton = el("button", { id: "notify", class: "small-button", onclick: () => this.askNotifications() }, t("announce.notify"));
     if (controls) controls.replaceChildren(this.soundButton, this.notifyButton);
     this.showButtons();
     this.setTitle();
   }
 
   showButtons() {
-    this.soundButton.textContent = this.sound ? "Sound: on" : "Sound: off";
+    this.soundButton.textContent = t(this.sound ? "announce.sound_on" : "announce.sound_off");
     this.soundButton.setAttribute("aria-pressed", String(this.sound));
-    this.soundButton.title = "a short tone when it becomes your turn";
-    this.notifyButton.title = "a browser notification when it becomes your turn while this tab is hidden";
+    this.soundButton.title = t("announce.sound_title");
+    this.notifyButton.title = t("announce.notify_title");
     // Only offered while the browser can still ask: once granted or refused, asking again does nothing.
     this.notifyButton.hidden = !("Notification" in window) || Notification.permission !== "default";
   }
@@ -44,7 +45,7 @@ export class Announcer {
   }
 
   setTitle() {
-    document.title = this.yourTurn ? `● Your turn — ${this.title}` : `${this.title} — Harbormaster`;
+    document.title = this.yourTurn ? t("announce.tab_turn", { game: this.title }) : `${this.title} — Harbormaster`;
   }
 
   /** Called on every live state: announces the moment the turn becomes this player's, once. */
@@ -53,10 +54,10 @@ export class Announcer {
     this.yourTurn = mine;
     this.setTitle();
     if (!began) return;
-    this.say(prompt ? `Your turn: ${prompt}.` : "Your turn.");
+    this.say(prompt ? t("announce.turn_prompt", { prompt }) : t("announce.turn"));
     if (this.sound) this.tone();
     if (document.hidden && "Notification" in window && Notification.permission === "granted") {
-      const note = new Notification(`Your turn — ${this.title}`, { body: prompt || "", tag: "hm-turn" });
+      const note = new Notification(t("announce.note", { game: this.title }), { body: prompt || "", tag: "hm-turn" });
       note.onclick = () => window.focus();
     }
   }

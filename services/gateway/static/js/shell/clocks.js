@@ -5,6 +5,7 @@
 // frames carry no clock): the limits, when the last move was made, each seat's used time and the
 // server's now, by which a browser whose own clock is wrong corrects itself.
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 import { api, bearer } from "../net.js";
 
 const WARN_MS = 10_000;
@@ -22,7 +23,7 @@ export function clockText(ms) {
 
 /** What the clock does when a seat's time is up: a tournament's default move, a table's stand-in bot. */
 function upWords(c) {
-  return c.on_timeout === "bot" ? "a bot takes your seat until you move again" : "the clock plays your default move";
+  return t(c.on_timeout === "bot" ? "clock.up_bot" : "clock.up_default");
 }
 
 /** Whether `left` ms of a `limit` is close enough to the end to warn. */
@@ -33,7 +34,7 @@ export function warns(left, limit) {
 /** The log's line for the first event of a move the clock played (command ids `timeout-…`), or null. */
 export function timeoutLine(item, people) {
   if (!String(item.command_id || "").startsWith("timeout-") || item.seat === null || item.seat === undefined) return null;
-  return el("div", { class: "line timeout" }, people.who(item.seat), " ran out of time: the clock played its default move");
+  return el("div", { class: "line timeout" }, people.who(item.seat), " ", t("clock.ran_out_log"));
 }
 
 export class MoveClocks {
@@ -84,7 +85,7 @@ export class MoveClocks {
     const first = item.command_id !== this.lastCommand;
     this.lastCommand = item.command_id;
     if (!first || !timeoutLine(item, this.people)) return;
-    const text = item.seat === this.viewer ? "You ran out of time: the clock played your default move." : `${this.people.name(item.seat)} ran out of time: the clock played its default move.`;
+    const text = item.seat === this.viewer ? t("clock.you_ran_out") : t("clock.ran_out", { name: this.people.name(item.seat) });
     this.announcer.also(text);
   }
 
@@ -129,23 +130,23 @@ export class MoveClocks {
     const text = clockText(s.left);
     node.className = (mine ? "my-clock" : "clock") + (s.acting ? " running" : "") + (s.warning ? " warning" : "");
     node.dataset.leftMs = String(Math.round(s.left));
-    node.title = s.limit === (this.clock.move_limit_ms ?? -1) ? "time left for this move" : "time left in this game";
-    node.textContent = mine ? this.ownWords(s, text) : s.away ? "bot plays" : s.forfeited ? `${text} · forfeited` : s.warning ? `⚠ ${text} left` : text;
+    node.title = t(s.limit === (this.clock.move_limit_ms ?? -1) ? "clock.left_move" : "clock.left_game");
+    node.textContent = mine ? this.ownWords(s, text) : s.away ? t("clock.bot_plays") : s.forfeited ? t("clock.forfeited", { time: text }) : s.warning ? t("clock.warn_left", { time: text }) : text;
     if (mine && s.warning) this.warn(s);
   }
 
   ownWords(s, text) {
-    if (s.away) return "A bot plays your seat: make a move to take it back.";
-    if (!s.acting) return `Your clock: ${text}${s.forfeited ? " (forfeited)" : ""}`;
-    if (s.left <= 0) return `⚠ Your time is up: ${upWords(this.clock)}.`;
-    if (s.warning) return `⚠ Hurry: ${text} left, then ${upWords(this.clock)}.`;
-    return `Your clock: ${text} left for this move`;
+    if (s.away) return t("clock.own_away");
+    if (!s.acting) return t(s.forfeited ? "clock.own_forfeited" : "clock.own", { time: text });
+    if (s.left <= 0) return t("clock.own_up", { then: upWords(this.clock) });
+    if (s.warning) return t("clock.own_hurry", { time: text, then: upWords(this.clock) });
+    return t("clock.own_acting", { time: text });
   }
 
   /** The warning is said once per move. */
   warn(s) {
     if (this.warned === this.clock.seq || s.left <= 0) return;
     this.warned = this.clock.seq;
-    this.announcer.also(`Hurry: ${Math.ceil(s.left / 1000)} seconds left on your clock, then ${upWords(this.clock)}.`);
+    this.announcer.also(t("clock.hurry_said", { seconds: Math.ceil(s.left / 1000), then: upWords(this.clock) }));
   }
 }

@@ -3,6 +3,7 @@
 // steps are highlighted on the board (an element with data-target = the step's key), offered as
 // buttons in words (the keyboard fallback) and, for steps that carry a number, as one − / + control.
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 
 const MAX_BUTTONS = 14;
 
@@ -110,23 +111,23 @@ export class Decision {
     if (loose.length > MAX_BUTTONS) row.append(this.picker(loose));
     else for (const step of loose) row.append(button(step));
     if (drawn.length) {
-      const folded = el("details", { class: "in-words" }, el("summary", {}, `or choose in words (${drawn.length})`), drawn.slice(0, MAX_BUTTONS).map(button));
-      if (drawn.length > MAX_BUTTONS) folded.append(el("span", { class: "more" }, `… ${drawn.length - MAX_BUTTONS} more on the board`));
-      box.append(el("div", { class: "hint" }, "Click a highlighted place on the board."), folded);
+      const folded = el("details", { class: "in-words" }, el("summary", {}, t("decide.in_words", { n: drawn.length })), drawn.slice(0, MAX_BUTTONS).map(button));
+      if (drawn.length > MAX_BUTTONS) folded.append(el("span", { class: "more" }, t("decide.more_on_board", { n: drawn.length - MAX_BUTTONS })));
+      box.append(el("div", { class: "hint" }, t("decide.hint")), folded);
     }
     if (complete && this.chosen.length) {
-      row.append(el("button", { class: "primary", id: "confirm", disabled: this.busy, onclick: () => this.play(complete.command) }, "Confirm"));
+      row.append(el("button", { class: "primary", id: "confirm", disabled: this.busy, onclick: () => this.play(complete.command) }, t("decide.confirm")));
     }
-    if (this.chosen.length) row.append(el("button", { id: "undo", disabled: this.busy, onclick: () => this.undo() }, "Undo"));
+    if (this.chosen.length) row.append(el("button", { id: "undo", disabled: this.busy, onclick: () => this.undo() }, t("decide.back")));
     box.append(row);
     return box;
   }
 
   /** Many choices with no place on the board (a market card among thirty): one list and a button. */
   picker(steps) {
-    const select = el("select", { class: "picker", "aria-label": "choose", disabled: this.busy }, steps.map((step, i) => el("option", { value: i }, step.label)));
+    const select = el("select", { class: "picker", "aria-label": t("decide.choose_label"), disabled: this.busy }, steps.map((step, i) => el("option", { value: i }, step.label)));
     return el("span", { class: "pick" }, select,
-      el("button", { class: "choice primary", "data-key": "pick", disabled: this.busy, onclick: () => this.choose(steps[Number(select.value)]) }, "Choose"));
+      el("button", { class: "choice primary", "data-key": "pick", disabled: this.busy, onclick: () => this.choose(steps[Number(select.value)]) }, t("decide.choose")));
   }
 
   /** The candidates whose remaining steps are all numbers under the same two or more keys (a ship's
@@ -173,12 +174,12 @@ export class Decision {
     };
     const box = el("div", { class: "amounts" }, rows.map((key, r) => el("div", { class: "number amount", "data-key": key },
       el("span", { class: "amount-name" }, key.split(":").pop()),
-      el("button", { class: "minus", "aria-label": `less ${key.split(":").pop()}`, disabled: this.busy, onclick: () => shift(r, -1) }, "−"),
+      el("button", { class: "minus", "aria-label": t("decide.less_of", { what: key.split(":").pop() }), disabled: this.busy, onclick: () => shift(r, -1) }, "−"),
       outputs[r],
-      el("button", { class: "plus", "aria-label": `more ${key.split(":").pop()}`, disabled: this.busy, onclick: () => shift(r, 1) }, "+"),
+      el("button", { class: "plus", "aria-label": t("decide.more_of", { what: key.split(":").pop() }), disabled: this.busy, onclick: () => shift(r, 1) }, "+"),
       el("small", {}, range(r)))),
     el("div", { class: "number" }, summary,
-      el("button", { class: "primary num-go", disabled: this.busy, onclick: () => this.play(paths[at].command) }, "Confirm")));
+      el("button", { class: "primary num-go", disabled: this.busy, onclick: () => this.play(paths[at].command) }, t("decide.confirm"))));
     show();
     return box;
   }
@@ -197,9 +198,9 @@ export class Decision {
       show();
     };
     return el("div", { class: "number", "data-key": steps[0].key },
-      el("button", { class: "minus", "aria-label": "less", disabled: this.busy, onclick: () => move(-1) }, "−"),
+      el("button", { class: "minus", "aria-label": t("decide.less"), disabled: this.busy, onclick: () => move(-1) }, "−"),
       value,
-      el("button", { class: "plus", "aria-label": "more", disabled: this.busy, onclick: () => move(1) }, "+"),
+      el("button", { class: "plus", "aria-label": t("decide.more"), disabled: this.busy, onclick: () => move(1) }, "+"),
       el("small", {}, `${nums[0]}–${nums[nums.length - 1]}`),
       el("button", { class: "primary num-go", disabled: this.busy, onclick: () => this.choose(steps.find((s) => s.num === nums[index])) }, label));
   }

@@ -1,17 +1,18 @@
 // The players' panel (names, colours, public money, what each holds in the open, who is to act) and the
 // final table.
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 
 export function playersPanel(view, ctx, board) {
   const { people, toAct, viewer, bots, outcome } = ctx;
   const rows = people.names.map((_, seat) => {
     const money = board.money ? board.money(view, seat) : "";
     const tags = [];
-    if (seat === viewer) tags.push(el("span", { class: "tag you" }, "you"));
-    if (bots[String(seat)]) tags.push(el("span", { class: "tag bot" }, `${bots[String(seat)]} bot`));
-    if (outcome && outcome.winners.includes(seat)) tags.push(el("span", { class: "tag win" }, "winner"));
+    if (seat === viewer) tags.push(el("span", { class: "tag you" }, t("players.you")));
+    if (bots[String(seat)]) tags.push(el("span", { class: "tag bot" }, t("players.bot", { kind: bots[String(seat)] })));
+    if (outcome && outcome.winners.includes(seat)) tags.push(el("span", { class: "tag win" }, t("players.winner")));
     return el("li", { class: "player" + (toAct.includes(seat) && !outcome ? " acting" : ""), "data-seat": seat },
-      el("span", { class: "turn", title: "to act" }, toAct.includes(seat) && !outcome ? "▶" : ""),
+      el("span", { class: "turn", title: t("players.to_act") }, toAct.includes(seat) && !outcome ? "▶" : ""),
       people.who(seat), " ", tags, el("span", { class: "money" }, money), holdings(view, seat, ctx, board));
   });
   return el("ul", { class: "players", id: "player-list" }, rows);
@@ -22,23 +23,23 @@ export function playersPanel(view, ctx, board) {
 function holdings(view, seat, ctx, board) {
   const parts = board.holdings ? board.holdings(view, seat, ctx) : [];
   if (!parts.length) return "";
-  return el("ul", { class: "holdings", "data-holdings": seat, "aria-label": `${ctx.people.name(seat)} holds` },
-    parts.map(([label, items]) => el("li", {}, el("span", { class: "holding-label" }, `${label}: `), items.length ? items.join(", ") : "none")));
+  return el("ul", { class: "holdings", "data-holdings": seat, "aria-label": t("players.holds", { name: ctx.people.name(seat) }) },
+    parts.map(([label, items]) => el("li", {}, el("span", { class: "holding-label" }, `${label}: `), items.length ? items.join(", ") : t("players.none"))));
 }
 
 export function finalTable(view, outcome, ctx, board) {
   const { people } = ctx;
-  const head = ["", "Player", board.scoreName || "Score"];
+  const head = ["", t("players.player"), board.scoreName || t("players.score")];
   const lines = outcome.ranking.map((seat, place) => {
     const parts = board.breakdown ? board.breakdown(view, outcome, seat, ctx) : [];
     return el("tr", { "data-seat": seat },
       el("td", { class: "place" }, place === 0 || outcome.scores[seat] !== outcome.scores[outcome.ranking[place - 1]] ? `${place + 1}.` : ""),
-      el("td", {}, people.who(seat), outcome.winners.includes(seat) ? el("span", { class: "tag win" }, "winner") : ""),
+      el("td", {}, people.who(seat), outcome.winners.includes(seat) ? el("span", { class: "tag win" }, t("players.winner")) : ""),
       el("td", { class: "score" }, el("b", {}, outcome.scores[seat]),
         parts.length ? el("div", { class: "parts" }, parts.map(([label, value]) => el("span", {}, `${label}: `, el("b", {}, value)))) : ""));
   });
   return el("div", { class: "final", id: "outcome" },
-    el("h2", {}, "Final result"),
+    el("h2", {}, t("players.final")),
     el("table", { id: "final-table" }, el("tr", {}, head.map((h) => el("th", {}, h))), lines),
     outcome.tie_break ? el("p", { class: "tie" }, tieBreak(outcome.tie_break, people)) : "");
 }

@@ -4,11 +4,13 @@
 // with no frame at all (pong, event, anything) for SILENT_MS is said to be offline and closed, so that the
 // page's reconnecting starts, instead of a header saying "connected" over a dead line.
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 import { api, bearer } from "../net.js";
 
 const BEAT_MS = 5000;
 const SILENT_MS = 12_000;
-const WORDS = { online: "online", away: "away", offline: "offline" };
+const WORDS = { online: t("presence.online"), away: t("presence.away"), offline: t("presence.offline") };
+const TITLES = { online: t("presence.online_title"), away: t("presence.away_title"), offline: t("presence.offline_title") };
 
 export class Presence {
   /** `ctx`: {gameId, token, viewer, setConn} — `setConn`: the page's header line. */
@@ -20,7 +22,7 @@ export class Presence {
     this.stale = false;
     setInterval(() => this.beat(), BEAT_MS);
     document.addEventListener("visibilitychange", () => this.beat());
-    window.addEventListener("offline", () => this.silent("offline: this browser lost its network"));
+    window.addEventListener("offline", () => this.silent(t("presence.lost_network")));
     this.beat();
   }
 
@@ -46,7 +48,7 @@ export class Presence {
   async beat() {
     const open = this.socket && this.socket.readyState === 1;
     if (open) {
-      if (Date.now() - this.heardAt > SILENT_MS) this.silent(`offline: no word from the server for ${SILENT_MS / 1000} s`);
+      if (Date.now() - this.heardAt > SILENT_MS) this.silent(t("presence.silent", { seconds: SILENT_MS / 1000 }));
       else this.socket.send(JSON.stringify({ type: "ping" }));
     }
     try {
@@ -77,7 +79,7 @@ export class Presence {
       node.className = `presence ${said}`;
       node.dataset.presence = said;
       node.textContent = `● ${WORDS[said]}`;
-      node.title = said === "online" ? "this player's page is open" : said === "away" ? "this player's page is hidden or a beat late" : "no word from this player for 20 s";
+      node.title = TITLES[said];
     }
   }
 }

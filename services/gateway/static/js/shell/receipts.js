@@ -5,6 +5,7 @@
 // IndexedDB (one object store, keyed by game id: it survives reloads), shown in the "Fair play" disclosure,
 // and saved by *Download my receipts* as the file `harbormaster verify game.jsonl --receipts FILE` reads.
 import { el } from "../dom.js";
+import { t, tNodes } from "../i18n.js";
 import { api } from "../net.js";
 
 const FORMAT = "harbormaster-receipts/1";
@@ -80,7 +81,7 @@ export class Receipts {
       this.merge(await stored(this.db, "readonly", (s) => s.get(this.gameId)));
       if (this.seen.size) this.save(); // what the page was shown before the store opened
     } catch (e) {
-      this.warn("This browser does not keep receipts (no IndexedDB here): download them before you leave.");
+      this.warn(t("receipts.no_store"));
     }
     const { status, body } = await api("/api/log/key").catch(() => ({ status: 0, body: null }));
     if (status === 200 && body && body.vkey) this.log = { origin: body.origin, vkey: body.vkey, retired: body.retired || [] };
@@ -91,7 +92,7 @@ export class Receipts {
   merge(kept) {
     if (!kept) return;
     if (kept.seed_commitment && this.seed && kept.seed_commitment !== this.seed)
-      this.warn(`Earlier this browser was shown another seed commitment for this game (${short(kept.seed_commitment)}): the game may have been dealt again.`);
+      this.warn(t("receipts.other_seed_kept", { seed: short(kept.seed_commitment) }));
     this.seed = kept.seed_commitment || this.seed;
     for (const [seq, hash] of kept.seen || []) this.add(seq, hash);
     for (const receipt of kept.receipts || []) this.keep(receipt);
@@ -187,9 +188,9 @@ export class Receipts {
     const comparable = leaf.kind === "sealed" ? !this.over : leaf.kind === "head" && this.over;
     const shown = this.seen.get(leaf.seq) || [];
     if (comparable && shown.length && !shown.includes(logged))
-      this.warn(`The log's head for event ${leaf.seq} (${short(logged)}) is not the event you were shown (${short(shown[shown.length - 1])}).`);
+      this.warn(t("receipts.head_differs", { seq: leaf.seq, logged: short(logged), shown: short(shown[shown.length - 1]) }));
     if (receipt.seed_commitment && this.seed && receipt.seed_commitment !== this.seed)
-      this.warn(`The log names another seed commitment for this game (${short(receipt.seed_commitment)}).`);
+      this.warn(t("receipts.other_seed_logged", { seed: short(receipt.seed_commitment) }));
     this.save();
   }
 
@@ -218,7 +219,7 @@ export class Receipts {
       this.merge(read.result);
       store.put(this.record(), this.gameId);
     };
-    transaction.onerror = () => this.warn("The receipts could not be kept in this browser.");
+    transaction.onerror = () => this.warn(t("receipts.not_kept"));
   }
 
   /** The receipts file: what `harbormaster verify game.jsonl --receipts FILE` reads. */
@@ -241,29 +242,27 @@ export class Receipts {
   build() {
     const field = (id) => el("dd", { id });
     this.parts = { brief: el("span", { class: "audit-brief", id: "audit-brief" }), seed: field("audit-seed"), last: field("audit-last"), receipt: field("audit-receipt"), warnings: el("div", { id: "audit-warnings", role: "alert" }) };
-    const copy = el("button", { type: "button", class: "small-button", id: "audit-copy", "aria-label": "Copy the seed commitment", onclick: () => this.copySeed(copy) }, "Copy");
-    const save = el("button", { type: "button", class: "small-button", id: "download-receipts", onclick: () => this.download() }, "Download my receipts");
+    const copy = el("button", { type: "button", class: "small-button", id: "audit-copy", "aria-label": t("receipts.copy_label"), onclick: () => this.copySeed(copy) }, t("receipts.copy"));
+    const save = el("button", { type: "button", class: "small-button", id: "download-receipts", onclick: () => this.download() }, t("receipts.download"));
     this.box.replaceChildren(
-      el("summary", {}, el("h2", {}, "Fair play"), this.parts.brief),
+      el("summary", {}, el("h2", {}, t("receipts.title")), this.parts.brief),
       this.parts.warnings,
       el("dl", { class: "audit-facts" },
-        el("dt", {}, "Seed commitment"), this.parts.seed,
-        el("dt", {}, "Last event seen"), this.parts.last,
-        el("dt", {}, "Latest receipt"), this.parts.receipt),
+        el("dt", {}, t("receipts.seed")), this.parts.seed,
+        el("dt", {}, t("receipts.last")), this.parts.last,
+        el("dt", {}, t("receipts.latest")), this.parts.receipt),
       el("div", { class: "audit-actions" }, copy, save),
-      el("p", { class: "audit-help" }, "The dice and shuffles come from a secret seed the server committed to before the first move; the last move reveals it. ",
-        "Your browser keeps what it was shown of each event (its seal while the game is live, which the seed checks at the end) and the log's signed receipts: with them ", el("code", {}, "harbormaster verify game.jsonl --receipts FILE"),
-        " proves that the game's export is the history you saw."));
+      el("p", { class: "audit-help" }, tNodes("receipts.help", { command: el("code", {}, "harbormaster verify game.jsonl --receipts FILE") })));
     this.paint();
   }
 
   paint() {
     const { brief, seed, last, receipt, warnings } = this.parts;
-    brief.textContent = this.seed ? `seed ${short(this.seed)}` : "";
+    brief.textContent = this.seed ? t("receipts.brief", { seed: short(this.seed) }) : "";
     brief.title = this.seed;
     seed.replaceChildren(el("code", { title: this.seed }, (this.wholeSeed ? this.seed : short(this.seed)) || "—"));
     const top = this.highest();
-    last.replaceChildren(top ? el("span", {}, `event ${top} · `, el("code", { title: this.latest(top) }, short(this.latest(top)))) : "none yet");
+    last.replaceChildren(top ? el("span", {}, t("receipts.event", { seq: top }), " · ", el("code", { title: this.latest(top) }, short(this.latest(top)))) : t("receipts.none_yet"));
     receipt.replaceChildren(this.receiptLine());
     warnings.replaceChildren(...this.warnings.map((text) => el("p", { class: "notice error" }, text)));
     this.box.dataset.covered = this.covered() ? this.covered().seq : 0;
@@ -272,21 +271,21 @@ export class Receipts {
 
   receiptLine() {
     const best = this.covered();
-    if (!best) return this.state === "failed" ? "the log did not answer: asked again soon" : "not logged yet: asked again in a few seconds";
+    if (!best) return t(this.state === "failed" ? "receipts.log_silent" : "receipts.not_logged");
     const { origin, size } = checkpointOf(best.receipt.checkpoint);
-    return el("span", {}, `event ${best.seq}, in the log's checkpoint of ${size.toLocaleString("en")} leaves (`, el("code", {}, origin), ")");
+    return el("span", {}, tNodes("receipts.covered", { seq: best.seq, size: size.toLocaleString("en"), origin: el("code", {}, origin) }));
   }
 
   async copySeed(button) {
     try {
       await navigator.clipboard.writeText(this.seed);
-      button.textContent = "Copied";
+      button.textContent = t("receipts.copied");
     } catch (e) { // no clipboard (a page not served over https): the whole value, selected, to copy by hand
       this.wholeSeed = true;
       this.paint();
       getSelection().selectAllChildren(this.parts.seed);
-      button.textContent = "Selected";
+      button.textContent = t("receipts.selected");
     }
-    setTimeout(() => (button.textContent = "Copy"), 1500);
+    setTimeout(() => (button.textContent = t("receipts.copy")), 1500);
   }
 }

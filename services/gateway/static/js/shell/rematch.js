@@ -2,6 +2,7 @@
 // opens a private table with the same game, seats, options and bots, and every other player's end screen
 // then offers to join that table (asked every few seconds while the page stays on the end screen).
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 import { api } from "../net.js";
 
 const EVERY_MS = 3000;
@@ -11,17 +12,17 @@ const tableLink = (id) => `/?table=${encodeURIComponent(id)}`;
 function draw(box, gameId, rematch) {
   if (!rematch.yours) return box.replaceChildren();
   if (rematch.table_id) {
-    return box.replaceChildren(el("div", { class: "notice rematch" }, "A rematch with the same players and options is open. ",
-      el("button", { type: "button", class: "primary", id: "rematch-join", onclick: () => { location.href = tableLink(rematch.table_id); } }, "Go to the rematch")));
+    return box.replaceChildren(el("div", { class: "notice rematch" }, t("rematch.open"), " ",
+      el("button", { type: "button", class: "primary", id: "rematch-join", onclick: () => { location.href = tableLink(rematch.table_id); } }, t("rematch.go"))));
   }
   const propose = async () => {
     const { status, body } = await api(`/api/games/${gameId}/rematch`, { method: "POST" });
     if (status === 200 && body.table_id) location.href = tableLink(body.table_id);
-    else box.append(el("div", { class: "notice error" }, body ? body.message : `refused (${status})`));
+    else box.append(el("div", { class: "notice error" }, body ? body.message : t("error.refused", { status })));
   };
   box.replaceChildren(el("div", { class: "rematch" },
-    el("button", { type: "button", class: "primary", id: "rematch", onclick: propose }, "Rematch"),
-    " a new table with the same players, options and bots; they are invited on their own end screens."));
+    el("button", { type: "button", class: "primary", id: "rematch", onclick: propose }, t("rematch.button")),
+    " ", t("rematch.explain")));
 }
 
 /** Offers the rematch of the finished game `gameId` in `box`, and keeps the offer current. */

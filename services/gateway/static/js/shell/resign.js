@@ -3,24 +3,25 @@
 // the keyboard reach), then POST /api/games/{id}/resign. A bot plays the seat to the end; the game counts
 // as a loss. The server's refusal (a game no table made, a game over) is shown as it says it.
 import { el } from "../dom.js";
+import { t } from "../i18n.js";
 import { api, bearer } from "../net.js";
 
 /** The resign control of a seated viewer: its element. */
 export function resignControl({ gameId, token }) {
   const box = el("span", { class: "resign", id: "resign-box" });
   const say = (text) => box.replaceChildren(el("span", { class: "notice", role: "status", id: "resign-said" }, text));
-  const draw = () => box.replaceChildren(el("button", { type: "button", id: "resign", onclick: ask }, "Resign"));
+  const draw = () => box.replaceChildren(el("button", { type: "button", id: "resign", onclick: ask }, t("resign.button")));
   function ask() {
     box.replaceChildren(
-      el("span", { role: "alert" }, "Resign? A bot plays your seat to the end and the game counts as a loss. "),
-      el("button", { type: "button", id: "resign-yes", class: "danger", onclick: go }, "Yes, resign"), " ",
-      el("button", { type: "button", id: "resign-no", onclick: () => (draw(), box.querySelector("#resign").focus()) }, "No"),
+      el("span", { role: "alert" }, t("resign.ask"), " "),
+      el("button", { type: "button", id: "resign-yes", class: "danger", onclick: go }, t("resign.yes")), " ",
+      el("button", { type: "button", id: "resign-no", onclick: () => (draw(), box.querySelector("#resign").focus()) }, t("resign.no")),
     );
     box.querySelector("#resign-no").focus(); // the safe answer first
   }
   async function go() {
     const { status, body } = await api(`/api/games/${encodeURIComponent(gameId)}/resign`, { method: "POST", headers: bearer(token) });
-    say(status === 200 ? "You resigned: a bot plays your seat to the end." : body ? body.message : `refused (${status})`);
+    say(status === 200 ? t("resign.done") : body ? body.message : t("error.refused", { status }));
   }
   draw();
   return box;
