@@ -11,6 +11,8 @@ import importlib.util
 from typing import Any
 
 from domain.engine import Game, Outcome, Rng, RuleViolation, Seat, decide_at, rng_for, seed_commitment
+from domain.seat_control import with_seat_control
+from domain.seat_standing import STANDINGS
 
 GAME_KEYS = ("elcapitan", "manila", "eic")
 
@@ -20,7 +22,9 @@ def _load_games() -> dict[str, Game[Any, Any, Any, Any]]:
     for key in GAME_KEYS:
         spec = importlib.util.find_spec(f"domain.{key}")
         if spec is not None and spec.origin is not None:  # a package with its __init__.py
-            games[key] = importlib.import_module(f"domain.{key}").GAME
+            # every game with the seat commands and events (resign, a bot's stand-in, a vote to end): the
+            # outermost layer, so that no other (a take-back's) ever sees them, and a seat event ends its window
+            games[key] = with_seat_control(importlib.import_module(f"domain.{key}").GAME, STANDINGS[key])
     return games
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.seat_control import SeatControl
+
 RULES = 2
 """The rules version new games are decided under (README, "Rules versions"). 1: the rules before issue 32,
 whose epoch 5 closed the gaps the Galleons left in a harbour. 2: docks are places (``Player.free_docks``).
@@ -102,6 +104,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     tie_break: str = ""
     rules: int = 1
     """The rules version the game is decided under (``RULES`` for new games; 1 for older streams)."""
+    seat_control: SeatControl = SeatControl()
+    """Who plays each seat (resigned, handed to a bot, voted out): ``domain/seat_control.py``."""
 
     @property
     def companies(self) -> int:

@@ -11,6 +11,7 @@ from typing import Literal
 import msgspec
 
 from domain.engine import Outcome
+from domain.seat_control import SeatControl
 
 EMPTY = -1
 """An empty site, harbour space or fortress site."""
@@ -138,6 +139,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     result: Outcome | None = None
     rules: int = 1
     """The rules version the game is decided under (``RULES`` for new games; 1 for older streams)."""
+    seat_control: SeatControl = SeatControl()
+    """Who plays each seat (resigned, handed to a bot, voted out): ``domain/seat_control.py``."""
 
     def turn_order(self) -> tuple[int, ...]:
         """Seats in turn order, starting with the phase's start player."""

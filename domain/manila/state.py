@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.engine import Outcome
+from domain.seat_control import SeatControl
 from domain.manila import data
 
 HIDDEN_SHARE = ""
@@ -73,6 +74,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     sent_to_harbour: tuple[str, ...] = ()
     sent_to_shipyard: tuple[str, ...] = ()
     result: Outcome | None = None
+    seat_control: SeatControl = SeatControl()
+    """Who plays each seat (resigned, handed to a bot, voted out): ``domain/seat_control.py``."""
 
 
 def share_value(state: State, good: str) -> int:
