@@ -1,9 +1,10 @@
 """``python -m services.compiled``: compile a move's path to C with mypyc, in place (``--remove`` drops it).
 
 The modules are those of ``services/move_path.py``, compiled from the same typed source that ``mypy
---strict`` checks, so compiling changes how fast the code runs, not what it does (``docs/decisions.md``,
-"Why a move's path is compiled with mypyc"). ``make`` runs this whenever a source of the group changes.
-Which form runs is chosen by ``services/move_path.py``: a stale or broken build is passed over.
+--strict`` checks, so compiling changes how fast the code runs, not what it does
+(``docs/history/decisions.md``, "Why a move's path is compiled with mypyc"). ``make`` runs this whenever a
+source of the group changes. Which form runs is chosen by ``services/move_path.py``: a stale or broken build
+is passed over.
 """
 
 from __future__ import annotations

@@ -256,7 +256,7 @@ SEARCHER = Searcher(
 """``margin``: deviations from the greedy merchant must gain 8 % of a win beyond the noise. With 2 %, the
 search bought cards the greedy would not (a card in hand lets a short rollout build, whose payouts the
 value counts for every payday left) and won 0 of 8 games against greedy bots at 40 iterations a move;
-with 8 %, 2 of 8 (``tests/bench/bench_strong_bots.py``, docs/benchmarks.md)."""
+with 8 %, 2 of 8 (``tests/bench/bench_strong_bots.py``, docs/history/benchmarks-notebook.md)."""
 STRONG_ITERATIONS = 60
 """Iterations of the ``strong`` bot a move as seated (about a second here, see docs/benchmarks.md)."""
 BOTS["strong"] = strong_bot(SEARCHER, STRONG_ITERATIONS)

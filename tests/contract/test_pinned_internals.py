@@ -1,7 +1,7 @@
 """The library internals the gateway relies on, each pinned and checked, so that an upgrade that changes one
 fails here, by name, and not as a socket that hangs in production.
 
-They are used where a measurement showed they pay (``docs/decisions.md``): the socket protocol that reads a
+They are used where a measurement showed they pay (``docs/history/decisions.md``): the socket protocol that reads a
 move's frame below ASGI (gateway CPU per move 81–88 → 67–69 µs) and writes frames straight to the transport
 (``services/gateway/sockets/``), and the HTTP protocol with header and body deadlines
 (``services/gateway/server.py``: uvicorn has none before a first response). ``pyproject.toml`` pins

@@ -3,7 +3,7 @@ reach is asked for again and again, ``/healthz`` and the moves of another game s
 
 Rule computations are bounded (``MAX_LEGAL_COMMANDS`` in ``domain/engine.py``; the slowest list measured
 takes ~2-3 ms, ``tests/bench/bench_rules_bound.py``), so the gateway computes them on its loop: a bound
-alone keeps every other request's wait to a few milliseconds (``docs/decisions.md``).
+alone keeps every other request's wait to a few milliseconds (``docs/history/decisions.md``).
 """
 
 from __future__ import annotations

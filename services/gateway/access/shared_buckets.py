@@ -10,7 +10,7 @@ The other per-address limits stay in each gateway's memory (``limits.py``), on p
 ``GET /api/`` reads cost the gateway that answers them its CPU, not a shared store, so each gateway's own
 allowance is what protects it; and a read limit kept in Redis would add a round trip to every read, the very
 cost (~0.2 ms of Redis and the loop's wait for it, at 300 reads a second) the limit exists to bound
-(``docs/decisions.md``).
+(``docs/history/decisions.md``).
 
 The bucket is the same as ``limits.Bucket`` (``rate`` a second, ``rate x burst`` at most, at least one),
 counted by one script from the caller's clock; it expires once it would be full again, so Redis keeps one
