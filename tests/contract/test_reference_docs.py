@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import os
 import re
 import subprocess
@@ -172,9 +173,14 @@ def flags_of(command: argparse.ArgumentParser) -> set[str]:
     return {flag for action in command._actions for flag in action.option_strings}
 
 
+@functools.cache
+def cli() -> argparse.ArgumentParser:
+    return parser()
+
+
 def unknown_words(words: list[str]) -> list[str]:
     """What in one invocation the CLI does not have: a verb, a tournament's verb, or a flag."""
-    command = parser()
+    command = cli()
     verbs = verbs_of(command)
     if words[0] not in verbs:
         return [words[0]]
@@ -208,7 +214,7 @@ def test_the_installed_command_offers_the_verbs_the_parser_has() -> None:
     command = Path(sys.executable).with_name("harbormaster")
     shown = subprocess.run([str(command), "--help"], capture_output=True, text=True, check=True, timeout=60)
     listed = re.search(r"\{([a-z,-]+)\}", shown.stdout)
-    assert listed is not None and set(listed.group(1).split(",")) == set(verbs_of(parser()))
+    assert listed is not None and set(listed.group(1).split(",")) == set(verbs_of(cli()))
 
 
 # --- hooks and named constants ----------------------------------------------------------------------------
