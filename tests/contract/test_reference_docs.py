@@ -70,11 +70,33 @@ NAMED = {"HARBORMASTER_LOG_LEVEL"}
 """Settings that remember whether they were set (``log_level_named``): setting the default changes that."""
 
 
+IN_PROSE = [
+    ("docs/operations.md", r"`HARBORMASTER_PARTITIONS` \((\d+)\)", "HARBORMASTER_PARTITIONS"),
+    ("docs/operations.md", r"`HARBORMASTER_SNAPSHOT_EVERY` \((\d+) events\)", "HARBORMASTER_SNAPSHOT_EVERY"),
+    ("docs/operations.md", r"`_REPLICAS`, default (\d+),", "HARBORMASTER_REPLICA_ACK_REPLICAS"),
+    ("docs/operations.md", r"`_TIMEOUT_MS`, (\d+)\)", "HARBORMASTER_REPLICA_ACK_TIMEOUT_MS"),
+    ("docs/operations.md", r"limits.md`\): (\d+) sockets per address", "HARBORMASTER_WS_PER_ADDRESS"),
+    ("docs/operations.md", r"(\d+) commands/s per seat token", "HARBORMASTER_COMMANDS_PER_TOKEN"),
+    ("docs/operations.md", r"per seat token, (\d+)/s per address", "HARBORMASTER_COMMANDS_PER_ADDRESS"),
+    ("docs/operations.md", r"`…_HEADER_TIMEOUT`, (\d+) s\)", "HARBORMASTER_HEADER_TIMEOUT"),
+    ("docs/operations.md", r"`…_IDLE_TIMEOUT`, (\d+) s\)", "HARBORMASTER_IDLE_TIMEOUT"),
+    ("docs/operations.md", r"opens at most (\d+) WebSockets a second", "HARBORMASTER_WS_OPENS_PER_ADDRESS"),
+    ("docs/operations.md", r"reads the API (\d+) times a second", "HARBORMASTER_READS_PER_ADDRESS"),
+    ("docs/guide.md", r"`HARBORMASTER_TABLE_GAME_IDLE_HOURS` \((\d+) h\)", "HARBORMASTER_TABLE_GAME_IDLE_HOURS"),
+    ("services/gateway/README.md", r"`HARBORMASTER_WS_FRAMES_PER_SECOND`, (\d+) a second",
+     "HARBORMASTER_WS_FRAMES_PER_SECOND"),
+]  # fmt: skip
+"""Defaults a page gives in its prose: (page, the sentence with the figure, the variable)."""
+
+
 def documented_defaults() -> Iterator[tuple[str, str, str]]:
-    """(page, variable, default) for each table row that gives a plain default (a number or a word)."""
+    """(page, variable, default) for each table row that gives a plain default (a number or a word), and
+    each default given in prose (``IN_PROSE``)."""
     for page in ("docs/settings.md", "docs/limits.md", "docs/operations.md"):
         for row in re.finditer(r"^\| `([A-Z][A-Z_]+)` \| `([^`<>/]+)` \|", read(page), re.M):
             yield page, row.group(1), row.group(2)
+    for page, pattern, variable in IN_PROSE:
+        yield page, variable, claim(page, pattern)[0]
 
 
 def settings_with(monkeypatch: pytest.MonkeyPatch, env: dict[str, str]) -> Settings:
@@ -90,7 +112,7 @@ def test_every_documented_default_is_the_default(monkeypatch: pytest.MonkeyPatch
     """Setting a variable to the default its page gives changes nothing."""
     unset = settings_with(monkeypatch, {})
     rows = [row for row in documented_defaults() if row[1] not in NAMED]
-    assert len(rows) >= 30
+    assert len(rows) >= 40
     wrong = [row for row in rows if settings_with(monkeypatch, {row[1]: row[2]}) != unset]
     assert wrong == []
 
