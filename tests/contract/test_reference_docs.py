@@ -260,6 +260,10 @@ CONSTANTS = [
     ("docs/limits.md", r"frames from clients at most (\d+) KB", "MAX_WS_MESSAGE", 1024),
     ("docs/limits.md", r"JSON nested at most (\d+) deep", "MAX_DEPTH", 1),
     ("docs/limits.md", r"a reason of at most (\d+) bytes", "MAX_CLOSE_REASON", 1),
+    ("docs/guide.md", r"The job's \*\*deadline\*\* is its level plus ([\d.]+) s", "DEADLINE_MARGIN_S", 1),
+    ("docs/guide.md", r"a reconciler runs at start and every (\d+) s", "RECONCILE_EVERY_S", 1),
+    ("docs/reliability.md", r"`serve` runs `reconcile\(\)` at start and every (\d+) s", "RECONCILE_EVERY_S", 1),
+    ("docs/guide.md", r"at most (\d+) characters, 1 a second per author", "MAX_CHAT", 1),
 ]  # fmt: skip
 """(page, the sentence with its figure, the constant, the figure's unit): the figure times the unit is the
 constant's value wherever the service defines it."""
@@ -297,7 +301,18 @@ def evaluated(value: ast.expr, path: Path) -> object:
 )
 def test_a_figure_a_page_gives_is_its_constant(page: str, pattern: str, name: str, unit: int) -> None:
     (figure,) = claim(page, pattern)
-    assert constant_values(name) == {int(figure.replace(",", "")) * unit}
+    assert constant_values(name) == {float(figure.replace(",", "")) * unit}
+
+
+def test_the_table_clocks_are_those_offered() -> None:
+    """The guide's presets and custom ranges are ``workers/jobs/table_clocks.py``'s."""
+    from workers.jobs.table_clocks import LIMITS, PRESETS
+
+    text = " ".join(read("docs/guide.md").split())
+    presets = re.findall(r"`([a-z-]+)` \((\d+ min \+ \d+ s/move|\d+ days?/move)\)", text)
+    assert len(presets) >= 4 and all(PRESETS[name].label() == label for name, label in presets)
+    ranges = re.findall(r'"(minutes|increment_s|hours)": (\d+)-(\d+)', text)
+    assert {field: (int(low), int(high)) for field, low, high in ranges} == LIMITS
 
 
 # --- benchmarks and dependencies --------------------------------------------------------------------------
