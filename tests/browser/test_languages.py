@@ -1,0 +1,82 @@
+"""The web client in German and English (issue 44): a browser whose language is German gets the lobby and a
+game page in German, the header's switch turns them into English and the choice is kept over the browser's
+own language; neither language makes a page scroll sideways on a phone or a wide screen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.browser.axe import serious_violations
+from tests.browser.people import scrolls_sideways
+from tests.browser.test_open_facts import SMALL_BUTTONS
+from tests.browser.waiting import wait_until
+from tests.gateway.client import create
+from tests.gateway.harness import ServerThread
+
+pytestmark = [pytest.mark.browser, pytest.mark.redis]
+
+WAIT_MS = 30_000  # a loaded 2-core machine: generous, never a fixed sleep
+
+
+def lobby_in(page: Any, heading: str, switch: str, lang: str) -> None:
+    """The lobby shows ``heading`` over its open tables, the header's switch names ``switch``."""
+    page.locator("h2", has_text=heading).wait_for(timeout=WAIT_MS)
+    assert page.locator("#language").inner_text() == switch
+    assert page.evaluate("document.documentElement.lang") == lang
+
+
+@pytest.mark.parametrize("width", [390, 1360])
+def test_a_german_browser_gets_german_pages_and_the_switch_turns_them_english(
+    width: int, browser: Any, live_stack: ServerThread, api: httpx.Client
+) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="de-DE")
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.goto(live_stack.base + "/")
+        lobby_in(page, "Offene Tische", "English", "de")
+        assert page.title() == "Harbormaster — Lobby"
+        header = page.locator("header").inner_text()
+        assert "Turniere" in header and "Regelhilfe" in header
+        form = page.locator("#account-form").inner_text()
+        assert "Anmelden" in form and "Registrieren" in form
+        assert "Partie erstellen" in page.locator("#create").inner_text()
+        assert not scrolls_sideways(page)
+        assert serious_violations(page) == []  # the switch too: contrast, a name, 44 px on a phone
+        if width == 390:
+            assert page.evaluate(SMALL_BUTTONS) == []
+
+        game = create(api, "manila", 3, names=["Anna", "Bruno", "Carla"], bots={"1": "greedy", "2": "greedy"})
+        page.goto(f"{live_stack.base}/games/{game['game_id']}#token={game['seats'][0]['token']}")
+        page.locator("#seat-info", has_text="Du spielst Anna.").wait_for(timeout=WAIT_MS)
+        page.locator("#board svg.board-manila").wait_for(timeout=WAIT_MS)
+        assert page.locator("#status").inner_text() == "läuft"
+        aside = page.locator("aside").inner_text()
+        assert "Spieler" in aside and "Protokoll" in aside and "Wiederholung" in aside
+        wait_until(page, "document.querySelector('#turn').textContent.includes('am Zug')", timeout_ms=WAIT_MS)
+        assert not scrolls_sideways(page)
+        assert serious_violations(page) == []
+
+        with page.expect_navigation(timeout=WAIT_MS):
+            page.click("#language")
+        page.locator("#seat-info", has_text="You play Anna.").wait_for(timeout=WAIT_MS)
+        assert page.evaluate("document.documentElement.lang") == "en"
+        assert page.locator("#language").inner_text() == "Deutsch"
+        assert "Players" in page.locator("aside").inner_text()
+        wait_until(
+            page, "/to act|Your turn/.test(document.querySelector('#turn').textContent)", timeout_ms=WAIT_MS
+        )
+        assert not scrolls_sideways(page)
+
+        # The choice is kept: the lobby too is English now, though the browser still asks for German.
+        page.goto(live_stack.base + "/")
+        lobby_in(page, "Open tables", "Deutsch", "en")
+        assert page.evaluate("navigator.language") == "de-DE"
+        assert not scrolls_sideways(page)
+        assert not errors, errors
+    finally:
+        context.close()
