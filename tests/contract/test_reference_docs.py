@@ -239,7 +239,27 @@ def test_the_installed_command_offers_the_verbs_the_parser_has() -> None:
     assert listed is not None and set(listed.group(1).split(",")) == set(verbs_of(cli()))
 
 
-# --- hooks and named constants ----------------------------------------------------------------------------
+# --- games, bots, hooks and named constants ------------------------------------------------------------
+
+
+def test_the_games_and_their_seats_are_those_hosted() -> None:
+    """The README's table of games: each key ``domain.GAMES`` hosts, with its seat range."""
+    from domain import GAMES
+
+    rows = re.findall(r"^\| `([a-z]+)` \| [^|]+ \| (\d)–(\d)", read("README.md"), re.M)
+    assert {key: (int(low), int(high)) for key, low, high in rows} == {
+        key: (game.min_seats, game.max_seats) for key, game in GAMES.items()
+    }
+
+
+def test_the_bot_levels_are_those_played() -> None:
+    """The strong bot's levels and their seconds a move, in the README and the guide's table."""
+    from workers.jobs.bots import STRONG_SECONDS
+
+    (levels,) = claim("README.md", r"`strong` bots \(([^:]*): the seconds it thinks a move")
+    assert re.findall(r"`([^`]+)`", levels) == list(STRONG_SECONDS)
+    rows = re.findall(r"^\| `(strong[^`]*)` \| [^|]*?([\d.]+) s a move", read("docs/guide.md"), re.M)
+    assert {name: float(seconds) for name, seconds in rows} == STRONG_SECONDS
 
 
 def test_the_hooks_named_are_the_hooks_run() -> None:
