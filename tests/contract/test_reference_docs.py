@@ -284,6 +284,9 @@ CONSTANTS = [
     ("docs/guide.md", r"a reconciler runs at start and every (\d+) s", "RECONCILE_EVERY_S", 1),
     ("docs/reliability.md", r"`serve` runs `reconcile\(\)` at start and every (\d+) s", "RECONCILE_EVERY_S", 1),
     ("docs/guide.md", r"at most (\d+) characters, 1 a second per author", "MAX_CHAT", 1),
+    ("docs/guide.md", r"\*(\d+) \+ 40 × \(μ − 25\)\*", "SHOWN_BASE", 1),
+    ("docs/guide.md", r"\*provisional\* until the account's (\d+)th rated game", "PROVISIONAL_GAMES", 1),
+    ("docs/web-client.md", r"fewer than (\d+) rated games after them", "PROVISIONAL_GAMES", 1),
 ]  # fmt: skip
 """(page, the sentence with its figure, the constant, the figure's unit): the figure times the unit is the
 constant's value wherever the service defines it."""
