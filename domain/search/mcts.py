@@ -94,7 +94,7 @@ def _actor(game: Game[Any, Any, Any, Any], state: Any, rng: Rng) -> Seat:
 
 
 def _apply(game: Game[Any, Any, Any, Any], state: Any, seat: Seat, command: Any, rng: Rng) -> Any:
-    return game.fold(game.decide(state, seat, command, rng), state)
+    return game.play(state, seat, command, rng)[1]
 
 
 def softmax(worth: Sequence[float], scale: float) -> list[float]:

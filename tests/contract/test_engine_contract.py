@@ -115,3 +115,21 @@ def test_a_finished_game_refuses_every_command(game) -> None:
         for command in game.legal_commands(last_state, acting[0])[:3]:
             with pytest.raises(RuleViolation):
                 game.decide(played.state, acting[0], command, rng_for(seed, len(played.events) + 1))
+
+
+@pytest.mark.parametrize(("game", "seats", "options"), _cases())
+def test_play_returns_decide_and_its_fold(game, seats, options) -> None:
+    """``Game.play`` (a search's step; a game's ``decide_folded`` hands back the state its ``decide`` folded
+    anyway, issue 45) returns exactly ``decide``'s events and ``fold`` of them, on every position."""
+    seed = f"play-{game.key}".encode()
+    state, events = game.start(seats, options, seed)
+    picker = Rng(b"\x02" * 32)
+    while game.outcome(state) is None:
+        seat = sorted(game.to_act(state))[0]
+        command = picker.choice(game.legal_commands(state, seat))
+        decided = game.decide(state, seat, command, rng_for(seed, len(events) + 1))
+        played, reached = game.play(state, seat, command, rng_for(seed, len(events) + 1))
+        state = game.fold(decided, state)
+        assert msgspec.msgpack.encode(played) == msgspec.msgpack.encode(decided)
+        assert msgspec.msgpack.encode(reached) == msgspec.msgpack.encode(state)
+        events.extend(decided)

@@ -14,7 +14,7 @@ from domain.eic import events as ev
 from domain.eic.evolve import evolve
 from domain.eic.rules import envoys, exchange, loading, navigation, selling
 from domain.eic.rules.common import refuse
-from domain.eic.rules.flow import advance, setup
+from domain.eic.rules.flow import advance_folded, setup
 from domain.eic.state import State
 from domain.engine import Command, Outcome, Rng
 
@@ -69,6 +69,12 @@ def decide(state: State, seat: int, command: Command, rng: Rng) -> list[ev.EicEv
     A pledge may come from any seat at any time (it never changes whose action it is); every other
     command only from the seat whose action it is.
     """
+    return decide_and_fold(state, seat, command, rng)[0]
+
+
+def decide_and_fold(state: State, seat: int, command: Command, rng: Rng) -> tuple[list[ev.EicEvent], State]:
+    """``decide``, with the state its events lead to: deciding folds them all anyway (to find who acts
+    next), so a search need not fold them a second time (``Game.decide_and_fold``, issue 45)."""
     if state.phase == "over":
         refuse("game_over", "the game has ended; final scoring is done")
     if not 0 <= seat < state.seats:
@@ -81,7 +87,8 @@ def decide(state: State, seat: int, command: Command, rng: Rng) -> list[ev.EicEv
     events = decider(state, seat, command)
     for event in events:
         state = evolve(state, event)
-    return events + advance(state, rng)
+    automatic, state = advance_folded(state, rng)
+    return events + automatic, state
 
 
 def legal_commands(state: State, seat: int) -> list[Command]:
@@ -116,4 +123,4 @@ def outcome(state: State) -> Outcome | None:
     )
 
 
-__all__ = ["decide", "legal_commands", "outcome", "rules_of", "setup", "to_act"]
+__all__ = ["decide", "decide_and_fold", "legal_commands", "outcome", "rules_of", "setup", "to_act"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from functools import cache
 
 from domain.eic import data
@@ -47,45 +46,57 @@ def free_sites(state: State, zone: int) -> tuple[str, ...]:
     return tuple(s for s in data.SITES[zone - 1] if s not in taken and s not in closed)
 
 
-def _site_options(state: State, player: Player) -> Iterator[str]:
+def _site_options(state: State, player: Player) -> list[str]:
     if len(player.posts) >= data.TRADING_POSTS:
-        return
+        return []
     own_zones = {z for z in (1, 2, 3) for s in player.posts if s in data.SITES[z - 1]}
-    for zone in (1, 2, 3):
-        if zone not in own_zones:
-            yield from free_sites(state, zone)
+    return [site for zone in (1, 2, 3) if zone not in own_zones for site in free_sites(state, zone)]
 
 
-def _ship_options(state: State, player: Player, budget: int) -> Iterator[tuple[str, str]]:
+def _add_ship_options(out: list[PlaceEnvoy], state: State, player: Player, envoy: int, space: str,
+                      budget: int) -> None:  # fmt: skip
+    full = len(player.ships) >= docks(player)
     for kind in data.BUYABLE_SHIPS:
         ship = data.SHIP_TYPES[kind]
         if kind in player.used_tiles or ship.epoch > state.epoch or ship.cost > budget:
             continue
-        if len(player.ships) < docks(player):
-            yield kind, ""
+        if not full:
+            out.append(PlaceEnvoy(envoy=envoy, space=space, ship=kind))
         else:
             for owned in player.ships:
-                yield kind, owned.id
+                out.append(PlaceEnvoy(envoy=envoy, space=space, ship=kind, discard=owned.id))
 
 
-def _ability_options(state: State, p: int, envoy: int, space: str, budget: int) -> Iterator[PlaceEnvoy]:
-    """Every way to use ``space`` with ``budget`` left after the fees."""
-    player = state.players[p]
-    if space in ("SHP_SHIP", "INV_SHIP"):
-        for kind, discard in _ship_options(state, player, budget):
-            yield PlaceEnvoy(envoy=envoy, space=space, ship=kind, discard=discard)
+def _add_ability_options(out: list[PlaceEnvoy], state: State, player: Player, envoy: int, space: str,
+                         budget: int) -> None:  # fmt: skip
+    """Every way to use ``space`` with ``budget`` left after the fees, appended to ``out`` (a list, not a
+    generator: listing runs at every node of a search, issue 45)."""
+    if space in _SHIP_SPACES:
+        _add_ship_options(out, state, player, envoy, space, budget)
     elif space == "SHP_HARBOUR_EXT":
         if player.extensions < len(data.WAREHOUSE):
-            yield PlaceEnvoy(envoy=envoy, space=space)
+            out.append(PlaceEnvoy(envoy=envoy, space=space))
     elif space == "GOV_TRADING_POST":
         if budget >= data.TRADING_POST_COST:
-            for site in _site_options(state, player):
-                yield PlaceEnvoy(envoy=envoy, space=space, site=site)
+            out.extend(
+                PlaceEnvoy(envoy=envoy, space=space, site=site) for site in _site_options(state, player)
+            )
     elif space == "CAP_EXPERTISE":
         if budget >= state.epoch:
-            yield PlaceEnvoy(envoy=envoy, space=space)
+            out.append(PlaceEnvoy(envoy=envoy, space=space))
     else:
-        yield PlaceEnvoy(envoy=envoy, space=space)
+        out.append(PlaceEnvoy(envoy=envoy, space=space))
+
+
+_SHIP_SPACES = ("SHP_SHIP", "INV_SHIP")
+
+_SPACE_INDEX: dict[str, int] = {space: i for i, space in enumerate(data.SPACE_IDS)}
+
+
+@cache
+def _targets(position: str) -> tuple[tuple[str, int, str], ...]:
+    """(space, its index in ``data.SPACE_IDS``, the envoy position it makes) of each reachable space."""
+    return tuple((space, _SPACE_INDEX[space], f"S:{space}") for space in reachable(position))
 
 
 def _representatives(player: Player) -> dict[int, str]:
@@ -97,26 +108,36 @@ def _representatives(player: Player) -> dict[int, str]:
     return out
 
 
-def _options_on(state: State, p: int, envoy: int, position: str, space: str) -> Iterator[PlaceEnvoy]:
-    """The placements of one envoy on one space (or the central zone)."""
+def _add_options_on(
+    out: list[PlaceEnvoy], state: State, p: int, envoy: int, position: str, space: str
+) -> None:
+    """The placements of one envoy on one space (or the central zone), appended to ``out``."""
     player = state.players[p]
     if space == "central":
         if not position.startswith("C:"):
-            yield PlaceEnvoy(envoy=envoy, space="central")
+            out.append(PlaceEnvoy(envoy=envoy, space="central"))
         return
     if space not in _reachable_set(position) or f"S:{space}" in player.envoys:
         return
     budget = player.treasury - data.JOIN_FEE * len(fee_payees(state, space))
     if budget >= 0:
-        yield from _ability_options(state, p, envoy, space, budget)
+        _add_ability_options(out, state, player, envoy, space, budget)
 
 
 def placements(state: State, p: int) -> list[PlaceEnvoy]:
-    """Every legal placement for player ``p`` (one envoy per distinct position)."""
+    """Every legal placement for player ``p`` (one envoy per distinct position): each reachable space in
+    ring order, then the central zone; ``_add_options_on`` for one space, with its lookups done once."""
+    player = state.players[p]
     out: list[PlaceEnvoy] = []
-    for envoy, position in _representatives(state.players[p]).items():
-        for space in (*reachable(position), "central"):
-            out.extend(_options_on(state, p, envoy, position, space))
+    for envoy, position in _representatives(player).items():
+        for space, index, placed in _targets(position):
+            if placed in player.envoys:
+                continue
+            budget = player.treasury - data.JOIN_FEE * len(state.occupants[index])
+            if budget >= 0:
+                _add_ability_options(out, state, player, envoy, space, budget)
+        if not position.startswith("C:"):
+            out.append(PlaceEnvoy(envoy=envoy, space="central"))
     return out
 
 
@@ -127,8 +148,9 @@ def is_legal_placement(state: State, p: int, command: PlaceEnvoy) -> bool:
     if command.envoy not in unplaced(player):
         return False
     position = player.envoys[command.envoy]
-    # a list, not the generator: mypyc compiles no `in` over a generator (services/move_path.py)
-    return command in list(_options_on(state, p, command.envoy, position, command.space))
+    options: list[PlaceEnvoy] = []
+    _add_options_on(options, state, p, command.envoy, position, command.space)
+    return command in options
 
 
 def recalls(state: State, p: int) -> list[RecallEnvoy]:

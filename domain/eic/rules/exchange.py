@@ -7,6 +7,8 @@ Share sales stay at one's own action ("bei jeder eigenen Aktion").
 
 from __future__ import annotations
 
+from functools import cache
+
 from domain.eic import data
 from domain.eic import events as ev
 from domain.eic.commands import BuyShare, Pass, PledgeStartShare, RedeemStartShare, SellShares
@@ -42,12 +44,15 @@ def pledges(state: State, p: int) -> list[Command]:
 
 def free_actions(state: State, p: int) -> list[Command]:
     """What one may do on top of one's action: sell shares (not in B) and pledge start shares."""
-    player = state.players[p]
-    out: list[Command] = []
-    if may_sell_shares(state):
-        for c, held in enumerate(player.shares):
-            out.extend(SellShares(company=c, count=n) for n in range(1, held + 1))
+    out: list[Command] = list(share_sales(state.players[p].shares)) if may_sell_shares(state) else []
     return out + pledges(state, p)
+
+
+@cache
+def share_sales(shares: tuple[int, ...]) -> tuple[SellShares, ...]:
+    """Every sale of ``shares`` held: company by company, 1 share up to all. Cached (a few hundred
+    holdings occur; commands are immutable): listed at nearly every action of a search, issue 45."""
+    return tuple(SellShares(company=c, count=n) for c, held in enumerate(shares) for n in range(1, held + 1))
 
 
 def decide_buy_share(state: State, seat: int, command: BuyShare) -> list[ev.EicEvent]:

@@ -52,12 +52,17 @@ def setup(seats: int, options: Mapping[str, Any], seed: bytes, rules: int = RULE
 
 def advance(state: State, rng: Rng) -> list[ev.EicEvent]:
     """Automatic events until somebody must act or the game is over."""
+    return advance_folded(state, rng)[0]
+
+
+def advance_folded(state: State, rng: Rng) -> tuple[list[ev.EicEvent], State]:
+    """``advance``, with the state its events lead to."""
     out: list[ev.EicEvent] = []
     while state.actor < 0 and state.phase != "over":
         for event in _STEP[state.phase](state, rng):
             state = evolve(state, event)
             out.append(event)
-    return out
+    return out, state
 
 
 def _begin_epoch(state: State, rng: Rng) -> list[ev.EicEvent]:

@@ -74,12 +74,8 @@ def in_harbour(state: State, p: int) -> tuple[str, ...]:
 def sendings(state: State, seat: int) -> list[SendShip]:
     """Every ship in the harbour to every zone one can pay for."""
     money = state.players[seat].treasury
-    return [
-        SendShip(ship=s, zone=z)
-        for s in in_harbour(state, seat)
-        for z in (1, 2, 3)
-        if travel_cost(state, seat, z) <= money
-    ]
+    zones = [z for z in (1, 2, 3) if travel_cost(state, seat, z) <= money]  # once, not once a ship
+    return [SendShip(ship=s, zone=z) for s in in_harbour(state, seat) for z in zones]
 
 
 def decide_send_ship(state: State, seat: int, command: SendShip) -> list[ev.EicEvent]:

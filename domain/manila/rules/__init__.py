@@ -163,18 +163,26 @@ def _automatic(state: State, rng: Rng) -> list[ev.ManilaEvent]:
     return []
 
 
-def _settle(state: State, events: list[ev.ManilaEvent], rng: Rng) -> list[ev.ManilaEvent]:
+def _settle(state: State, events: list[ev.ManilaEvent], rng: Rng) -> tuple[list[ev.ManilaEvent], State]:
     for e in events:
         state = evolve(state, e)
     while more := _automatic(state, rng):
         for e in more:
             state = evolve(state, e)
         events.extend(more)
-    return events
+    return events, state
 
 
 def decide(state: State, seat: int, command: cmd.ManilaCommand, rng: Rng) -> list[ev.ManilaEvent]:
     """Validate ``command`` for ``seat`` and return its events with every automatic consequence."""
+    return decide_and_fold(state, seat, command, rng)[0]
+
+
+def decide_and_fold(
+    state: State, seat: int, command: cmd.ManilaCommand, rng: Rng
+) -> tuple[list[ev.ManilaEvent], State]:
+    """``decide``, with the state its events lead to: settling folds them anyway, so a search need not
+    fold them a second time (``Game.decide_folded``, issue 45)."""
     if state.phase == "over":
         refuse("game_over", "the game is over")
     if not 0 <= seat < state.seats:
@@ -195,4 +203,4 @@ def outcome(state: State) -> Outcome | None:
     return state.result
 
 
-__all__ = ["decide", "legal_commands", "outcome", "setup", "to_act"]
+__all__ = ["decide", "decide_and_fold", "legal_commands", "outcome", "setup", "to_act"]
