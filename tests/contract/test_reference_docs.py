@@ -287,15 +287,22 @@ CONSTANTS = [
     ("docs/guide.md", r"\*(\d+) \+ 40 × \(μ − 25\)\*", "SHOWN_BASE", 1),
     ("docs/guide.md", r"\*provisional\* until the account's (\d+)th rated game", "PROVISIONAL_GAMES", 1),
     ("docs/web-client.md", r"fewer than (\d+) rated games after them", "PROVISIONAL_GAMES", 1),
+    ("docs/guide.md", r"at most ([\d,]+) players and \d+ rounds", "domain/tournament:MAX_PLAYERS", 1),
+    ("docs/guide.md", r"players and (\d+) rounds, known bots", "domain/tournament:MAX_ROUNDS", 1),
+    ("docs/tournaments.md", r"at most \*\*([\d,]+)\*\* players", "domain/tournament:MAX_PLAYERS", 1),
+    ("docs/tournaments.md", r"rounds are 0 \(the natural length\) to \*\*(\d+)\*\*", "domain/tournament:MAX_ROUNDS", 1),
+    ("docs/tournaments.md", r"names of 1 to (\d+) characters", "domain/tournament:MAX_NAME", 1),
 ]  # fmt: skip
 """(page, the sentence with its figure, the constant, the figure's unit): the figure times the unit is the
 constant's value wherever the service defines it."""
 
 
 def constant_values(name: str) -> set[object]:
-    """Every module-level value the service gives ``name`` (a literal or arithmetic on literals)."""
+    """Every module-level value the service gives ``name`` (a literal or arithmetic on literals); a name as
+    ``folder:NAME`` is looked for under that folder alone (``MAX_PLAYERS`` is a game's too)."""
+    within, _, name = name.rpartition(":")
     values: set[object] = set()
-    for folder in ("domain", "events", "workers", "services"):
+    for folder in (within,) if within else ("domain", "events", "workers", "services"):
         for path in (ROOT / folder).rglob("*.py"):
             source = path.read_text(encoding="utf-8")
             if name not in source:
