@@ -25,8 +25,14 @@ class SeatClocks(msgspec.Struct, kw_only=True):
     """Seats timed out and not back since: a move of the seat's own (an id no server part makes) after
     its timeout takes it back from the clock and a table's stand-in bot (``Clock.stood_in``)."""
     resigned: set[int] = msgspec.field(default_factory=set)
-    """Seats whose player resigned (not in the log: a table's record, ``workers/jobs/table_clocks.py``):
-    never out of time, a stand-in bot plays them to the end."""
+    """Seats whose player resigned (``SeatResigned`` in the log; games before it: a table's record,
+    ``workers/jobs/table_clocks.py``, added by the reader): never out of time, a stand-in bot plays them
+    to the end."""
+    handed: set[int] = msgspec.field(default_factory=set)
+    """Seats the clock handed to the stand-in bot by an event (``SeatHandedToBot``): they come back only
+    by ``SeatTakenBack`` (the player's control), not by a move of their own (older games' way)."""
+    dropped: set[int] = msgspec.field(default_factory=set)
+    """Seats dropped by the clock (``SeatDropped``)."""
     moves: dict[int, int] = msgspec.field(default_factory=dict)
     """Commands each seat made (its own, the clock's and a stand-in's alike): what a real-time table's
     per-move increment is paid for (``Clock.increment_ms``)."""
@@ -46,6 +52,10 @@ def seat_clocks(envelopes: Iterable[Envelope], clocks: SeatClocks | None = None)
     clocks = clocks if clocks is not None else SeatClocks()
     previous = clocks.last_command_id
     for envelope in envelopes:
+        if envelope.type in SEAT_EVENT_TYPES:  # who plays the seat, not a move: nothing charged or counted
+            _seat_event(clocks, envelope)
+            previous, clocks.last_ts_ms, clocks.seq = envelope.command_id, envelope.ts_ms, envelope.seq
+            continue
         first_of_command = envelope.command_id != previous
         previous = envelope.command_id
         timeout = is_timeout_id(envelope.command_id)
@@ -69,8 +79,32 @@ def seat_clocks(envelopes: Iterable[Envelope], clocks: SeatClocks | None = None)
 def _mark_away(clocks: SeatClocks, seat: int, command_id: str, timeout: bool) -> None:
     if timeout:
         clocks.away.add(seat)
-    elif reserved_prefix(command_id) is None:  # the player's own move: a bot's keeps the seat away
+    elif reserved_prefix(command_id) is None and seat not in clocks.handed:
+        clocks.away.discard(seat)  # the player's own move: a bot's keeps the seat away
+
+
+SEAT_EVENT_TYPES = frozenset(
+    {"SeatResigned", "SeatHandedToBot", "SeatDropped", "SeatTakenBack", "EndVoteOpened", "EndVoteCast",
+     "EndVoteClosed", "GameEndedByVote"}
+)  # fmt: skip
+"""``domain/seat_control.SEAT_EVENTS`` by their tags (a test checks they agree): read by type alone."""
+
+
+def _seat_event(clocks: SeatClocks, envelope: Envelope) -> None:
+    """A seat event's mark on the clocks; its seat is the envelope's (the command's)."""
+    seat = envelope.seat
+    if seat is None:
+        return
+    if envelope.type == "SeatResigned":
+        clocks.resigned.add(seat)
+    elif envelope.type == "SeatHandedToBot":
+        clocks.away.add(seat)
+        clocks.handed.add(seat)
+    elif envelope.type == "SeatTakenBack":
         clocks.away.discard(seat)
+        clocks.handed.discard(seat)
+    elif envelope.type == "SeatDropped":
+        clocks.dropped.add(seat)
 
 
 class Clock(msgspec.Struct, frozen=True, kw_only=True):
@@ -86,6 +120,9 @@ class Clock(msgspec.Struct, frozen=True, kw_only=True):
     increment_ms: int = 0
     """Added to ``total_ms`` for each move the seat made (a real-time table's "10 min + 10 s a move":
     ``services/players/table_clocks.py``); 0 for every tournament, so their timeouts verify as before."""
+    then: str = ""
+    """What the clock does to a seat after its timeout, as an event (``domain/seat_control.TimeOutSeat``):
+    a table's ``bot``, ``drop`` or ``vote``; "" (tournaments): nothing but the timeout."""
     no_show_ms: int | None = None
     """A seat that never moved by itself and has been to act this long in all: a no-show, whose moves
     are the clock's, at once (its time used only grows, so every later turn is at once too)."""

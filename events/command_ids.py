@@ -13,8 +13,10 @@ import hashlib
 import hmac
 import re
 
-RESERVED_PREFIXES = ("timeout-", "bot-", "setup-")
-"""The server's own ids: its clock's timeouts, its bots' moves and a game's set-up."""
+RESERVED_PREFIXES = ("timeout-", "bot-", "setup-", "clock-")
+"""The server's own ids: its clock's timeouts, its bots' moves, a game's set-up, and what the clock does to
+a seat after its timeout (``clock-``: ``domain/seat_control.TimeOutSeat``)."""
+SEAT_CLOCK_PREFIX = "clock-"
 TIMEOUT_PREFIX = "timeout-"
 TAG_HEX = 20
 """Hex digits of the HMAC tag in a timeout's id."""
@@ -51,6 +53,16 @@ def timeout_command_id(seed: bytes, seq: int, seat: int) -> str:
 def timeout_tag(seed: bytes, seq: int, seat: int) -> str:
     digest = hmac.new(seed, b"timeout-command-id:%d:%d" % (seq, seat), hashlib.sha256).hexdigest()
     return digest[:TAG_HEX]
+
+
+def seat_clock_id(seq: int, seat: int) -> str:
+    """The id of the clock's ``TimeOutSeat`` for ``seat`` timed out at ``seq``: one per timeout (a second
+    claim is a duplicate). Not keyed: it plays no move, and ``verify`` checks its origin instead."""
+    return f"{SEAT_CLOCK_PREFIX}{seq}-{seat}"
+
+
+def is_seat_clock_id(command_id: str) -> bool:
+    return command_id.startswith(SEAT_CLOCK_PREFIX)
 
 
 def parse_timeout_id(command_id: str) -> tuple[int, int, str] | None:

@@ -14,6 +14,10 @@ timed out is absent, forfeited or unrated. So a command under a ``timeout-`` id 
    ``seq`` to the timeout's first event made the seat out of time (``Clock.out_of_time``, the very rule
    that claimed it). A game outside a tournament records no limit: only the order of the times is checked.
 
+What the clock did to a seat after its timeout (``TimeOutSeat``, id ``clock-…``: handed to a bot, dropped,
+a vote opened) is checked to come from the clock (``seat_commands_of_the_clock``); it is decided again like
+every command, its events (``SeatHandedToBot``, ``SeatDropped``, ``EndVoteOpened``) refolded.
+
 Checks 1-3 rest on the log and the rules alone; 4 on the events' times, which the operator writes: they are
 bound only by a checkpoint or a receipt taken while the game was played.
 """
@@ -27,9 +31,10 @@ import msgspec
 
 from domain.clock import default_move
 from domain.engine import Game
+from domain.seat_control import CLOCK_ONLY
 from events import codec
 from events.clocks import Clock, seat_clocks
-from events.command_ids import is_timeout_id, parse_timeout_id, timeout_tag
+from events.command_ids import is_seat_clock_id, is_timeout_id, parse_timeout_id, timeout_tag
 from events.envelope import Envelope
 from services.audit.jsonl import CommandLine
 
@@ -40,8 +45,32 @@ Found = tuple[int, str]
 def timeouts(commands: list[CommandLine]) -> Iterator[CommandLine]:
     """The applied commands the log would count as timeouts, or that say they came from the clock."""
     for record in commands:
-        if record.status == "applied" and (is_timeout_id(record.command_id) or record.origin == "clock"):
+        by_clock = record.origin == "clock" and not is_seat_clock_id(record.command_id)
+        if record.status == "applied" and (is_timeout_id(record.command_id) or by_clock):
             yield record
+
+
+def seat_commands_of_the_clock(commands: list[CommandLine]) -> list[Found]:
+    """What the clock did to a seat (``TimeOutSeat``: handed to a bot, dropped, a vote opened) is the
+    clock's alone: sent by it under its ``clock-`` id; anything else under that id or type is refused."""
+    found: list[Found] = []
+    for record in commands:
+        if record.status != "applied":
+            continue
+        kind = _command_type(record.command)
+        clocks = kind in CLOCK_ONLY or is_seat_clock_id(record.command_id)
+        if clocks and (kind not in CLOCK_ONLY or record.origin != "clock"):
+            found.append((record.first_seq, f"command {record.command_id!r} ({kind}) from {record.origin}: "
+                          "only the clock sends TimeOutSeat, under its clock- id"))  # fmt: skip
+    return found
+
+
+def _command_type(command: str) -> str:
+    try:
+        decoded = msgspec.json.decode(command)
+    except msgspec.DecodeError:
+        return ""
+    return str(decoded.get("type", "")) if isinstance(decoded, dict) else ""
 
 
 def check_timeouts(
@@ -54,6 +83,7 @@ def check_timeouts(
     """Checks 1-3 of every timeout (the tag only with ``seed``); also that every command's events carry its
     id, since the id on the events is what the clocks are read from."""
     found = [problem for record in commands for problem in _ids_on_events(record, envelopes)]
+    found += seat_commands_of_the_clock(commands)
     for record in timeouts(commands):
         problem = _check_one(game, seed, states, record)
         if problem is not None:

@@ -17,6 +17,7 @@ import msgspec
 from mypy_extensions import mypyc_attr
 from redis.exceptions import ResponseError
 
+from domain.seat_control import CLOCK_ONLY
 from events import codec, keys
 from events.command_ids import reserved_message, reserved_prefix
 from events.envelope import CommandRecord
@@ -33,6 +34,8 @@ def parse_command(feed: GameFeed, raw: bytes, command_id: str | None) -> tuple[b
         command = codec.decode_command(feed.game, raw)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise ApiError(422, "invalid_command", f"not a {feed.game.key} command: {exc}") from exc
+    if type(command).__name__ in CLOCK_ONLY:  # what the clock does to a seat: a player's would fake it
+        raise ApiError(403, "clock_only_command", f"only the table's clock sends {type(command).__name__}")
     canonical = codec.encode_command(command)
     # A command sent as ``/legal`` lists it is its own canonical form and so has no unknown field; any
     # other is walked field by field (as unknown options are refused: a typo is no default).

@@ -102,7 +102,7 @@ def _left(services: Services, bot: str, game_id: str) -> dict[str, str]:
     chosen = table_clocks.read(services.redis, game_id)
     loaded = services.store.load(game_id)
     clocks = read_clocks(services.store, game_id)
-    clocks.resigned = table_clocks.resigned(services.redis, game_id)
+    clocks.resigned |= table_clocks.resigned(services.redis, game_id)  # older games' record
     if chosen is None:  # no table clock: the idle limit's timeouts forfeit for good (with a stand-in set)
         clocks.away = {s for s, n in clocks.timeouts.items() if n > 0} if bot else set()
     seats = table_clocks.stand_in_seats(loaded, clocks, chosen.to_clock() if chosen else Clock(stood_in=True))

@@ -76,8 +76,10 @@ def test_a_resigned_seat_is_played_by_a_bot_to_the_end_and_rated_a_loss(
         "first": True,
     }
     assert resign(bob, game_id).json()["first"] is False
-    assert redis_client.smembers(resigned_key(game_id)) == {b"1"}
     services = services_for(redis_url)
+    resigned = [e for e in services.store.read(game_id) if e.type == "SeatResigned"]
+    assert [(e.seat, e.command_id.startswith("resign-")) for e in resigned] == [(1, True)]  # once, in the log
+    assert not redis_client.exists(resigned_key(game_id))  # no record beside the log any more
     scheduler = make_scheduler(services.redis, redis_url, 0.0, services.bus.partitions, ())
     worker = SimpleWorker([scheduler.queue, scheduler.search_queue], connection=services.redis)
     for _ in range(200):
@@ -93,7 +95,8 @@ def test_a_resigned_seat_is_played_by_a_bot_to_the_end_and_rated_a_loss(
             wait_until(lambda: ann.get(f"/api/games/{game_id}").json()["to_act"] != [1])
     assert ann.get(f"/api/games/{game_id}").json()["status"] == "finished"
     records = [r for r in services.store.records(game_id) if r.status == "applied" and r.seat == 1]
-    assert records and {r.origin for r in records} == {"bot"}  # every one of bob's turns was the bot's
+    assert [r.command for r in records if r.origin == "seat"] == [b'{"type":"Resign"}']
+    assert {r.origin for r in records[1:]} == {"bot"}  # every one of bob's turns was the bot's
     rows = {r["account"]: r for r in ratings_of(stack.base, game_id)["changes"]}
     assert (rows["bob"]["place"], rows["bob"]["abandoned"]) == (1, True)
     assert rows["bob"]["change"] < 0 < rows["ann"]["change"]

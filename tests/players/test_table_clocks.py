@@ -67,7 +67,7 @@ def test_clock_choices_are_checked_when_the_table_opens(stack: ServerThread) -> 
         {"preset": "bullet"}, {"preset": "rapid", "minutes": 3}, {"kind": "realtime", "minutes": 0},
         {"kind": "realtime", "minutes": 241}, {"kind": "realtime", "minutes": 5, "increment_s": 601},
         {"kind": "turn", "hours": 0}, {"kind": "turn", "hours": 14 * 24 + 1}, {"kind": "turn", "minutes": 5},
-        {"kind": "sundial"}, {"preset": "day", "on_timeout": "vote"},
+        {"kind": "sundial"}, {"preset": "day", "on_timeout": "kick"},
     ]  # fmt: skip
     for clock in bad:
         refused = ann.post("/api/tables", json={"game": "race", "seats": 2, "clock": clock})
@@ -79,6 +79,7 @@ def test_clock_choices_are_checked_when_the_table_opens(stack: ServerThread) -> 
         "day": ({"preset": "day", "on_timeout": "drop"}, "1 day/move", "drop"),
         "custom": ({"kind": "turn", "hours": 48}, "2 days/move", "bot"),
         "realtime": ({"kind": "realtime", "minutes": 3, "increment_s": 2}, "3 min + 2 s/move", "bot"),
+        "vote": ({"preset": "blitz", "on_timeout": "vote"}, "5 min + 5 s/move", "vote"),
     }
     for clock, label, on_timeout in shown.values():
         table = ann.post("/api/tables", json={"game": "race", "seats": 2, "clock": clock})
@@ -143,7 +144,7 @@ def test_a_realtime_seat_out_of_time_is_dropped_and_the_game_verifies(
     bob.close()
 
 
-def test_a_turn_based_seat_out_of_time_goes_to_a_bot_until_its_player_moves(
+def test_a_turn_based_seat_out_of_time_goes_to_a_bot_until_its_player_takes_it_back(
     stack: ServerThread, redis_url: str, redis_client: redis.Redis
 ) -> None:
     ann, bob = sign_up(stack.base, "ann"), sign_up(stack.base, "bob")
@@ -167,6 +168,8 @@ def test_a_turn_based_seat_out_of_time_goes_to_a_bot_until_its_player_moves(
     assert [seat for _, seat, _ in claimed] == [0]
     wait_until(lambda: state_of(bob, game_id)["to_act"] == [1])
     assert seat_clock(0)["away"] and redis_client.sismember(FORFEITED, game_id)
+    ClockTrigger(services.store, services.bus)(game_id, services.store.load(game_id))  # the fold worker's hook
+    wait_until(lambda: any(e.type == "SeatHandedToBot" for e in services.store.read(game_id)))  # in the log
     roll(bob, game_id)
     # ann's turn again: the clock leaves her seat to the stand-in, however late it is
     assert not claim_timeouts(
@@ -182,8 +185,13 @@ def test_a_turn_based_seat_out_of_time_goes_to_a_bot_until_its_player_moves(
     if state_of(bob, game_id)["status"] != "finished":
         roll(bob, game_id)
     if state_of(bob, game_id)["status"] != "finished":
-        roll(ann, game_id)  # ann is back: her own move takes the seat back from the bot
-        assert not seat_clock(0)["away"]
+        roll(ann, game_id)  # a move of her own leaves the seat the bot's: taking it back is a control
+        assert seat_clock(0)["away"]
+        taken = ann.post(f"/api/games/{game_id}/take-back")
+        assert taken.status_code == 200, taken.text
+        assert not seat_clock(0)["away"] and not seat_clock(0)["bot_plays"]
+        again = ann.post(f"/api/games/{game_id}/take-back")
+        assert (again.status_code, again.json()["error"]) == (409, "seat_not_away")
         assert not claim_timeouts(services.store, services.bus, [game_id], now_ms=now_ms(), clock=clock)
     report = verify_lines(list(export_lines(services.store, game_id)), TEST_GAMES)
     assert report.ok and report.timeouts == 1, report.problems
@@ -195,7 +203,7 @@ def test_a_stored_clock_that_is_not_one_times_nothing(redis_url: str, redis_clie
     for raw in (
         b"{",
         b'{"kind":"turn","hours":0}',
-        b'{"kind":"realtime","minutes":5,"on_timeout":"vote"}',
+        b'{"kind":"realtime","minutes":5,"on_timeout":"kick"}',
         b"[]",
     ):
         redis_client.set(clock_key("nosuch"), raw)

@@ -24,6 +24,7 @@ from domain.engine import (
     check_known_options,
     check_seat_count,
 )
+from domain.seat_control import SeatControl, with_seat_control
 
 GOAL = 30
 
@@ -66,6 +67,8 @@ class RaceState(msgspec.Struct, frozen=True, kw_only=True):
     turn: Seat = 0
     notes: int = 0
     winner: Seat | None = None
+    seat_control: SeatControl = SeatControl()
+    """Resigned seats, a bot's stand-in, a vote to end: the shared seat layer (``domain/seat_control.py``)."""
 
 
 class RaceView(msgspec.Struct, frozen=True, kw_only=True):
@@ -135,7 +138,7 @@ def redact(event: RaceEvent, seat: Seat | None) -> RaceEvent | None:
     return event
 
 
-GAME: Game[RaceState, RaceCommand, RaceEvent, RaceView] = Game(
+PLAIN_RACE: Game[RaceState, RaceCommand, RaceEvent, RaceView] = Game(
     key="race",
     title="Dice race (test game)",
     min_seats=1,
@@ -153,3 +156,5 @@ GAME: Game[RaceState, RaceCommand, RaceEvent, RaceView] = Game(
     view=view,
     redact=redact,
 )
+GAME = with_seat_control(PLAIN_RACE, lambda state: state.positions)
+"""With the seat commands and events, as every hosted game (``domain.GAMES``): a table's race resigns."""

@@ -20,10 +20,11 @@ from typing import Any
 import structlog
 
 from domain.clock import default_move
+from domain.seat_control import TimeOutSeat
 from events import codec, keys
 from events.bus import CommandBus
 from events.clocks import Clock, SeatClocks, seat_clocks
-from events.command_ids import timeout_command_id
+from events.command_ids import parse_timeout_id, seat_clock_id, timeout_command_id
 from events.errors import UnknownGame
 from events.store import EventStore, LoadedGame
 from workers.jobs.table_clocks import FORFEITED, resigned_key
@@ -61,8 +62,9 @@ def last_move_ms(store: EventStore, game_id: str) -> int | None:
     return int(codec.decode_envelope(entries[0][1][b"e"]).ts_ms)
 
 
-def read_clocks(store: EventStore, game_id: str) -> SeatClocks:
-    entries = store.redis.xrange(keys.events(game_id))
+def read_clocks(store: EventStore, game_id: str, upto: int | None = None) -> SeatClocks:
+    """The seats' clocks from the game's log, up to seq ``upto`` (``None``: all of it)."""
+    entries = store.redis.xrange(keys.events(game_id), max="+" if upto is None else f"{upto}-0")
     return seat_clocks(codec.decode_envelope(fields[b"e"]) for _, fields in entries)
 
 
@@ -93,14 +95,20 @@ def claim_timeouts(
             if rules.move_ms is not None:  # the common case costs one read, not a load of the game
                 arm(store.redis, game_id, last + rules.move_ms)
             continue
-        clocks = SeatClocks() if only_moves else read_clocks(store, game_id)
-        if not only_moves:  # a resigned seat is its stand-in's to play, never the clock's
-            clocks.resigned = {int(r) for r in store.redis.smembers(resigned_key(game_id)) if r.isdigit()}
         try:
             loaded = store.load(game_id)
         except UnknownGame:
             continue
-        claimed.extend(claim_game(store, bus, loaded, clocks, rules, last, now_ms))
+        # Read after the load and up to its very position: the game may have moved on since ``last`` was
+        # read, and the new seat to act held to that older time was claimed early (issue 42).
+        clocks = read_clocks(store, game_id, loaded.seq)
+        if clocks.seq != loaded.seq:
+            continue  # the log no longer holds the position loaded (Redis lost its end): nothing to go by
+        if (
+            not only_moves
+        ):  # a resigned seat is its stand-in's to play, never the clock's (older games: a set)
+            clocks.resigned |= {int(r) for r in store.redis.smembers(resigned_key(game_id)) if r.isdigit()}
+        claimed.extend(claim_game(store, bus, loaded, clocks, rules, clocks.last_ts_ms, now_ms))
     if claimed:
         log.info("timeouts_claimed", count=len(claimed), first=claimed[0])
     return claimed
@@ -147,3 +155,27 @@ def claim_game(
     else:
         disarm(store.redis, game_id)
     return claimed
+
+
+def seat_after_timeout(
+    loaded: LoadedGame, clocks: SeatClocks, then: str
+) -> tuple[int, TimeOutSeat, str] | None:
+    """What the clock does to a seat behind its applied timeout (the last command read into ``clocks``), as an
+    event of the log: ``(seat, TimeOutSeat, its id)``, or ``None``: the last command was no timeout, the
+    clock does nothing more (``then`` "": a tournament's), or the seat is absent already (a dropped seat's
+    later timeouts). The voters of ``vote`` are the seats of accounts present: no bot votes."""
+    parsed = parse_timeout_id(clocks.last_command_id)
+    control = getattr(loaded.state, "seat_control", None)  # a game without seat events (a test plugin)
+    if parsed is None or then not in ("bot", "drop", "vote") or control is None:
+        return None
+    at, seat, _ = parsed
+    if seat in control.absent():
+        return None
+    voters: tuple[int, ...] = ()
+    if then == "vote":
+        gone = {*control.absent(), seat}
+        voters = tuple(
+            s for s in range(loaded.meta.header.seats) if s not in gone and str(s) not in loaded.meta.bots
+        )
+    command = TimeOutSeat(then=then, voters=voters)  # type: ignore[arg-type]  # one of the three, above
+    return seat, command, seat_clock_id(at, seat)

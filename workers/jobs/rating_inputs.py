@@ -14,6 +14,7 @@ from typing import Any
 
 from domain.players.rating_rules import Seat
 from events import codec, keys
+from events.clocks import SEAT_EVENT_TYPES
 from events.command_ids import reserved_prefix
 from workers.jobs.table_clocks import resigned_key
 
@@ -65,17 +66,38 @@ def seats_of(
 
 def abandoned_and_end(client: Any, game_id: str) -> tuple[set[int], int]:
     """The seats that left: whose last turn was the clock's (a timeout: ``events/command_ids.py``) or a
-    stand-in bot's (``bot-``: a table seat timed out to a bot, issue 44), and those whose player resigned
-    (``table_clocks.resigned_key``); and when the game's last event was written (ms; 0 for a game with no
+    stand-in bot's (``bot-``: a table seat timed out to a bot, issue 44), those the log says resigned, were
+    dropped or were handed to the stand-in and not taken back (``SeatResigned``, ``SeatDropped``,
+    ``SeatHandedToBot``: ``domain/seat_control.py``), and, in games before those events, the resigned seats of
+    the table's set (``table_clocks.resigned_key``); and when the game's last event was written (ms; 0 for a game with no
     events in Redis). ``seats_of`` leaves a game's own bot seats out."""
     last_by_clock: dict[int, bool] = {}
+    left: set[int] = set()
     previous = ""
     ended = 0
     for _, fields in client.xrange(keys.events(game_id)):
         envelope = codec.decode_envelope(fields[b"e"])
         ended = envelope.ts_ms
+        if envelope.type in SEAT_EVENT_TYPES:  # who plays the seat, from the log: not a turn of its own
+            _seat_left(left, envelope.type, envelope.seat)
+            previous = envelope.command_id
+            continue
         if envelope.seat is not None and envelope.command_id != previous:
             last_by_clock[envelope.seat] = reserved_prefix(envelope.command_id) in ("timeout-", "bot-")
         previous = envelope.command_id
-    resigned = {int(r) for r in client.smembers(resigned_key(game_id)) if r.isdigit()}
-    return {seat for seat, clock in last_by_clock.items() if clock} | resigned, ended
+    resigned = {int(r) for r in client.smembers(resigned_key(game_id)) if r.isdigit()}  # older games' record
+    return {seat for seat, clock in last_by_clock.items() if clock} | left | resigned, ended
+
+
+LEFT_BY = {"SeatResigned": True, "SeatDropped": True, "SeatHandedToBot": True, "SeatTakenBack": False}
+"""The seat events that say a seat left (``True``) or came back (``False``)."""
+
+
+def _seat_left(left: set[int], kind: str, seat: int | None) -> None:
+    """A resigned, dropped or handed-over seat left; one taken back is back (until it leaves again)."""
+    if seat is None or kind not in LEFT_BY:
+        return
+    if LEFT_BY[kind]:
+        left.add(seat)
+    elif seat in left:
+        left.discard(seat)

@@ -13,7 +13,12 @@ time runs out is the table's choice, ``on_timeout``:
 - ``bot``: the clock plays the seat's default move (its timeout), then a stand-in bot plays the seat's turns
   (``services/players/table_clock.py``) until its player takes it back by moving again (``Clock.stood_in``);
 - ``drop``: the seat is dropped: the clock plays its default move at once on each of its turns
-  (``Clock.forfeit``), and the game goes on for the others.
+  (``Clock.forfeit``), and the game goes on for the others;
+- ``vote``: as ``bot``, and the players present vote whether to end the game (a majority ends it, the
+  absent seat last: ``domain/seat_control.py``).
+
+After the timeout the clock records what it did as an event of the game's log (``TimeOutSeat``:
+``SeatHandedToBot``, ``SeatDropped``, ``EndVoteOpened``); the player takes a seat back with ``TakeSeatBack``.
 
 The choice is stored beside the game (``clock_key``, written with the table's start) and read by the fold
 worker's clock hook and watcher (``workers/jobs/clock_due.py``) and by ``GET /api/games/{id}/clock``.
@@ -29,7 +34,7 @@ from events import keys
 from events.clocks import Clock, SeatClocks
 from events.store import LoadedGame
 
-ON_TIMEOUT = ("bot", "drop")
+ON_TIMEOUT = ("bot", "drop", "vote")
 FORFEITED = keys.TABLES_FORFEITED
 """Table games with a seat out of time (``services/players/table_clock.py``'s pass gives their away seats
 to the stand-in): the idle limit's timeouts and a table clock's ``bot`` timeouts alike."""
@@ -55,13 +60,15 @@ class TableClock(msgspec.Struct, frozen=True, kw_only=True):
                 total_ms=self.minutes * MINUTE_MS,
                 increment_ms=self.increment_s * 1000,
                 forfeit=self.on_timeout == "drop",
-                stood_in=self.on_timeout == "bot",
+                stood_in=self.on_timeout != "drop",
+                then=self.on_timeout,
             )
         if self.kind == "turn":
             return Clock(
                 move_ms=self.hours * HOUR_MS,
                 forfeit=self.on_timeout == "drop",
-                stood_in=self.on_timeout == "bot",
+                stood_in=self.on_timeout != "drop",
+                then=self.on_timeout,
             )
         return None
 

@@ -52,8 +52,21 @@ class SeatClock(msgspec.Struct, frozen=True):
     """The seat's whole time for the game so far: the total and the increment of each move it made
     (``None``: no total); it has ``bank_ms - used_ms`` left, less the time since the last move if to act."""
     away: bool = False
-    """Resigned, or timed out and not back: a table's stand-in bot plays the seat (until its player moves
-    again, if it was not resigned)."""
+    """Resigned, or timed out and not back: a table's stand-in bot plays the seat (until its player takes it
+    back, if it was not resigned)."""
+    bot_plays: bool = False
+    """The clock handed the seat to the stand-in bot (``SeatHandedToBot``) and its player may take it back
+    (``POST /api/games/{id}/take-back``)."""
+    resigned: bool = False
+    dropped: bool = False
+
+
+class EndVote(msgspec.Struct, frozen=True, kw_only=True):
+    """An open vote to end the game: about the absent ``seat``, by ``voters``; ``votes``: seat -> end?"""
+
+    seat: int
+    voters: list[int]
+    votes: dict[int, bool]
 
 
 class GameClock(msgspec.Struct, frozen=True, kw_only=True):
@@ -74,6 +87,7 @@ class GameClock(msgspec.Struct, frozen=True, kw_only=True):
     last_move_ms: int | None
     now_ms: int
     seats: list[SeatClock]
+    vote: EndVote | None = None
 
 
 _LIMITS: dict[str, ClockLimits] = {}
@@ -137,7 +151,16 @@ async def game_clock(request: Request) -> Response:
     seats = [_seat(limits, used, s, s in resigned) for s in range(feed.meta.header.seats)]
     # A viewer who sees the game late must not be shown a clock running on a move it cannot see yet.
     running = not feed.finished and seq == feed.seq
-    return json_response(_clock(feed, limits, seq, running=running, seats=seats))
+    shown = _clock(feed, limits, seq, running=running, seats=seats)
+    return json_response(msgspec.structs.replace(shown, vote=open_vote(feed.state_at(seq))))
+
+
+def open_vote(state: object) -> EndVote | None:
+    """The vote to end open in ``state`` (``domain/seat_control.py``), or ``None``."""
+    control = getattr(state, "seat_control", None)
+    if control is None or control.vote_on is None:
+        return None
+    return EndVote(seat=control.vote_on, voters=list(control.voters), votes=dict(control.votes))
 
 
 def table_limits(table: TableClock | None) -> ClockLimits:
@@ -160,7 +183,10 @@ def _seat(limits: ClockLimits, used: SeatClocks, seat: int, resigned: bool) -> S
         used_ms=used.used_ms.get(seat, 0),
         timeouts=used.timeouts.get(seat, 0),
         bank_ms=None if total is None else total + limits.increment_ms * used.moves.get(seat, 0),
-        away=seat in used.away or resigned,
+        away=seat in used.away or resigned or seat in used.resigned,
+        bot_plays=seat in used.handed and seat not in used.resigned and not resigned,
+        resigned=resigned or seat in used.resigned,
+        dropped=seat in used.dropped,
     )
 
 

@@ -11,6 +11,7 @@ from services.gateway.api import (
     presence_http,
     ratings_http,
     rematch_http,
+    seat_http,
     table_chat,
     tables_http,
 )
@@ -106,6 +107,19 @@ ENDPOINTS: dict[str, dict[str, Endpoint]] = {
                    "a finished one or a bot's seat.", "200", pp.Resigned, "401 403 404 409",
                    parameters=[GAME_ID], security=[{"seatToken": []}, *SESSION]),
     },
+    "/api/games/{game_id}/take-back": {
+        "post": op(seat_http.take_back_seat, "Take one's seat (seat token or session) back from the stand-in bot "
+                   "the table's clock handed it to (the event SeatTakenBack). 409 when no bot plays it, or it was "
+                   "resigned.", "200", seat_http.SeatDone, "401 403 404 409", parameters=[GAME_ID],
+                   security=[{"seatToken": []}, *SESSION]),
+    },
+    "/api/games/{game_id}/vote": {
+        "post": op(seat_http.vote_to_end, "One's vote in the open vote to end a table's game whose player ran out "
+                   "of time (a majority of the players present ends it, the absent seat last). 409 with no vote "
+                   "open, for a seat that does not vote or voted already.", "200", seat_http.SeatDone,
+                   "401 403 404 409 422", parameters=[GAME_ID], security=[{"seatToken": []}, *SESSION],
+                   requestBody=body(seat_http.Vote)),
+    },
     "/api/tables/{table_id}/chat": {
         "get": op(table_chat.list_table_chat, "The chat at an open table before its game starts (its seated "
                   "accounts only), oldest first.", "200", pp.ChatLog, "401 403 404", parameters=[TABLE_ID],
@@ -172,5 +186,6 @@ STRUCTS: tuple[Any, ...] = (
     pp.Credentials, pp.Me, pp.OpenTable, pp.TableInfo, pp.TableList, pp.MyGame, pp.MyGames, pp.ChatPost,
     pp.ChatFrame, pp.ChatLog, pp.Muted, pp.RatingRow, pp.Leaderboard, pp.GameRating, pp.RatedGame,
     pp.GameRatings, pp.AccountPage, ta.ClaimEntrant, ta.EntrantClaimed, cr.PasswordChange, pp.Resigned,
-    presence_http.Beat, presence_http.Presence, rematch_http.Rematch, linked_games.Linked,
+    presence_http.Beat, presence_http.Presence, rematch_http.Rematch, linked_games.Linked, seat_http.Vote,
+    seat_http.SeatDone,
 )  # fmt: skip

@@ -13,6 +13,9 @@ client sends can grow it beyond one field per seat.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
@@ -39,7 +42,7 @@ class Beat(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
 class SeatPresence(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
     presence: str
-    """``online``, ``away`` or ``offline``."""
+    """``online``, ``away`` or ``offline``; ``bot`` for a bot's seat and a resigned one (its stand-in's)."""
     seen_ms: int | None
     """The gateway's time of the seat's last beat (None: never)."""
 
@@ -76,7 +79,13 @@ async def presence(request: Request) -> Response:
     raw = await gateway.redis.hgetall(presence_key(feed.game_id))
     now = now_ms()
     beats = {k.decode(): v.decode() for k, v in raw.items()}
-    seats = [_seat(seat, beats.get(str(seat)), now) for seat in range(feed.meta.header.seats)]
+    bots = played_by_bots(feed.meta.bots, feed.state)
+    seats = [
+        SeatPresence(seat=seat, presence="bot", seen_ms=None)
+        if seat in bots
+        else _seat(seat, beats.get(str(seat)), now)
+        for seat in range(feed.meta.header.seats)
+    ]
     return json_response(Presence(game_id=feed.game_id, now_ms=now, seats=seats))
 
 
@@ -93,3 +102,11 @@ def _seat(seat: int, beat: str | None, now: int) -> SeatPresence:
     else:
         shown = "offline"
     return SeatPresence(seat=seat, presence=shown, seen_ms=int(at))
+
+
+def played_by_bots(bots: Mapping[str, str], state: Any) -> set[int]:
+    """The seats a bot plays for good: the game's bot seats and the resigned ones (``SeatResigned``), which
+    no beat of a page would ever make online (issue 44: they read "offline")."""
+    control = getattr(state, "seat_control", None)
+    resigned = set(control.resigned) if control is not None else set()
+    return {int(seat) for seat in bots if seat.isdigit()} | resigned
