@@ -168,7 +168,8 @@ def test_a_turn_based_seat_out_of_time_goes_to_a_bot_until_its_player_takes_it_b
     assert [seat for _, seat, _ in claimed] == [0]
     wait_until(lambda: state_of(bob, game_id)["to_act"] == [1])
     assert seat_clock(0)["away"] and redis_client.sismember(FORFEITED, game_id)
-    ClockTrigger(services.store, services.bus)(game_id, services.store.load(game_id))  # the fold worker's hook
+    hook = ClockTrigger(services.store, services.bus)  # the fold worker's, after the timeout was applied
+    hook(game_id, services.store.load(game_id))
     wait_until(lambda: any(e.type == "SeatHandedToBot" for e in services.store.read(game_id)))  # in the log
     roll(bob, game_id)
     # ann's turn again: the clock leaves her seat to the stand-in, however late it is
