@@ -18,14 +18,17 @@ from mypy_extensions import mypyc_attr
 from redis.exceptions import ResponseError
 
 from domain.seat_control import CLOCK_ONLY
+from domain.take_back import TakeBack
 from events import codec, keys
 from events.command_ids import reserved_message, reserved_prefix
 from events.envelope import CommandRecord
 from events.transport.multiplexed import ReplySink
-from services.gateway.api import strict
-from services.gateway.api.requests import COMMAND_ID, ApiError
+from services.gateway.access.limits import retry_after
 from services.gateway.context import Gateway
 from services.gateway.feeds.fanout import GameFeed
+from services.gateway.wire import json_checks
+from services.gateway.wire.errors import ApiError
+from services.gateway.wire.frames import COMMAND_ID
 
 
 def parse_command(feed: GameFeed, raw: bytes, command_id: str | None) -> tuple[bytes, str]:
@@ -36,10 +39,12 @@ def parse_command(feed: GameFeed, raw: bytes, command_id: str | None) -> tuple[b
         raise ApiError(422, "invalid_command", f"not a {feed.game.key} command: {exc}") from exc
     if type(command).__name__ in CLOCK_ONLY:  # what the clock does to a seat: a player's would fake it
         raise ApiError(403, "clock_only_command", f"only the table's clock sends {type(command).__name__}")
+    if feed.meta.tournament and isinstance(command, TakeBack):  # a tournament's moves are final (issue 44)
+        raise ApiError(409, "take_back_off", "moves are not taken back in a tournament game")
     canonical = codec.encode_command(command)
     # A command sent as ``/legal`` lists it is its own canonical form and so has no unknown field; any
     # other is walked field by field (as unknown options are refused: a typo is no default).
-    unknown = None if canonical == raw else strict.unknown_field(raw, feed.game.Command)
+    unknown = None if canonical == raw else json_checks.unknown_field(raw, feed.game.Command)
     if unknown is not None:
         raise ApiError(422, "invalid_command", f"not a {feed.game.key} command: unknown field {unknown!r}")
     command_id = command_id or uuid.uuid4().hex
@@ -49,6 +54,21 @@ def parse_command(feed: GameFeed, raw: bytes, command_id: str | None) -> tuple[b
     if reserved is not None:  # the log reads a timeout- id as the clock's: a player's would pass as absent
         raise ApiError(400, "reserved_command_id", reserved_message(reserved))
     return canonical, command_id
+
+
+def charge_command(gateway: Gateway, address: str, token_key: str | None) -> None:
+    """Count one command (or another write: a game, a table) against the address's rate and the seat
+    token's (``token_key``: the token's ``auth.digest``, taken once per socket); ``ApiError`` 429 when over."""
+    if (wait_s := gateway.limits.address(address)) > 0:
+        raise rate_limited(wait_s, "address")
+    if token_key is not None and (wait_s := gateway.limits.token(token_key)) > 0:
+        raise rate_limited(wait_s, "seat token")
+
+
+def rate_limited(wait_s: float, who: str) -> ApiError:
+    """The 429 refusal of a client over its command rate."""
+    message = f"too many requests from this {who}; retry in {wait_s:.1f} s"
+    return ApiError(429, "rate_limited", message, {"Retry-After": retry_after(wait_s)})
 
 
 async def enqueue(

@@ -23,8 +23,8 @@ from typing import Any
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from services.config import Limits
-from services.gateway.api.protocol import MAX_WS_MESSAGE
 from services.gateway.sockets.socket_writer import SocketProtocol
+from services.gateway.wire.close_codes import MAX_WS_MESSAGE
 
 
 class HeaderTimeoutProtocol(HttpToolsProtocol):

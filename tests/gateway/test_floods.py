@@ -26,9 +26,9 @@ import pytest
 import redis
 
 from services.config import Limits
-from services.gateway.api.protocol import CLOSE_FLOODED, CLOSE_TOO_BIG
 from services.gateway.context import Gateway
-from services.gateway.sockets.viewer import NOTES_LIMIT
+from services.gateway.feeds.viewer import NOTES_LIMIT
+from services.gateway.wire.close_codes import CLOSE_FLOODED, CLOSE_TOO_BIG
 from tests.gateway.attacks import BIG, PING_TEXT, close_code, masked, open_socket, read_rest
 from tests.gateway.client import RawResponses, create, post_command, wait_until
 from tests.gateway.harness import ServerThread, running_stack

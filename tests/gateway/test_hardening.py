@@ -17,8 +17,8 @@ from websockets.sync.client import connect
 
 from events import keys
 from services.config import Limits
-from services.gateway.api.protocol import MAX_CLOSE_REASON
 from services.gateway.context import Gateway
+from services.gateway.wire.close_codes import MAX_CLOSE_REASON
 from services.redis_launcher import EmbeddedRedis
 from tests.gateway.client import Recorder, bearer, create, post_command, wait_until
 from tests.gateway.harness import ServerThread, running_stack

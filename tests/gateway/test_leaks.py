@@ -22,7 +22,7 @@ from domain.engine import Game
 from events import codec, keys
 from events.tlog.seal import seal
 from services.gateway.access import auth
-from services.gateway.api.protocol import EventFrame, Hello, Resync
+from services.gateway.wire.frames import EventFrame, Hello, Resync
 from tests.conftest import TEST_GAMES
 from tests.gateway.client import Recorder
 from tests.gateway.harness import running_stack

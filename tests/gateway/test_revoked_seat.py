@@ -12,8 +12,8 @@ import httpx
 import redis
 
 from services.gateway.access import auth
-from services.gateway.api.protocol import CLOSE_BAD_TOKEN
 from services.gateway.context import SEAT_CACHE_S
+from services.gateway.wire.close_codes import CLOSE_BAD_TOKEN
 from tests.gateway.client import Recorder, create, post_command, wait_until
 from tests.gateway.harness import ServerThread
 

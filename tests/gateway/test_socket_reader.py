@@ -20,8 +20,8 @@ from websockets.frames import Frame, Opcode
 from websockets.http11 import Request
 from websockets.server import ServerProtocol
 
-from services.gateway.api.protocol import CLOSE_TOO_BIG, MAX_WS_MESSAGE
 from services.gateway.sockets.socket_reader import OTHER, TEXT, WHOLE, TextReader, next_frame
+from services.gateway.wire.close_codes import CLOSE_TOO_BIG, MAX_WS_MESSAGE
 from tests.gateway.client import create
 from tests.gateway.harness import ServerThread
 

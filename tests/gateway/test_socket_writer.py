@@ -8,7 +8,8 @@ import pytest
 from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
 
-from services.gateway.sockets.socket_writer import Flag, text_frame
+from services.gateway.sockets.socket_writer import Flag
+from services.gateway.wire.framing import text_frame
 
 
 @pytest.mark.parametrize("size", [0, 125, 126, 65535, 65536, 200_000])

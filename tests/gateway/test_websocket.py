@@ -10,9 +10,9 @@ import httpx
 import pytest
 import redis
 
-from services.gateway.api.protocol import MAX_WS_MESSAGE
 from services.gateway.app import async_client
 from services.gateway.feeds.hub import FeedHub
+from services.gateway.wire.close_codes import MAX_WS_MESSAGE
 from tests.gateway.client import Recorder, create, event_seqs, post_command, wait_until
 from tests.gateway.harness import ServerThread, running_stack
 from tests.support.pipeline import services_for

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from services.gateway.access.limits import retry_after
-from services.gateway.api.requests import error_response
-from services.gateway.context import Gateway
+from services.gateway.access.limits import ClientLimits, retry_after
+from services.gateway.wire.errors import error_response
 
 READS = ("GET", "HEAD")
 
@@ -27,10 +26,13 @@ class LimitReads:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] in READS and scope["path"].startswith("/api/"):
-            gateway: Gateway | None = getattr(scope["app"].state, "gateway", None)
+            # the gateway's (``context.Gateway``), read by name: the access layer sits below it
+            limits: ClientLimits | None = getattr(
+                getattr(scope["app"].state, "gateway", None), "limits", None
+            )
             client = scope.get("client")
-            if gateway is not None:
-                wait_s = gateway.limits.read(client[0] if client else "unknown")
+            if limits is not None:
+                wait_s = limits.read(client[0] if client else "unknown")
                 if wait_s > 0:
                     message = "too many reads from this address"
                     refusal = error_response(

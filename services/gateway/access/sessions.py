@@ -9,16 +9,39 @@ that sends no ``Origin``, no ``Sec-Fetch-Site`` saying it comes from another sit
 
 from __future__ import annotations
 
+from typing import Any, Protocol
+
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
+from services.config import Settings
 from services.gateway.access.limits import RateLimiter
-from services.gateway.context import Gateway, gateway_of
+from services.gateway.access.origins import Origins
 from services.players import accounts
 from services.players.settings import PlayerSettings
 from workers.jobs.account_ratings import seat_accounts_key
 
 COOKIE = "hm_session"
+
+
+class Shared(Protocol):
+    """What sessions read of the gateway's shared state (``context.Gateway``), named here: the access layer
+    sits below the context that holds it."""
+
+    @property
+    def redis(self) -> Any: ...
+
+    @property
+    def origins(self) -> Origins: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+
+def _shared(connection: HTTPConnection) -> Shared:
+    """The shared state of the app serving this request or WebSocket (what ``context.gateway_of`` returns)."""
+    gateway: Shared = connection.app.state.gateway
+    return gateway
 
 
 class PlayersState:
@@ -36,7 +59,7 @@ def players_of(connection: HTTPConnection) -> PlayersState:
     state = connection.app.state
     players: PlayersState | None = getattr(state, "players", None)
     if players is None:
-        players = state.players = PlayersState(gateway_of(connection).settings.players)
+        players = state.players = PlayersState(_shared(connection).settings.players)
     return players
 
 
@@ -53,10 +76,10 @@ def session_secret(connection: HTTPConnection) -> str | None:
 
 async def account_of(connection: HTTPConnection) -> str | None:
     """The signed-in account (its name in lower case), or None."""
-    return await accounts.session_account(gateway_of(connection).redis, session_secret(connection))
+    return await accounts.session_account(_shared(connection).redis, session_secret(connection))
 
 
-async def session_seat(gateway: Gateway, connection: HTTPConnection, game_id: str) -> int | None:
+async def session_seat(gateway: Shared, connection: HTTPConnection, game_id: str) -> int | None:
     """The seat the signed-in account holds in this game, or None (not signed in, or not seated there)."""
     secret = session_secret(connection)
     if secret is None:
@@ -70,7 +93,7 @@ async def session_seat(gateway: Gateway, connection: HTTPConnection, game_id: st
 
 def same_site(request: Request) -> bool:
     """Whether a cookie-authenticated write may be taken: not sent by another site's page."""
-    gateway = gateway_of(request)
+    gateway = _shared(request)
     origin = request.headers.get("origin")
     if origin is not None:
         return origin != "null" and gateway.origins.allows(origin, request.scope.get("server"))
@@ -79,7 +102,7 @@ def same_site(request: Request) -> bool:
 
 def secure(request: Request) -> bool:
     """Whether the cookie gets ``Secure``: served over https, an https public address, or configured."""
-    public = gateway_of(request).settings.public_url or ""
+    public = _shared(request).settings.public_url or ""
     return (
         players_of(request).settings.secure_cookies
         or request.url.scheme == "https"

@@ -2,22 +2,9 @@
 
 The OpenAPI document (``openapi.py``) is generated from these Structs, so the description and the code
 cannot drift apart. Views, events and commands are game-specific JSON and appear here as ``Any``.
-
-WebSocket close codes (every refusal closes with one of these, after the handshake, with a reason):
-
-=======  =================================================================
-4400     bad request: ``from`` is not a sequence number, or a frame is not a known message
-4401     the token is not a seat token of this game
-4403     the ``Origin`` header is not an allowed origin
-4404     no such game
-4429     this gateway, or this client address, holds as many WebSockets as it may (``docs/limits.md``)
-1007     a frame from the client is JSON nested deeper than ``strict.MAX_DEPTH``
-1009     a frame from the client is larger than ``MAX_WS_MESSAGE`` bytes (refused from its header, unread)
-1008     the client broke its budget: more frames than ``Limits.frames_per_socket`` allows, or answers
-         (pongs, results) left unread beyond ``NOTES_LIMIT`` or the socket's write buffer
-1013     Redis is unreachable: try again later
-1001     the gateway is shutting down
-=======  =================================================================
+The WebSocket's frames and close codes are below, in ``wire/`` (``wire/frames.py``, ``wire/close_codes.py``):
+the socket and the feeds use them without importing the API; this module names them for the OpenAPI
+document and for the API's modules.
 """
 
 from __future__ import annotations
@@ -27,36 +14,12 @@ from typing import Any, Literal
 import msgspec
 
 from services.gateway.api.players_protocol import BotName, ChatFrame
+from services.gateway.wire.errors import Error as Error
+from services.gateway.wire.frames import ClientFrame as ClientFrame
+from services.gateway.wire.frames import EventFrame, Hello, Pong, ResultFrame, Resync
 
 MAX_BODY = 64 * 1024
 """The largest HTTP request body the gateway reads (bytes); more is refused with 413."""
-MAX_WS_MESSAGE = 16 * 1024
-"""The largest WebSocket frame a client may send (bytes); more closes the socket with 1009."""
-
-CLOSE_BAD_REQUEST = 4400
-CLOSE_BAD_TOKEN = 4401
-CLOSE_BAD_ORIGIN = 4403
-CLOSE_UNKNOWN_GAME = 4404
-CLOSE_TOO_MANY = 4429
-CLOSE_TOO_BIG = 1009
-CLOSE_BAD_DATA = 1007
-CLOSE_FLOODED = 1008
-CLOSE_UNAVAILABLE = 1013
-CLOSE_GOING_AWAY = 1001
-MAX_CLOSE_REASON = 123
-"""A close frame's reason may be at most 123 bytes of UTF-8 (RFC 6455 5.5: 125 less the code)."""
-
-
-def close_reason(text: str) -> str:
-    """``text`` cut to ``MAX_CLOSE_REASON`` bytes of UTF-8, never inside a character."""
-    return text.encode()[:MAX_CLOSE_REASON].decode("utf-8", "ignore")
-
-
-class Error(msgspec.Struct, kw_only=True):
-    """Every 4xx/5xx body: a stable machine-readable ``error`` code and a human ``message``."""
-
-    error: str
-    message: str
 
 
 class CreateGame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -202,101 +165,4 @@ class Health(msgspec.Struct, kw_only=True):
     games: list[str]
 
 
-# --- WebSocket frames, gateway -> client ----------------------------------------------------------------
-
-
-class Hello(msgspec.Struct, kw_only=True, tag="hello", tag_field="type"):
-    """First frame: the viewer's seat and view at ``seq`` (the ``from`` asked for, else the latest; the
-    latest when ``from`` is past it, as after Redis lost its last seconds: a ``seq`` below ``from`` means
-    the events after it that the client holds no longer exist)."""
-
-    game_id: str
-    game: str
-    viewer: int | None
-    seq: int
-    hash: str
-    """The chain hash of event ``seq`` (empty at 0)."""
-    status: str
-    view: Any
-    to_act: list[int]
-    outcome: Any
-
-
-class EventFrame(msgspec.Struct, kw_only=True, tag="event", tag_field="type"):
-    """One per appended event, in order, exactly once: the event as this viewer may see it, the view after."""
-
-    seq: int
-    hash: str
-    """The event's chain hash: with ``seq``, what the client keeps as proof of what it was shown (receipts)."""
-    event_type: str
-    seat: int | None
-    event: Any
-    view: Any
-    to_act: list[int]
-    outcome: Any
-    status: str
-    command_id: str = ""
-    """The command the event came of: a move's events share it (the web client's replay steps by it)."""
-
-
-class Resync(msgspec.Struct, kw_only=True, tag="resync", tag_field="type"):
-    """Sent instead of the events a client fell too far behind on: a fresh view at ``seq``. Also when Redis
-    lost its last seconds: the store's view, at a ``seq`` below the client's last (``docs/reliability.md``);
-    the events after it that the client holds no longer exist."""
-
-    seq: int
-    hash: str
-    """The chain hash of event ``seq``."""
-    view: Any
-    to_act: list[int]
-    outcome: Any
-    status: str
-
-
-class Pong(msgspec.Struct, kw_only=True, tag="pong", tag_field="type"):
-    pass
-
-
-class Ping(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag="ping", tag_field="type"):
-    """Client -> gateway: a keep-alive; answered with ``pong``."""
-
-
-class CommandFrame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag="command", tag_field="type"):
-    """Client -> gateway, on a seat's socket: a command exactly as listed by ``/legal``, answered with a
-    ``result`` frame carrying the same ``command_id`` (one is made up if none is given). Unknown fields are
-    refused, as over HTTP: a ``result`` frame ``rejected``, ``invalid_body``."""
-
-    command: msgspec.Raw
-    command_id: str | None = None
-
-
-class LooseCommandFrame(CommandFrame, forbid_unknown_fields=False):
-    """A ``CommandFrame`` with whatever else beside: decoded only to answer such a frame with a refusal
-    (its ``command_id``) rather than close the socket as for a frame of no known kind."""
-
-
-class ResultFrame(msgspec.Struct, kw_only=True, omit_defaults=True, tag="result", tag_field="type"):
-    """A command's outcome, as over HTTP: ``applied`` with the ``seq`` of its last event (sent after that
-    event's frame), or ``rejected`` with the rule's (or the gateway's) ``code`` and ``message``."""
-
-    command_id: str
-    status: Literal["applied", "rejected"]
-    seq: int = 0
-    first_seq: int = 0
-    code: str = ""
-    message: str = ""
-
-
-ClientFrame = Ping | CommandFrame
-"""What a client may send on the WebSocket (everything else closes it with 4400)."""
-
 ServerFrame = Hello | EventFrame | Resync | Pong | ResultFrame | ChatFrame
-
-
-class Refusal(Exception):
-    """A socket refused or ended by the gateway: the close code and the reason it is sent."""
-
-    def __init__(self, code: int, reason: str) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason

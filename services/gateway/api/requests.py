@@ -4,7 +4,7 @@ viewer identification, and how a recorded command result is reported."""
 from __future__ import annotations
 
 import re
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import msgspec
 from starlette.requests import Request
@@ -13,60 +13,28 @@ from starlette.responses import Response
 from events.envelope import CommandRecord
 from events.errors import UnknownGame
 from services.gateway.access import auth
-from services.gateway.access.limits import retry_after
 from services.gateway.access.sessions import session_seat
-from services.gateway.api import strict
-from services.gateway.api.protocol import MAX_BODY, CommandOutcome, Error
+from services.gateway.api.protocol import MAX_BODY, CommandOutcome
+
+# Named here for the API's modules, which import them from this module; they live below the API, where the
+# socket and the feeds use them too (``docs/architecture.md``, *The gateway in layers*).
+from services.gateway.commands import charge_command as charge_command
+from services.gateway.commands import rate_limited as rate_limited
 from services.gateway.context import Gateway, gateway_of
 from services.gateway.feeds.fanout import GameFeed
+from services.gateway.wire import json_checks
+from services.gateway.wire.errors import ApiError as ApiError
+from services.gateway.wire.errors import error_response as error_response
+from services.gateway.wire.errors import json_response as json_response
+from services.gateway.wire.frames import COMMAND_ID as COMMAND_ID
 
 T = TypeVar("T")
-
-COMMAND_ID = re.compile(r"^[A-Za-z0-9_.:-]{1,64}\Z")
-_encoder = msgspec.json.Encoder()
-
-
-class ApiError(Exception):
-    """A refusal, turned into ``{"error": code, "message": text}`` with its status."""
-
-    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.headers = headers
-
-
-def json_response(value: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    """A JSON response encoded by msgspec (Structs, views and events included)."""
-    return Response(
-        _encoder.encode(value), status_code=status, media_type="application/json", headers=headers
-    )
-
-
-def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> Response:
-    return json_response(Error(error=code, message=message), status, headers)
 
 
 async def api_error_handler(request: Request, exc: Exception) -> Response:
     """Starlette exception handler for ``ApiError``."""
     assert isinstance(exc, ApiError)
     return error_response(exc.status, exc.code, exc.message, exc.headers)
-
-
-def charge_command(gateway: Gateway, address: str, token_key: str | None) -> None:
-    """Count one command (or another write: a game, a table) against the address's rate and the seat
-    token's (``token_key``: the token's ``auth.digest``, taken once per socket); ``ApiError`` 429 when over."""
-    if (wait_s := gateway.limits.address(address)) > 0:
-        raise rate_limited(wait_s, "address")
-    if token_key is not None and (wait_s := gateway.limits.token(token_key)) > 0:
-        raise rate_limited(wait_s, "seat token")
-
-
-def rate_limited(wait_s: float, who: str) -> ApiError:
-    """The 429 refusal of a client over its command rate."""
-    message = f"too many requests from this {who}; retry in {wait_s:.1f} s"
-    return ApiError(429, "rate_limited", message, {"Retry-After": retry_after(wait_s)})
 
 
 def too_many(what: str, wait_s: float) -> ApiError:
@@ -108,8 +76,8 @@ async def read_body(request: Request) -> bytes:
 def decode_body(data: bytes, kind: type[T]) -> T:
     """A JSON body as ``kind``: 400 if it is not JSON (or nested too deep), 422 if it is JSON of the
     wrong shape."""
-    if strict.too_deep(data):
-        raise ApiError(400, "too_deep", f"JSON may be nested at most {strict.MAX_DEPTH} deep")
+    if json_checks.too_deep(data):
+        raise ApiError(400, "too_deep", f"JSON may be nested at most {json_checks.MAX_DEPTH} deep")
     try:
         return msgspec.json.decode(data, type=kind)
     except msgspec.ValidationError as exc:

@@ -17,11 +17,17 @@ from redis.exceptions import ResponseError
 
 from events.transport.multiplexed import Multiplexed
 from services.gateway.feeds.fanout import READ_BLOCK_MS
-from services.gateway.feeds.feed_reads import READ_COUNT, FeedReads, by_key, growing_slices, stream_pairs
+from services.gateway.feeds.feed_reads import (
+    READ_COUNT,
+    FeedReads,
+    ReadsFor,
+    by_key,
+    growing_slices,
+    stream_pairs,
+)
 
 if TYPE_CHECKING:
     from services.gateway.feeds.fanout import GameFeed
-    from services.gateway.feeds.hub import FeedHub
 
 log = structlog.get_logger("fanout")
 
@@ -34,7 +40,7 @@ FIRST_STREAMS = 2
 class BlockingReader:
     """Reads every watched feed of ``hub`` with one blocking read at a time."""
 
-    def __init__(self, hub: FeedHub, redis_url: str) -> None:
+    def __init__(self, hub: ReadsFor, redis_url: str) -> None:
         self.hub = hub
         self._reader_wire = Multiplexed(redis_url)
         self._control_wire = Multiplexed(redis_url)

@@ -27,9 +27,9 @@ from events.envelope import CommandRecord, Envelope, is_setup
 from events.store import GameMeta, now_ms
 from events.tlog.seal import seal
 from events.transport.resp import bulk
-from services.gateway.api.protocol import EventFrame, Hello, Resync
-from services.gateway.sockets.socket_writer import text_frame
-from services.gateway.sockets.viewer import Viewer
+from services.gateway.feeds.viewer import Viewer
+from services.gateway.wire.frames import EventFrame, Hello, Resync
+from services.gateway.wire.framing import text_frame
 
 log = structlog.get_logger("fanout")
 

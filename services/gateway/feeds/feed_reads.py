@@ -9,13 +9,31 @@ long as the set of feeds stays the same, and each feed keeps its two cursors pac
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from events import keys
 from events.transport.resp import bulk
 
 if TYPE_CHECKING:
     from services.gateway.feeds.fanout import GameFeed
+
+
+class ReadsFor(Protocol):
+    """What a reader (``blocking_read.BlockingReader``, ``polling.PolledReader``) reads for: the hub
+    (``hub.FeedHub``), named here so that the readers the hub holds do not import it back."""
+
+    watched: int
+    """Bumped whenever a feed is added: a read built before it must be built again."""
+
+    async def live_feeds(self) -> list[GameFeed]:
+        """The feeds to read (neither closed nor resting), once there is one."""
+
+    def read_failed(self, feeds: int, error: Exception) -> None:
+        """A read of ``feeds`` feeds failed: the feeds are checked against the store."""
+
+    def apply_streams(self, by_key: dict[bytes, tuple[GameFeed, bool]], streams: list[Any]) -> None:
+        """Fold what a read brought, ``(stream, entries)`` pairs, into the feeds ``by_key`` names."""
+
 
 READ_COUNT = 1000
 """The most entries one read takes from one stream, by either reader (a game far behind catches up over

@@ -22,11 +22,10 @@ from typing import TYPE_CHECKING, Any
 from events import keys
 from events.transport.multiplexed_cluster import ClusterMultiplexed
 from events.transport.plain import PlainLink
-from services.gateway.feeds.feed_reads import READ_COUNT, by_key, stream_pairs
+from services.gateway.feeds.feed_reads import READ_COUNT, ReadsFor, by_key, stream_pairs
 
 if TYPE_CHECKING:
     from services.gateway.feeds.fanout import GameFeed
-    from services.gateway.feeds.hub import FeedHub
 
 POLL_FIRST_S = 0.005
 """The pause after a read that found news."""
@@ -68,7 +67,7 @@ class PollSchedule:
 class PolledReader:
     """Reads the watched feeds of ``hub`` that are due, on ``nodes`` (a Cluster's masters, or a plain link)."""
 
-    def __init__(self, hub: FeedHub, nodes: ClusterMultiplexed | PlainLink) -> None:
+    def __init__(self, hub: ReadsFor, nodes: ClusterMultiplexed | PlainLink) -> None:
         self.hub = hub
         self.nodes = nodes
         self.schedule = PollSchedule()

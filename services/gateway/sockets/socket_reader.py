@@ -26,7 +26,7 @@ from typing import Any
 from websockets.protocol import State
 
 from services.gateway.access.limits import FrameBudget
-from services.gateway.api.protocol import MAX_WS_MESSAGE
+from services.gateway.wire.close_codes import MAX_WS_MESSAGE
 
 try:
     from websockets.speedups import apply_mask

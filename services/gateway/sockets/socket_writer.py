@@ -15,21 +15,17 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import struct
-import weakref
 from collections import deque
 from typing import Any
 
-import structlog
 from starlette.websockets import WebSocket
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
 
 from services.gateway.access.limits import FrameBudget
-from services.gateway.api.protocol import CLOSE_FLOODED, MAX_WS_MESSAGE, close_reason
+from services.gateway.feeds.writes import Flusher, loop_flusher
 from services.gateway.sockets.socket_reader import FrameCounter, TextHandler, TextReader, at_frame_boundary
-
-log = structlog.get_logger("socket_writer")
+from services.gateway.wire.close_codes import CLOSE_FLOODED, MAX_WS_MESSAGE, close_reason
 
 EXTENSION = "harbormaster.socket"
 WRITE_BUFFER_LIMIT = 64 * 1024
@@ -229,16 +225,6 @@ def shared_port(host: str, port: int) -> socket.socket:
     return sock
 
 
-def text_frame(payload: bytes) -> bytes:
-    """A final, unmasked text frame (RFC 6455 5.2): what a server sends, framed once for many sockets."""
-    size = len(payload)
-    if size < 126:
-        return struct.pack("!BB", 0x81, size) + payload
-    if size < 1 << 16:
-        return struct.pack("!BBH", 0x81, 126, size) + payload
-    return struct.pack("!BBQ", 0x81, 127, size) + payload
-
-
 class DirectWriter:
     """Writes ready-framed frames to one socket's transport while it keeps up.
 
@@ -279,48 +265,6 @@ class DirectWriter:
             self.transport.write(data)
 
 
-class Flusher:
-    """The direct writes of one event loop, made by one callback at the end of the turn that took them, or
-    at once by ``flush_direct_writes`` (the hub, once it has published a read's events and settled its
-    results: each socket's event and result frames go out in one write, and a turn sooner).
-
-    One callback per socket and turn was, at 5,000 spectators, 5,000 handles per event: each young
-    collection they set off moved the handles still waiting into older generations, and full collections
-    of the gateway's ~400k objects (0.2–0.5 s each) followed every two seconds: the slow events of fan-out.
-    """
-
-    __slots__ = ("writers",)
-
-    def __init__(self) -> None:
-        self.writers: list[DirectWriter] = []
-
-    def due(self, writer: DirectWriter) -> None:
-        if not self.writers:
-            asyncio.get_running_loop().call_soon(self.flush)  # the loop is not kept: it keys ``_flushers``
-        self.writers.append(writer)
-
-    def flush(self) -> None:
-        writers = self.writers
-        try:
-            for writer in writers:
-                try:
-                    writer.flush()  # empties the writer's batch before writing: it never stays held
-                except Exception as exc:  # one broken socket must not hold back the others' frames
-                    log.warning("direct_write_failed", error=str(exc))
-        finally:
-            writers.clear()
-
-
-_flushers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Flusher] = weakref.WeakKeyDictionary()
-
-
-def flush_direct_writes() -> None:
-    """Write the direct writes taken so far in this turn now, not at its end."""
-    flusher = _flushers.get(asyncio.get_running_loop())
-    if flusher is not None and flusher.writers:
-        flusher.flush()
-
-
 def socket_protocol(websocket: WebSocket) -> SocketProtocol | None:
     """The socket's ``SocketProtocol``, where the server runs it (``harbormaster gateway`` does)."""
     protocol = websocket.scope.get("extensions", {}).get(EXTENSION)
@@ -332,8 +276,4 @@ def direct_writer(websocket: WebSocket) -> DirectWriter | None:
     protocol = socket_protocol(websocket)
     if protocol is None or protocol.conn.extensions:
         return None
-    loop = asyncio.get_running_loop()
-    flusher = _flushers.get(loop)
-    if flusher is None:
-        flusher = _flushers[loop] = Flusher()
-    return DirectWriter(protocol, flusher)
+    return DirectWriter(protocol, loop_flusher())

@@ -25,7 +25,12 @@ from services.gateway.access.limits import retry_after
 from services.gateway.access.origins import Origins
 from services.gateway.access.revocation import Cut, SessionSockets, registry
 from services.gateway.access.sessions import session_seat, session_secret
-from services.gateway.api.protocol import (
+from services.gateway.context import SEAT_CACHE_S, Gateway, client_address, gateway_of
+from services.gateway.feeds.fanout import GameFeed
+from services.gateway.feeds.viewer import Viewer
+from services.gateway.sockets.socket_writer import UNREAD, direct_writer, socket_protocol
+from services.gateway.sockets.ws_commands import receive_loop
+from services.gateway.wire.close_codes import (
     CLOSE_BAD_ORIGIN,
     CLOSE_BAD_REQUEST,
     CLOSE_BAD_TOKEN,
@@ -35,12 +40,7 @@ from services.gateway.api.protocol import (
     Refusal,
     close_reason,
 )
-from services.gateway.api.requests import error_response
-from services.gateway.context import SEAT_CACHE_S, Gateway, client_address, gateway_of
-from services.gateway.feeds.fanout import GameFeed
-from services.gateway.sockets.socket_writer import UNREAD, direct_writer, socket_protocol
-from services.gateway.sockets.viewer import Viewer
-from services.gateway.sockets.ws_commands import receive_loop
+from services.gateway.wire.errors import error_response
 from services.players import accounts
 
 log = structlog.get_logger("ws")

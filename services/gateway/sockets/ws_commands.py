@@ -14,27 +14,23 @@ from starlette.websockets import WebSocket
 
 from events import keys
 from events.envelope import CommandRecord
-from services.gateway.api import strict
-from services.gateway.api.protocol import (
+from services.gateway.commands import Submitted, charge_command, parse_command, submit
+from services.gateway.context import Gateway
+from services.gateway.feeds.fanout import GameFeed, encode_text
+from services.gateway.feeds.viewer import Viewer
+from services.gateway.sockets.socket_writer import flood_reason, socket_protocol
+from services.gateway.wire import json_checks
+from services.gateway.wire.close_codes import (
     CLOSE_BAD_DATA,
     CLOSE_BAD_REQUEST,
     CLOSE_FLOODED,
     CLOSE_TOO_BIG,
     MAX_WS_MESSAGE,
-    ClientFrame,
-    CommandFrame,
-    LooseCommandFrame,
-    Pong,
     Refusal,
-    ResultFrame,
     close_reason,
 )
-from services.gateway.api.requests import ApiError, charge_command
-from services.gateway.commands import Submitted, parse_command, submit
-from services.gateway.context import Gateway
-from services.gateway.feeds.fanout import GameFeed, encode_text
-from services.gateway.sockets.socket_writer import flood_reason, socket_protocol
-from services.gateway.sockets.viewer import Viewer
+from services.gateway.wire.errors import ApiError
+from services.gateway.wire.frames import ClientFrame, CommandFrame, LooseCommandFrame, Pong, ResultFrame
 
 log = structlog.get_logger("ws")
 
@@ -102,8 +98,8 @@ def _take_text(
     """Take one client frame: a command or a ping; the refusal that ends the socket if it is neither."""
     if len(data) > MAX_WS_MESSAGE:
         return Refusal(CLOSE_TOO_BIG, f"frames may be at most {MAX_WS_MESSAGE} bytes")
-    if strict.too_deep(data):
-        return Refusal(CLOSE_BAD_DATA, f"JSON may be nested at most {strict.MAX_DEPTH} deep")
+    if json_checks.too_deep(data):
+        return Refusal(CLOSE_BAD_DATA, f"JSON may be nested at most {json_checks.MAX_DEPTH} deep")
     try:
         frame = _client_decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:

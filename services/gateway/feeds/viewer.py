@@ -1,4 +1,7 @@
-"""A WebSocket's place in a game's feed: the frames it is sent directly, or queued while it is behind."""
+"""A WebSocket's place in a game's feed: the frames it is sent directly, or queued while it is behind.
+
+The feed's side of a socket: it writes through a ``writes.FrameWriter`` (the socket's direct writer) and asks
+its socket's owner (``sockets/ws.py``) through callbacks, so the feeds import nothing of the sockets."""
 
 from __future__ import annotations
 
@@ -6,7 +9,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from services.gateway.sockets.socket_writer import DirectWriter, text_frame
+from services.gateway.feeds.writes import FrameWriter
+from services.gateway.wire.framing import text_frame
 
 if TYPE_CHECKING:
     from events.envelope import CommandRecord
@@ -21,7 +25,7 @@ gateway."""
 
 class Viewer:
     """One WebSocket's place in a feed: frames written straight to its socket while it keeps up
-    (``socket_writer.py``), else a bounded queue of ``(seq, text)`` frames that a sender drains.
+    (a ``FrameWriter``: ``sockets/socket_writer.py``), else a bounded queue of ``(seq, text)`` frames that a sender drains.
 
     Thousands of these live at once, so it holds no more than it needs: ``__slots__``, and its queues are
     made only when a frame has to wait (an empty deque alone is ~760 bytes)."""
@@ -60,7 +64,7 @@ class Viewer:
         """Called when a frame waits in a queue: the socket's owner starts draining them (``ws.py``)."""
         self.overflow: Callable[[], None] = _nothing
         """Called when more than ``NOTES_LIMIT`` answers wait: the socket's owner drops it (``ws.py``)."""
-        self.writer: DirectWriter | None = None
+        self.writer: FrameWriter | None = None
         """Set once the socket's opening frames are out, where the server allows direct writes."""
         self.sending = True
         """Frames are being written otherwise: a direct write now could overtake them."""
