@@ -1,6 +1,7 @@
 """Deciding one inbox entry: the game's rules on the cached state, sealed into envelopes and a record.
 
-Pure apart from the cache it reads and fills: the fold worker sends what comes out.
+Pure apart from the cache it reads and fills, and the log a clock's timeout is checked against
+(``workers/timeout_guard.py``): the fold worker sends what comes out.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from events.envelope import CommandRecord, CommandStatus, InboxMessage
 from events.errors import PoisonMessage, UnknownGame
 from events.store import AppendItem, EventStore, LoadedGame
 from workers.cache import StateCache
+from workers.timeout_guard import TimeoutGuard
 
 log = structlog.get_logger("fold")
 
@@ -54,6 +56,8 @@ class Decider:
     def __init__(self, store: EventStore, cache: StateCache) -> None:
         self.store = store
         self.cache = cache
+        self.guard = TimeoutGuard(store)
+        """Whether the log justifies a clock's timeout at the position it is decided at (issue 42)."""
 
     def _load(self, game_id: str) -> LoadedGame:
         loaded = self.cache.get(game_id)
@@ -83,6 +87,9 @@ class Decider:
                 # Decided on events the store no longer has (Redis lost its last seconds after the bot read
                 # them): recorded, its id would be taken when the game reaches that position again.
                 raise PoisonMessage(f"{message.origin} move decided at seq {at}; the game is at {before.seq}")
+        refused = self.guard.refusal(message, before, ts) if message.origin == "clock" else None
+        if refused is not None:  # a claimer's race: dropped, never recorded (the same timeout may come due)
+            raise PoisonMessage(refused)
         try:
             events = self._rule_events(before, message)
         except RuleViolation as exc:

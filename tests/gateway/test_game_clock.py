@@ -9,6 +9,7 @@ import httpx
 import msgspec
 import pytest
 
+from events.store import now_ms
 from services import tournament_service as service
 from services.gateway.api.clocks_http import GameClock
 from tests.gateway.client import bearer
@@ -18,8 +19,11 @@ from workers.jobs.clock import Clock, claim_timeouts, last_move_ms
 pytestmark = pytest.mark.redis
 
 SPEC = {"game": "race", "entrants": [{"name": "ann"}, {"name": "bob"}], "rounds": 1, "table_size": 2,
-        "points": {"2": [6, 1], "1": [6]}, "options": {"goal": 50}, "move_limit_s": 30, "total_limit_s": 300,
+        "points": {"2": [6, 1], "1": [6]}, "options": {"goal": 50}, "move_limit_s": 1, "total_limit_s": 300,
         "id": "tclock"}  # fmt: skip
+MOVE_MS = 1_000
+"""Short, so that the silent seat's timeout is really due (the fold worker refuses one the log's times do
+not justify: ``workers/timeout_guard.py``); the stack runs no clock of its own, so nothing claims it first."""
 
 
 def _clock(api: httpx.Client, game_id: str, token: str | None = None) -> GameClock:
@@ -48,7 +52,7 @@ def test_a_tournament_game_s_clock_counts_each_seat_s_time_and_timeouts(
 
     before = time.time() * 1000
     clock = _clock(api, game_id, keys["ann"])
-    assert (clock.move_limit_ms, clock.total_limit_ms, clock.on_timeout) == (30_000, 300_000, "default_move")
+    assert (clock.move_limit_ms, clock.total_limit_ms, clock.on_timeout) == (MOVE_MS, 300_000, "default_move")
     assert clock.running and clock.game_id == game_id and len(clock.to_act) == 1
     assert clock.last_move_ms is not None and clock.last_move_ms <= clock.now_ms
     assert before - 5_000 <= clock.now_ms <= time.time() * 1000 + 5_000  # the server's now, in ms
@@ -71,8 +75,10 @@ def test_a_tournament_game_s_clock_counts_each_seat_s_time_and_timeouts(
     silent = moved.to_act[0]
     last = last_move_ms(services.store, game_id)
     assert last is not None
+    while now_ms() < last + MOVE_MS:  # the limit passes for real
+        time.sleep(0.05)
     claimed = claim_timeouts(
-        services.store, services.bus, [game_id], now_ms=last + 30_000, clock=Clock(move_ms=30_000)
+        services.store, services.bus, [game_id], now_ms=now_ms(), clock=Clock(move_ms=MOVE_MS)
     )
     assert [(g, s) for g, s, _ in claimed] == [(game_id, silent)]
     timed_out = _wait_for(api, game_id, moved.seq)
