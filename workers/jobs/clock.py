@@ -20,10 +20,11 @@ from typing import Any
 import structlog
 
 from domain.clock import default_move
+from domain.seat_control import TimeOutSeat
 from events import codec, keys
 from events.bus import CommandBus
 from events.clocks import Clock, SeatClocks, seat_clocks
-from events.command_ids import timeout_command_id
+from events.command_ids import parse_timeout_id, seat_clock_id, timeout_command_id
 from events.errors import UnknownGame
 from events.store import EventStore, LoadedGame
 from workers.jobs.table_clocks import FORFEITED, resigned_key
@@ -103,8 +104,10 @@ def claim_timeouts(
         clocks = read_clocks(store, game_id, loaded.seq)
         if clocks.seq != loaded.seq:
             continue  # the log no longer holds the position loaded (Redis lost its end): nothing to go by
-        if not only_moves:  # a resigned seat is its stand-in's to play, never the clock's
-            clocks.resigned = {int(r) for r in store.redis.smembers(resigned_key(game_id)) if r.isdigit()}
+        if (
+            not only_moves
+        ):  # a resigned seat is its stand-in's to play, never the clock's (older games: a set)
+            clocks.resigned |= {int(r) for r in store.redis.smembers(resigned_key(game_id)) if r.isdigit()}
         claimed.extend(claim_game(store, bus, loaded, clocks, rules, clocks.last_ts_ms, now_ms))
     if claimed:
         log.info("timeouts_claimed", count=len(claimed), first=claimed[0])
@@ -152,3 +155,27 @@ def claim_game(
     else:
         disarm(store.redis, game_id)
     return claimed
+
+
+def seat_after_timeout(
+    loaded: LoadedGame, clocks: SeatClocks, then: str
+) -> tuple[int, TimeOutSeat, str] | None:
+    """What the clock does to a seat behind its applied timeout (the last command read into ``clocks``), as an
+    event of the log: ``(seat, TimeOutSeat, its id)``, or ``None``: the last command was no timeout, the
+    clock does nothing more (``then`` "": a tournament's), or the seat is absent already (a dropped seat's
+    later timeouts). The voters of ``vote`` are the seats of accounts present: no bot votes."""
+    parsed = parse_timeout_id(clocks.last_command_id)
+    control = getattr(loaded.state, "seat_control", None)  # a game without seat events (a test plugin)
+    if parsed is None or then not in ("bot", "drop", "vote") or control is None:
+        return None
+    at, seat, _ = parsed
+    if seat in control.absent():
+        return None
+    voters: tuple[int, ...] = ()
+    if then == "vote":
+        gone = {*control.absent(), seat}
+        voters = tuple(
+            s for s in range(loaded.meta.header.seats) if s not in gone and str(s) not in loaded.meta.bots
+        )
+    command = TimeOutSeat(then=then, voters=voters)  # type: ignore[arg-type]  # one of the three, above
+    return seat, command, seat_clock_id(at, seat)

@@ -34,7 +34,7 @@ from events.ids import parse_tournament_game_id
 from events.store import EventStore, LoadedGame, now_ms
 from events.tournament_store import TournamentStore, decode, tournament_key
 from workers.jobs import table_clocks
-from workers.jobs.clock import DUE, arm, claim_game, claim_timeouts, disarm
+from workers.jobs.clock import DUE, arm, claim_game, claim_timeouts, disarm, seat_after_timeout
 from workers.jobs.failures import TRANSIENT
 from workers.outage import Episode, is_outage
 
@@ -236,8 +236,13 @@ class ClockTrigger:
         if self._claimed.get(game_id) == loaded.seq:
             return  # claimed at this position already: its moves are on their way (or armed again)
         seats = self._read_on(game_id, loaded.seq)
+        if table and clock is not None:  # behind a seat's applied timeout: handed over, dropped, a vote
+            after = seat_after_timeout(loaded, seats, clock.then)
+            if after is not None:
+                seat, command, command_id = after
+                self.bus.submit(game_id, seat, codec.encode_command(command), command_id, origin="clock")
         if table:
-            seats.resigned = table_clocks.resigned(self.store.redis, game_id)
+            seats.resigned |= table_clocks.resigned(self.store.redis, game_id)  # older games' record
             left = table_clocks.stand_in_seats(loaded, seats, clock)
             if left and self.stand_in is not None:  # a resigned or timed-out seat: its bot's turn at once
                 self.stand_in(game_id, loaded, left)
