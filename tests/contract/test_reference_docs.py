@@ -1,8 +1,8 @@
-"""The reference pages tell the truth where a test can tell (issue 46), names first: the README's shape, the
-WebSocket close codes, the CLI's verbs and flags, the games and the fold worker's hooks, the benchmarks and the
-dependencies each page names. ``test_reference_figures.py`` checks the figures. ``docs/history/`` is not
-checked: it records what was true when it was written. (``test_docs.py`` checks that every path a document
-names exists.)"""
+"""The reference pages tell the truth where a test can tell (issue 46), their names first: the README's shape,
+the WebSocket close codes, the CLI's verbs and flags, the games, the fold worker's hooks, the reserved command
+ids, the benchmarks and the dependencies each page names. ``test_reference_figures.py`` checks the figures.
+``docs/history/`` is not checked: it records what was true when it was written. (``test_docs.py`` checks that
+every path a document names exists.)"""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def test_the_readme_opens_with_the_two_commands_and_stays_short() -> None:
     assert len(text.split()) <= 1500
 
 
-# --- WebSocket close codes --------------------------------------------------------------------------------
+# --- WebSocket close codes ----------------------------------------------------------------------------------
 
 UVICORN_CLOSES = {1012}
 """Sent by uvicorn itself, not by our code: 1012 to every open socket when the server stops."""
@@ -70,7 +70,7 @@ def test_the_close_codes_documented_are_those_sent() -> None:
     assert limits <= sent | UVICORN_CLOSES
 
 
-# --- the CLI ----------------------------------------------------------------------------------------------
+# --- the CLI ------------------------------------------------------------------------------------------------
 
 
 def code_spans(text: str) -> list[str]:
@@ -147,7 +147,7 @@ def test_the_installed_command_offers_the_verbs_the_parser_has() -> None:
     assert listed is not None and set(listed.group(1).split(",")) == set(verbs_of(cli()))
 
 
-# --- games and hooks ----------------------------------------------------------------------------------------
+# --- games, hooks, command ids ------------------------------------------------------------------------------
 
 
 def test_the_games_and_their_seats_are_those_hosted() -> None:
@@ -166,6 +166,14 @@ def test_the_hooks_named_are_the_hooks_run() -> None:
     named = set(re.split(r", | and ", listed))
     run = set(re.findall(r'_isolated\("(\w+)_trigger"', (ROOT / "workers/runner.py").read_text()))
     assert named == run
+
+
+def test_the_reserved_command_ids_are_those_refused() -> None:
+    """``docs/security.md`` names every prefix a client's command id may not start with."""
+    from events.command_ids import RESERVED_PREFIXES
+
+    (named,) = claim("docs/security.md", r"So ((?:`[a-z]+-`(?:, | and )?)+) \(in any case")
+    assert set(re.findall(r"`([a-z]+-)`", named)) == set(RESERVED_PREFIXES)
 
 
 # --- benchmarks and dependencies ----------------------------------------------------------------------------
