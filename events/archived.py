@@ -29,11 +29,17 @@ def trim(client: Any, game_id: str, archive_file: str) -> None:
     transaction. Only for a finished game whose archive at ``archive_file`` was verified."""
     position = client.hget(keys.results(game_id), keys.POSITION_FIELD)
     pipe = client.pipeline(transaction=True)
+    queue_trim(pipe, game_id, archive_file, position)
+    pipe.execute()
+
+
+def queue_trim(pipe: Any, game_id: str, archive_file: str, position: bytes | None) -> None:
+    """``trim``'s writes on a transaction (one game's, or a batch's on a standalone Redis), with the
+    position read before it (a finished game's does not move)."""
     pipe.hset(keys.meta(game_id), ARCHIVE_FIELD, archive_file)
     pipe.delete(keys.events(game_id), keys.commands(game_id), keys.snapshot(game_id), keys.results(game_id))
     if position is not None:
         pipe.hset(keys.results(game_id), keys.POSITION_FIELD, position)
-    pipe.execute()
 
 
 def archive_lines(path: str) -> Iterator[bytes]:

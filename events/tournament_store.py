@@ -107,13 +107,19 @@ class TournamentStore:
         return header
 
     def append(
-        self, loaded: LoadedTournament, command_id: str, events: Sequence[TournamentEvent]
+        self,
+        loaded: LoadedTournament,
+        command_id: str,
+        events: Sequence[TournamentEvent],
+        after: State | None = None,
     ) -> AppendResult:
-        """Append a decision made on ``loaded``: ``ok``, ``dup`` (done before) or ``conflict`` (stale)."""
+        """Append a decision made on ``loaded``: ``ok``, ``dup`` (done before) or ``conflict`` (stale).
+        ``after``: the state the events lead to, when the caller has it (else they are folded here, for
+        the status the meta hash shows)."""
         ts = now_ms()
         tid = loaded.header.game_id
         envelopes = envelopes_for(tid, events, loaded.seq, loaded.hash, command_id, None, ts)
-        status = _status_after(loaded.state, events)
+        status = _status_after(loaded.state, events, after)
         item = AppendItem(
             record=_record(command_id, loaded.seq, envelopes, ts),
             envelopes=envelopes,
@@ -180,7 +186,8 @@ class TournamentStore:
 FOLDS_KEPT = 8
 """Tournaments whose last fold a process keeps (a 10,000-player one holds a few MB). Folding all of a
 big tournament's events again costs about a second a round of 2,500 tables (each table's ratings);
-a round job loads its tournament three times and a watcher every second (issue 42)."""
+a round job loads its tournament once (it loaded it three times: issue 46, item 4), the reconcile pass twice
+and a watcher every second (issue 42)."""
 _FOLDS: dict[str, LoadedTournament] = {}
 _FOLDS_LOCK = threading.Lock()
 
@@ -214,7 +221,7 @@ def _record(command_id: str, at_seq: int, envelopes: Sequence[Envelope], ts: int
     )
 
 
-def _status_after(state: State, events: Sequence[TournamentEvent]) -> str:
+def _status_after(state: State, events: Sequence[TournamentEvent], after: State | None) -> str:
     """The status to write to the meta hash (a quick look-up for lists), or "" if unchanged."""
-    after = fold(events, state)
+    after = after if after is not None else fold(events, state)
     return after.status if after.status != state.status else ""

@@ -77,7 +77,7 @@ def hand_over(services: Services, state: State, player: int) -> str:
     """A new key for ``player``'s place (after ``PlayerReplaced``): the old key stops opening their seat
     at the current table and every later one, the new key opens it; their seat shows the new name."""
     from events import keys
-    from workers.jobs.tournament import name_seats
+    from workers.jobs.round_open import name_seats
 
     tid = state.tournament_id
     old = services.redis.hget(people_key(tid), str(player))

@@ -333,6 +333,14 @@ def record_tables(state: State, finished: Sequence[TableFinished]) -> list[Tourn
     once and a round's open tables are counted, not searched for, after each: a 10,000-player round's
     2,500 tables cost O(tables), not O(tables²) (issue 42). The events are those of recording the tables
     one by one."""
+    return record_tables_state(state, finished)[0]
+
+
+def record_tables_state(
+    state: State, finished: Sequence[TableFinished]
+) -> tuple[list[TournamentEvent], State]:
+    """``record_tables``, with the state its events lead to (folded here already: the round job need not
+    fold them again, a second of rating a 10,000-player round)."""
     events: list[TournamentEvent] = []
     open_tables: dict[int, int] = {}  # round -> its tables still without a result
     for table in finished:
@@ -350,4 +358,4 @@ def record_tables(state: State, finished: Sequence[TableFinished]) -> list[Tourn
         events += [closed, *paired]
         for event in paired:
             state = evolve(state, event)
-    return events
+    return events, state

@@ -2,7 +2,7 @@
 rated game its account sat in, with a history.
 
 Which account holds which seat is written when a table's game is made (``services/players/tables.py``),
-or a tournament's round game whose entrants are tied to accounts (``seat_tournament_accounts``):
+or a tournament's round game whose entrants are tied to accounts (``queue_tournament_accounts``):
 ``hm:{g:<id>}:accounts`` maps ``s:<seat>`` to an account and ``a:<account>`` back to its seat, with
 ``rated`` set for a rated game. When such a game ends, the fold worker's hook (``RatingTrigger``) rates its
 table once: the update and the mark that it was made are one transaction under ``WATCH``, on keys of one
@@ -76,17 +76,29 @@ def tournament_accounts_key(tournament_id: str) -> str:
 def seat_account(client: Any, game_id: str, seat: int, account: str) -> None:
     """Tie one seat of a game to an account (rated), and list the game among the account's."""
     pipe = client.pipeline(transaction=False)
-    pipe.hset(seat_accounts_key(game_id), mapping={f"s:{seat}": account, f"a:{account}": seat, "rated": 1})
-    pipe.zadd(account_games_key(account), {game_id: int(time.time() * 1000)}, nx=True)
+    queue_seat_account(pipe, game_id, seat, account)
     pipe.execute()
 
 
-def seat_tournament_accounts(client: Any, tournament_id: str, game_id: str, players: Sequence[int]) -> None:
-    """When a round's game is made: its seats whose entrants are tied to accounts (idempotent)."""
-    claimed = {int(k): v.decode() for k, v in client.hgetall(tournament_accounts_key(tournament_id)).items()}
+def queue_seat_account(pipe: Any, game_id: str, seat: int, account: str) -> None:
+    """``seat_account`` queued on a pipeline."""
+    pipe.hset(seat_accounts_key(game_id), mapping={f"s:{seat}": account, f"a:{account}": seat, "rated": 1})
+    pipe.zadd(account_games_key(account), {game_id: int(time.time() * 1000)}, nx=True)
+
+
+def tournament_accounts(client: Any, tournament_id: str) -> dict[int, str]:
+    """The tournament's entrants tied to accounts (entrant index -> account): read once for a whole round."""
+    return {int(k): v.decode() for k, v in client.hgetall(tournament_accounts_key(tournament_id)).items()}
+
+
+def queue_tournament_accounts(
+    pipe: Any, claimed: dict[int, str], game_id: str, players: Sequence[int]
+) -> None:
+    """When a round's game is made: its seats whose entrants are tied to accounts (idempotent), queued on a
+    pipeline, from the accounts read once for the round (``tournament_accounts``)."""
     for seat, player in enumerate(players):
         if player in claimed:
-            seat_account(client, game_id, seat, claimed[player])
+            queue_seat_account(pipe, game_id, seat, claimed[player])
 
 
 def ratings_key(game: str) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import redis
@@ -64,6 +64,24 @@ def owned(
         if keeper is not None:
             keeper.stop()
         client.eval(_RELEASE, 1, key, token)
+
+
+def take_many(client: Any, keys: Sequence[str], ttl_ms: int) -> tuple[str, list[str]]:
+    """``owned``'s taking for many keys in one pipeline (a standalone Redis): one token for all, and the
+    keys it took (the others are another owner's now: their work is left to that one)."""
+    token = secrets.token_hex(16)
+    pipe = client.pipeline(transaction=False)
+    for key in keys:
+        pipe.set(key, token, nx=True, px=ttl_ms)
+    return token, [key for key, took in zip(keys, pipe.execute(), strict=True) if took]
+
+
+def release_many(client: Any, keys: Sequence[str], token: str) -> None:
+    """Give back the keys ``token`` owns, in one pipeline (each only if still that owner's)."""
+    pipe = client.pipeline(transaction=False)
+    for key in keys:
+        pipe.eval(_RELEASE, 1, key, token)
+    pipe.execute()
 
 
 class _Renewer:

@@ -21,15 +21,25 @@ def people_key(tournament_id: str) -> str:
     return tournament_key(tournament_id, "people")
 
 
-def seat_people(client: Any, tournament_id: str, game_id: str, players: Sequence[int]) -> None:
-    """Give the people at this table their seats' tokens (idempotent: a round reopened sets the same)."""
+def people_digests(client: Any, tournament_id: str) -> dict[bytes, bytes]:
+    """Every person's key digest (player index as text -> digest): read once for a whole round."""
     digests: dict[bytes, bytes] = client.hgetall(people_key(tournament_id))
-    if not digests:
-        return
-    mapping = {
+    return digests
+
+
+def seat_tokens(digests: dict[bytes, bytes], players: Sequence[int]) -> dict[str, int]:
+    """One table's seat tokens (digest -> seat) of the people among ``players``."""
+    return {
         digests[str(player).encode()].decode(): seat
         for seat, player in enumerate(players)
         if str(player).encode() in digests
     }
-    if mapping:  # the gateway's seat tokens hash (services/gateway/auth.tokens_key)
-        client.hset(keys.game_key(game_id, "tokens"), mapping=mapping)
+
+
+def queue_seat_people(pipe: Any, digests: dict[bytes, bytes], game_id: str, players: Sequence[int]) -> None:
+    """Give the people at this table their seats' tokens in the gateway's seat tokens hash
+    (``services/gateway/access/auth.py``), queued on a pipeline, from the digests read once for the round
+    (``people_digests``); idempotent: a round reopened sets the same."""
+    mapping = seat_tokens(digests, players)
+    if mapping:
+        pipe.hset(keys.game_key(game_id, "tokens"), mapping=mapping)

@@ -11,43 +11,33 @@ Triggers: the fold worker's hook, when a tournament game ends (``TournamentTrigg
 
 from __future__ import annotations
 
-import contextlib
-import json
-import secrets
-from collections.abc import Sequence
 from typing import Any
 
+import msgspec
 import structlog
 from rq import Queue, Retry, get_current_job
 
 from domain import games_with_plugins
 from domain.engine import RuleViolation
-from domain.tournament import RoundPaired, State, TableFinished, TournamentCancelled, TournamentEvent
+from domain.tournament import RoundPaired, State, TableFinished, TournamentCancelled, TournamentEvent, fold
 from domain.tournament import rules as tournament_rules
-from domain.tournament.results import table_finished
-from events import ids, keys
+from events import ids
 from events.connection import connect
-from events.errors import GameExists, UnknownGame
 from events.store import EventStore, LoadedGame
 from events.tournament_store import LoadedTournament, TournamentStore, tournament_key
-from workers.botrunner import runners_alive
-from workers.jobs.account_ratings import seat_tournament_accounts
-from workers.jobs.archive_trigger import recorded_key, trim_archived
-from workers.jobs.bots import searches
-from workers.jobs.clock import read_clocks
+from workers.jobs.archive_trigger import recorded_key
 from workers.jobs.clock_due import arm_opened, claim_round, end_games
 from workers.jobs.failures import TRANSIENT, failure_reason
-from workers.jobs.fan_out import chunks, each
 from workers.jobs.ownership import owned
-from workers.jobs.people import seat_people
-from workers.jobs.schedule import make_scheduler
+from workers.jobs.round_open import game_statuses, open_round, tables_key
+from workers.jobs.round_results import StoredOutcome, forget_outcomes, keep_outcome, round_results
+from workers.jobs.round_trim import trim_recorded
 
 log = structlog.get_logger("tournament")
 
 TOURNAMENT_QUEUE = "hm-tournaments"
 ATTEMPTS = 8
 """Decide-and-append attempts on a conflict (another decision landed first) before giving up."""
-NAME_CHARS = 24
 
 
 def round_job_id(tournament_id: str, number: int) -> str:
@@ -87,16 +77,19 @@ def close_and_act(
         if token is None:
             log.info("round_close_busy", tournament_id=tournament_id, round=number)
             return []
-        events = close_round(store, tournaments, tournament_id, number)
-        after_decision(store, rq, tournaments, tournament_id, events, redis_url, partitions, plugins)
-        return events
-
-
-def _tables_key(tournament_id: str) -> str:
-    return tournament_key(tournament_id, "tables")
+        decided = close_round_state(store, tournaments, tournament_id, number)
+        after_decision(store, rq, decided, redis_url, partitions, plugins)
+        return decided.events
 
 
 # --- deciding -----------------------------------------------------------------------------------------
+
+
+class Decided(msgspec.Struct, frozen=True, kw_only=True):
+    """A decision's events and the tournament's state after them (what acting on it reads: no reload)."""
+
+    events: list[TournamentEvent]
+    state: State
 
 
 def decide(
@@ -104,149 +97,82 @@ def decide(
 ) -> list[TournamentEvent]:
     """Decide on the newest state with ``choose(state) -> events`` and append; on a conflict decide
     again. Returns the events appended (none when it was done before, or when ``choose`` has none)."""
+    return decide_state(tournaments, tournament_id, command_id, choose).events
+
+
+def decide_state(tournaments: TournamentStore, tournament_id: str, command_id: str, choose: Any) -> Decided:
+    """``decide``, with the state after the append: the state decided on with the events folded in (the
+    stream at the append is that state's events and these), or the state decided on when none."""
     for _ in range(ATTEMPTS):
         loaded = tournaments.load(tournament_id)
-        events: list[TournamentEvent] = choose(loaded.state)
+        chosen: list[TournamentEvent] | Decided = choose(loaded.state)
+        # A ``Decided`` from ``choose``: the state after was folded in deciding (a round's close rates every
+        # table as it records it), so it is not folded again, here or for the meta hash's status.
+        events = chosen.events if isinstance(chosen, Decided) else chosen
         if not events:
-            return []
-        result = tournaments.append(loaded, command_id, events)
+            return Decided(events=[], state=loaded.state)
+        after = chosen.state if isinstance(chosen, Decided) else fold(events, loaded.state)
+        result = tournaments.append(loaded, command_id, events, after)
         if result.status == "ok":
-            return events
+            return Decided(events=events, state=after)
         if result.status == "dup":
-            return []
+            return Decided(events=[], state=loaded.state)
     raise RuntimeError(f"tournament {tournament_id}: {command_id} kept conflicting")
-
-
-def game_statuses(store: EventStore, game_ids: Sequence[str]) -> dict[str, bytes | None]:
-    """Each game's status from its meta hash (``live``, ``finished``; ``None``: not created), in one trip."""
-    pipe = store.redis.pipeline(transaction=False)
-    for game_id in game_ids:
-        pipe.hget(keys.meta(game_id), "status")
-    return dict(zip(game_ids, pipe.execute(), strict=True))
-
-
-def _table_result(store: EventStore, state: State, number: int, table: int) -> TableFinished | None:
-    """A finished table's result from its game's outcome (``None`` while the game goes on)."""
-    played = state.rounds[number - 1]
-    game_id = played.games[table]
-    try:
-        loaded = store.load(game_id)
-    except UnknownGame:
-        return None
-    if loaded.state is None:  # no event read (a game trimmed under the reader): decided again later
-        return None
-    outcome = loaded.game.outcome(loaded.state)
-    if outcome is None:
-        return None
-    forfeited: list[int] = []
-    absent: list[int] = []
-    settings = state.settings
-    if settings.clocked:  # from the game's own log: anyone can check it
-        clocks = read_clocks(store, game_id)
-        forfeited = sorted(clocks.timeouts) if settings.on_timeout == "forfeit" else []
-        absent = [seat for seat in range(len(played.pairing.tables[table])) if seat not in clocks.moved]
-    seats = played.pairing.tables[table]
-    return table_finished(number, table, seats, outcome, loaded.hash, game=settings.game,
-                          forfeited_seats=forfeited, absent_seats=absent)  # fmt: skip
 
 
 def close_round(
     store: EventStore, tournaments: TournamentStore, tournament_id: str, number: int
 ) -> list[TournamentEvent]:
     """Record every table of round ``number`` if all have finished, and pair the next round."""
+    return close_round_state(store, tournaments, tournament_id, number).events
 
-    def choose(state: State) -> list[TournamentEvent]:
+
+def close_round_state(
+    store: EventStore, tournaments: TournamentStore, tournament_id: str, number: int
+) -> Decided:
+    """``close_round``, with the state after it. The tables' results are read in one batch
+    (``round_results``: each game's stored outcome, a cold load only for a game without one)."""
+
+    def choose(state: State) -> list[TournamentEvent] | Decided:
         if len(state.rounds) < number or state.status not in ("running", "paused"):
             return []
         played = state.rounds[number - 1]
         missing = [t for t, r in enumerate(played.results) if r is None]
-        statuses = game_statuses(store, [played.games[t] for t in missing])
-        if any(status != b"finished" for status in statuses.values()):
+        results = round_results(store, state, number, missing) if missing else None
+        if not results:
             return []
-        results = each(lambda t: _table_result(store, state, number, t), missing)
-        if not missing or any(r is None for r in results):
-            return []
-        return tournament_rules.record_tables(state, [r for r in results if r is not None])
+        events, after = tournament_rules.record_tables_state(state, results)
+        return Decided(events=events, state=after)
 
-    return decide(tournaments, tournament_id, f"close-r{number}", choose)
+    return decide_state(tournaments, tournament_id, f"close-r{number}", choose)
 
 
 # --- acting on decisions ---------------------------------------------------------------------------------
 
 
-def open_round(
-    store: EventStore,
-    rq: Any,
-    state: State,
-    paired: RoundPaired,
-    redis_url: str,
-    partitions: int,
-    plugins: tuple[str, ...],
-) -> None:
-    """Create the round's games (each with a fresh secret seed; an existing one is left alone) with the
-    entrants' bots in their seats, their names on the seats and the people's keys as their seats' tokens,
-    and set the bots going (their turns on ``rq``, the rq queues' Redis, unless a bot runner is live)."""
-    scheduler = make_scheduler(rq, redis_url, 0.0, partitions, plugins)
-    runners = runners_alive(store.redis)  # a live bot runner finds the new games on its own
-    store.redis.hset(_tables_key(state.tournament_id), f"r{paired.round}", len(paired.tables))
-    statuses = game_statuses(store, paired.games)
-    game = store.games[state.settings.game]
-
-    def open_table(table: tuple[tuple[int, ...], str]) -> None:
-        players, game_id = table
-        bots = {seat: state.entrants[p].bot or "" for seat, p in enumerate(players) if state.entrants[p].bot}
-        if statuses.get(game_id) is None:  # not created yet (or lost in a crash before it was)
-            with contextlib.suppress(GameExists):
-                store.create(
-                    state.settings.game, game_id, len(players), state.settings.options,
-                    secrets.token_bytes(32), bots=bots, tournament=True,
-                )  # fmt: skip
-        seat_people(store.redis, state.tournament_id, game_id, players)
-        seat_tournament_accounts(store.redis, state.tournament_id, game_id, players)  # rated for accounts
-        name_seats(store.redis, game_id, [state.entrants[p].name for p in players])
-        # A live runner plays all but the search bots' turns: a table with none has nothing to enqueue.
-        searching = any(searches(game, bot) for bot in bots.values())
-        if statuses.get(game_id) != b"finished" and (searching or not runners):
-            scheduler.ensure(game_id, store.load(game_id), only_searching=runners)
-
-    # 8 at a time: their first moves reach the fold worker as a burst of cold loads, which it now folds
-    # keeping its leases (renewed within a step) and its cache (issue 42).
-    each(open_table, list(zip(paired.tables, paired.games, strict=True)))
-
-
-def name_seats(client: Any, game_id: str, names: Sequence[str]) -> None:
-    """The entrants' names on their seats, where the gateway keeps a game's names (presentation only:
-    ``services/gateway/api/names.py``): cut to the 24 printable characters a name may have there."""
-    shown = ["".join(c for c in " ".join(n.split()) if c.isprintable())[:NAME_CHARS] for n in names]
-    client.hset(keys.game_key(game_id, "spectating"), "names", json.dumps(shown))
-
-
 def after_decision(
     store: EventStore,
     rq: Any,
-    tournaments: TournamentStore,
-    tournament_id: str,
-    events: Sequence[TournamentEvent],
+    decided: Decided,
     redis_url: str,
     partitions: int,
     plugins: tuple[str, ...],
 ) -> None:
-    """Trim the games whose tables it recorded (archived ones; ``trim_archived``), open any round it paired,
-    end the games of a tournament it cancelled (``clock_due.end_games``)."""
-    recorded = [e for e in events if isinstance(e, TableFinished)]
+    """Act on a decision with the state it left (no reload): trim the games whose tables it recorded
+    (archived ones; ``trim_archived``), open any round it paired, end the games of a tournament it
+    cancelled (``clock_due.end_games``)."""
+    state, tid = decided.state, decided.state.tournament_id
+    recorded = [e for e in decided.events if isinstance(e, TableFinished)]
     if recorded:
-        state = tournaments.load(tournament_id).state
         game_ids = [state.rounds[e.round - 1].games[e.table] for e in recorded]
-        store.redis.sadd(recorded_key(tournament_id), *game_ids)
-        each(lambda part: trim_archived(store, part), chunks(game_ids))
-    for event in events:
+        store.redis.sadd(recorded_key(tid), *game_ids)
+        forget_outcomes(store.redis, tid, [e.round for e in recorded])
+        trim_recorded(store, tid, game_ids)  # archived ones, in batches
+    for event in decided.events:
         if isinstance(event, RoundPaired):
-            state = tournaments.load(tournament_id).state
             open_round(store, rq, state, event, redis_url, partitions, plugins)
             arm_opened(store, state.settings, event.games, partitions)  # each game's first deadline
-        if isinstance(event, TournamentCancelled) and (
-            current := tournaments.load(tournament_id).state.current()
-        ):
+        if isinstance(event, TournamentCancelled) and (current := state.current()):
             end_games(
                 store.redis, [g for g, s in game_statuses(store, current.games).items() if s == b"live"]
             )
@@ -298,17 +224,22 @@ class TournamentTrigger:
         self.plugins = plugins
 
     def __call__(self, game_id: str, loaded: LoadedGame) -> None:
-        if not loaded.meta.tournament or loaded.game.outcome(loaded.state) is None:
+        outcome = loaded.game.outcome(loaded.state) if loaded.meta.tournament else None
+        if outcome is None:
             return
         parsed = ids.parse_tournament_game_id(game_id)
         if parsed is None:
             return
         tid, number, _ = parsed
         pipe = self.redis.pipeline(transaction=False)
+        # The outcome, at the position it is of: the round's close reads it instead of loading the game.
+        keep_outcome(
+            pipe, tid, number, game_id, StoredOutcome(seq=loaded.seq, hash=loaded.hash, outcome=outcome)
+        )
         pipe.sadd(_done_key(tid, number), game_id)
         pipe.scard(_done_key(tid, number))
-        pipe.hget(_tables_key(tid), f"r{number}")
-        _, done, tables = pipe.execute()
+        pipe.hget(tables_key(tid), f"r{number}")
+        _, _, done, tables = pipe.execute()
         if tables is not None and done >= int(tables):
             enqueue_round(self.queue, self.redis_url, tid, number, self.partitions, self.plugins)
 
@@ -387,13 +318,13 @@ def run_decision(
     failed = tournaments.failure(tournament_id)
     if failed is not None:
         raise RuleViolation("tournament.failed", f"the tournament failed and is set aside: {failed}")
-    events = decide(tournaments, tournament_id, command_id, verb)
+    decided = decide_state(tournaments, tournament_id, command_id, verb)
     try:
-        after_decision(store, rq, tournaments, tournament_id, events, redis_url, partitions, plugins)
+        after_decision(store, rq, decided, redis_url, partitions, plugins)
     except TRANSIENT:
         raise
     except Exception as exc:
         log.exception("tournament_failed", tournament_id=tournament_id, command_id=command_id)
         tournaments.mark_failed(tournament_id, failure_reason(exc))
         raise RuleViolation("tournament.failed", f"the tournament failed: {failure_reason(exc)}") from exc
-    return events
+    return decided.events

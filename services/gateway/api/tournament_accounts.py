@@ -2,7 +2,7 @@
 given, so that his tournament games are rated with his account's rating and listed among his games.
 
 From then on, each round's game seats the account as well as the key (``workers/jobs/account_ratings.py``,
-``seat_tournament_accounts``); the table he sits at now, if its game is still being played, is tied at once.
+``queue_tournament_accounts``); the table he sits at now, if its game is still being played, is tied at once.
 An entrant is tied to one account, and an account to one entrant of a tournament.
 """
 
