@@ -171,3 +171,11 @@ def test_the_table_clocks_are_those_offered() -> None:
     assert len(presets) >= 4 and all(PRESETS[name].label() == label for name, label in presets)
     ranges = re.findall(r'"(minutes|increment_s|hours)": (\d+)-(\d+)', text)
     assert {field: (int(low), int(high)) for field, low, high in ranges} == LIMITS
+
+
+def test_what_a_seat_out_of_time_becomes_is_each_choice_offered() -> None:
+    """The guide's list under "What a seat out of time becomes" has one item for each ``on_timeout``."""
+    from workers.jobs.table_clocks import ON_TIMEOUT
+
+    section = read("docs/guide.md").split("What a seat out of time becomes", 1)[1].split("**Presence**")[0]
+    assert re.findall(r"^- `([a-z]+)`", section, re.M) == list(ON_TIMEOUT)
