@@ -18,6 +18,7 @@ import { keepInMyGames } from "./shell/my-games.js";
 import { showRematch } from "./shell/rematch.js";
 import { Presence } from "./shell/presence.js";
 import { Receipts } from "./shell/receipts.js";
+import { SeatControls } from "./shell/seat-controls.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
@@ -46,7 +47,7 @@ function sendCommand(command) {
 }
 const viewCache = new Map();
 
-const context = () => ({ people: S.people, viewer: S.viewer, bots: S.info.bots, final: S.live && S.live.status === "finished" });
+const context = () => ({ people: S.people, viewer: S.viewer, bots: S.info.bots, game: S.info.game, final: S.live && S.live.status === "finished" });
 
 function notice(text, kind) {
   $("notice").replaceChildren(text ? el("div", { class: "notice " + kind }, text) : "");
@@ -375,6 +376,9 @@ async function start() {
   $("seat-info").replaceChildren(S.viewer === null ? t("game.watching") : el("span", {}, tNodes("game.you_play", { who: S.people.who(S.viewer) })),
     token ? el("a", { href: "#", id: "leave", onclick: leave }, " ", t("game.watch_instead")) : "");
   if (S.viewer !== null && !body.tournament && body.status !== "finished") $("seat-info").append(" ", resignControl({ gameId, token }));
+  const seats = new SeatControls({ gameId, token, viewer: S.viewer, people: S.people, announcer }); // take back, vote
+  clocks.onClock = (clock) => seats.take(clock);
+  $("seat-info").after(seats.box);
   if (S.viewer !== null) keepInMyGames(gameId, token);
   log = new GameLog($("log"), S.board, context);
   chat = new Chat($("chat"), gameId, S.viewer, token);

@@ -22,7 +22,7 @@ const sitsAt = (table) => Boolean(me) && table.seated.some((n) => n.toLowerCase(
 
 function clockLine(table) {
   if (!table.clock || table.clock === "no clock") return "";
-  const up = t(table.on_timeout === "drop" ? "tables.timeout_drop" : "tables.timeout_bot");
+  const up = t({ drop: "tables.timeout_drop", vote: "tables.timeout_vote" }[table.on_timeout] || "tables.timeout_bot");
   return el("div", { class: "table-clock" }, "⏱ ", table.clock, " · ", up);
 }
 

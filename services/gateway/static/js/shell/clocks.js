@@ -23,7 +23,7 @@ export function clockText(ms) {
 
 /** What the clock does when a seat's time is up: a tournament's default move, a table's stand-in bot. */
 function upWords(c) {
-  return t(c.on_timeout === "bot" ? "clock.up_bot" : "clock.up_default");
+  return t(c.on_timeout === "bot" ? "clock.up_bot" : c.on_timeout === "vote" ? "clock.up_vote" : "clock.up_default");
 }
 
 /** Whether `left` ms of a `limit` is close enough to the end to warn. */
@@ -78,6 +78,7 @@ export class MoveClocks {
     this.clock = clock;
     this.offset = clock.now_ms - at; // the server's now was read about halfway through the request
     this.tick();
+    if (this.onClock) this.onClock(clock); // the seat controls (shell/seat-controls.js): take back, vote
   }
 
   /** An event frame: a move the clock played is said in the live region. */
@@ -104,7 +105,7 @@ export class MoveClocks {
     const nearest = limits.reduce((a, b) => (b.left < a.left ? b : a));
     const timedOut = c.seats[seat] && c.seats[seat].timeouts > 0;
     const forfeited = (c.on_timeout === "forfeit" || c.on_timeout === "drop") && timedOut;
-    const away = c.on_timeout === "bot" && c.seats[seat] && c.seats[seat].away;
+    const away = (c.on_timeout === "bot" || c.on_timeout === "vote") && c.seats[seat] && c.seats[seat].away;
     return { ...nearest, acting, forfeited, away, warning: acting && !away && warns(nearest.left, nearest.limit) };
   }
 

@@ -2,6 +2,7 @@
 // Replay uses the same moves: move k ends with the last event of the k-th command after the set-up.
 import { el } from "../dom.js";
 import { timeoutLine } from "./clocks.js";
+import { seatLine } from "./seat-controls.js";
 
 export class GameLog {
   constructor(root, board, context) {
@@ -40,7 +41,8 @@ export class GameLog {
   line(move, item) {
     let text = null;
     try {
-      text = item.event ? this.board.describe(item.event, { ...this.context(), seat: item.seat }) : null;
+      const seat = item.event ? seatLine(item.event, this.context().people) : null; // who plays a seat
+      text = seat !== undefined ? seat : this.board.describe(item.event, { ...this.context(), seat: item.seat });
     } catch (e) {
       text = null;
     }

@@ -33,7 +33,7 @@ export function finalTable(view, outcome, ctx, board) {
   const lines = outcome.ranking.map((seat, place) => {
     const parts = board.breakdown ? board.breakdown(view, outcome, seat, ctx) : [];
     return el("tr", { "data-seat": seat },
-      el("td", { class: "place" }, place === 0 || outcome.scores[seat] !== outcome.scores[outcome.ranking[place - 1]] ? `${place + 1}.` : ""),
+      el("td", { class: "place" }, `${placeOf(outcome, place, ctx.game)}.`),
       el("td", {}, people.who(seat), outcome.winners.includes(seat) ? el("span", { class: "tag win" }, t("players.winner")) : ""),
       el("td", { class: "score" }, el("b", {}, outcome.scores[seat]),
         parts.length ? el("div", { class: "parts" }, parts.map(([label, value]) => el("span", {}, `${label}: `, el("b", {}, value)))) : ""));
@@ -42,6 +42,20 @@ export function finalTable(view, outcome, ctx, board) {
     el("h2", {}, t("players.final")),
     el("table", { id: "final-table" }, el("tr", {}, head.map((h) => el("th", {}, h))), lines),
     outcome.tie_break ? el("p", { class: "tie" }, tieBreak(outcome.tie_break, people)) : "");
+}
+
+/** Games whose rulebook leaves a tie standing: equal scores share the place (domain/tournament/results.py's
+ * TIES_SHARED, as the ratings place them); elsewhere only an outcome that names no tie-break shares. */
+const TIES_SHARED = new Set(["manila", "elcapitan"]);
+
+/** The place (1-based) of the `index`-th seat of the ranking: a tie shows the shared place on every row of
+ * it ("2." and "2."), never a blank (issue 44). */
+export function placeOf(outcome, index, game) {
+  if (!TIES_SHARED.has(game) && outcome.tie_break) return index + 1;
+  const score = outcome.scores[outcome.ranking[index]];
+  let first = index;
+  while (first > 0 && outcome.scores[outcome.ranking[first - 1]] === score) first--;
+  return first + 1;
 }
 
 /** The rules' tie-break note names seats ("seat 0 before seat 2 on treasury"): say their names. */

@@ -1,5 +1,5 @@
 // Presence that tells the truth (issue 44): each player's dot and word in the players' panel (online, away,
-// offline) from their pages' beats (`/api/games/{id}/presence`, services/gateway/api/presence_http.py), and
+// offline; "bot" for a bot's seat and a resigned one) from their pages' beats (`/api/games/{id}/presence`, services/gateway/api/presence_http.py), and
 // the header's "connected" only while frames arrive: the page pings its socket every BEAT_MS, and a socket
 // with no frame at all (pong, event, anything) for SILENT_MS is said to be offline and closed, so that the
 // page's reconnecting starts, instead of a header saying "connected" over a dead line.
@@ -9,8 +9,8 @@ import { api, bearer } from "../net.js";
 
 const BEAT_MS = 5000;
 const SILENT_MS = 12_000;
-const WORDS = { online: t("presence.online"), away: t("presence.away"), offline: t("presence.offline") };
-const TITLES = { online: t("presence.online_title"), away: t("presence.away_title"), offline: t("presence.offline_title") };
+const WORDS = { online: t("presence.online"), away: t("presence.away"), offline: t("presence.offline"), bot: t("presence.bot") };
+const TITLES = { online: t("presence.online_title"), away: t("presence.away_title"), offline: t("presence.offline_title"), bot: t("presence.bot_title") };
 
 export class Presence {
   /** `ctx`: {gameId, token, viewer, setConn} — `setConn`: the page's header line. */

@@ -1,0 +1,148 @@
+"""Issue 44 in the browser, at 390 and 1360 px: what happens to a seat is said in the game's log and done by
+a control on the page, every step an event of the game's log (``domain/seat_control.py``).
+
+- The table clock hands Bob's seat to the stand-in bot: his page offers "Take my seat back" and both logs say
+  so; he takes it back (the button goes, both logs say it); then he resigns, both logs say that too, and Ann's
+  players' panel shows his seat as a bot's.
+- At a table opened with "the others vote to end it", Bob's time runs out: Ann's page asks her to end the game
+  or play on; she ends it, both pages show the final table with Bob last, and the ratings count it his loss.
+- The final table shows a tie's shared place on each of its rows.
+
+The clock's part after Bob's timeout (``TimeOutSeat``) is sent as its hook sends it behind an applied timeout
+(``workers/jobs/clock.seat_after_timeout``): the fold worker applies a timeout only once the log's own times
+make it due, ten minutes into a real-time game. Real pieces: the gateway, its fold worker with the rating and
+clock hooks wired as ``workers/runner.py`` wires them, headless Chromium."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+
+from events import codec
+from events.clocks import seat_clocks
+from events.command_ids import timeout_command_id
+from tests.browser.people import join_from_lobby, person, scrolls_sideways
+from tests.browser.rating_scene import TRUSTING
+from tests.gateway.harness import ServerThread, running_stack
+from tests.players.test_rated_tables import ratings_of
+from tests.players.test_resign import Hooks
+from tests.support.pipeline import services_for
+from workers.jobs.clock import seat_after_timeout
+
+pytestmark = [pytest.mark.browser, pytest.mark.redis]
+
+WAIT_MS = 20_000  # generous: a loaded 2-core machine
+
+
+@pytest.fixture
+def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
+    with running_stack(
+        redis_url, bot_delay_s=0.0, limits=TRUSTING, on_applied=lambda _: Hooks(redis_url)
+    ) as server:
+        yield server
+
+
+def open_and_join(ann: Any, bob: Any, on_timeout: str) -> str:
+    ann.locator("#table-game").select_option("eic")
+    ann.locator("#table-seats").select_option("2")
+    ann.locator("#table-clock").select_option("rapid")
+    ann.locator("#table-timeout").select_option(on_timeout)
+    ann.locator("#open-table button[type=submit]").click()
+    return join_from_lobby(ann, bob, "East India")
+
+
+def bobs_time_runs_out(redis_url: str, game_id: str, then: str) -> None:
+    """What the clock's hook sends behind Bob's timeout (seat 1)."""
+    services = services_for(redis_url)
+    loaded = services.store.load(game_id)
+    clocks = seat_clocks(services.store.read(game_id))
+    clocks.last_command_id = timeout_command_id(loaded.meta.seed, loaded.seq, 1)
+    after = seat_after_timeout(loaded, clocks, then)
+    assert after is not None
+    seat, command, command_id = after
+    services.bus.submit(game_id, seat, codec.encode_command(command), command_id, origin="clock")
+
+
+def log_says(page: Any, text: str) -> None:
+    page.locator("#log .line", has_text=text).first.wait_for(timeout=WAIT_MS)
+
+
+@pytest.mark.parametrize("width", [390, 1360])
+def test_a_seat_handed_to_the_bot_is_taken_back_and_a_resignation_is_in_the_log(
+    browser: Any, stack: ServerThread, redis_url: str, width: int
+) -> None:
+    ann, bob = person(browser, stack.base, "Ann", width), person(browser, stack.base, "Bob", width)
+    game_id = open_and_join(ann, bob, "bot")
+    bobs_time_runs_out(redis_url, game_id, "bot")
+    back = bob.locator("#take-seat-back")
+    back.wait_for(timeout=WAIT_MS)
+    assert "a bot plays your seat" in bob.locator("#seat-bot").inner_text()
+    box = back.bounding_box()
+    assert box is not None and box["height"] >= 44 and box["width"] >= 44  # a finger's target
+    for page in (ann, bob):
+        log_says(page, "Bob's time ran out: a bot plays the seat")
+    back.click()
+    bob.locator("#seat-said", has_text="You play your seat again").wait_for(timeout=WAIT_MS)
+    for page in (ann, bob):
+        log_says(page, "Bob took their seat back from the bot")
+    bob.locator("#take-seat-back").wait_for(state="detached", timeout=WAIT_MS)
+
+    bob.locator("#resign").click()
+    bob.locator("#resign-yes").click()
+    bob.locator("#resign-said", has_text="You resigned").wait_for(timeout=WAIT_MS)
+    for page in (ann, bob):
+        log_says(page, "Bob resigned: a bot plays the seat to the end")
+    ann.locator("li.player[data-seat='1'] .presence[data-presence='bot']").wait_for(timeout=WAIT_MS)
+    kinds = [e.type for e in services_for(redis_url).store.read(game_id)]
+    assert [k for k in kinds if k.startswith("Seat")] == ["SeatHandedToBot", "SeatTakenBack", "SeatResigned"]
+    for page in (ann, bob):
+        assert not scrolls_sideways(page) and not page.errors, page.errors
+    ann.context.close()
+    bob.context.close()
+
+
+@pytest.mark.parametrize("width", [390, 1360])
+def test_the_others_vote_to_end_the_game_and_the_absent_player_is_last(
+    browser: Any, stack: ServerThread, redis_url: str, width: int
+) -> None:
+    ann, bob = person(browser, stack.base, "Ann", width), person(browser, stack.base, "Bob", width)
+    game_id = open_and_join(ann, bob, "vote")
+    bobs_time_runs_out(redis_url, game_id, "vote")
+    ballot = ann.locator("#end-vote")
+    ballot.wait_for(timeout=WAIT_MS)
+    assert "Bob is placed last" in ballot.inner_text()
+    assert bob.locator("#end-vote").count() == 0  # the absent player does not vote
+    log_says(ann, "Bob's time ran out: the others vote whether to end the game")
+    end = ann.locator("#vote-end")
+    box = end.bounding_box()
+    assert box is not None and box["height"] >= 44
+    end.click()
+    for page in (ann, bob):
+        page.locator("#final-table").wait_for(timeout=WAIT_MS)
+        log_says(page, "The players voted to end the game")
+        rows = page.locator("#final-table tr[data-seat]")
+        assert rows.nth(rows.count() - 1).get_attribute("data-seat") == "1"  # Bob last
+        assert not scrolls_sideways(page) and not page.errors, page.errors
+    changes = {r["account"].lower(): r for r in ratings_of(stack.base, game_id)["changes"]}
+    assert changes["bob"]["abandoned"] and changes["bob"]["place"] > changes["ann"]["place"], changes
+    ann.context.close()
+    bob.context.close()
+
+
+def test_a_tie_shows_its_shared_place_on_each_row(browser: Any, stack: ServerThread) -> None:
+    """The final table's places (``shell/players.js`` ``placeOf``), read in the page's own module."""
+    page = person(browser, stack.base, "Ann", 390)
+    places = page.evaluate(
+        """async () => {
+          const { placeOf } = await import("/static/js/shell/players.js");
+          const tied = { ranking: [2, 0, 1, 3], scores: [113, 113, 140, 90], winners: [2], tie_break: "shared" };
+          const broken = { ...tied, tie_break: "seat 0 before seat 1 on treasury" };
+          const row = (o, game) => o.ranking.map((_, i) => placeOf(o, i, game));
+          return [row(tied, "manila"), row(broken, "eic"), row({ ...tied, tie_break: "" }, "eic")];
+        }"""
+    )
+    assert places == [[1, 2, 2, 4], [1, 2, 3, 4], [1, 2, 2, 4]]
+    page.context.close()
