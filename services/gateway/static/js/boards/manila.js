@@ -1,6 +1,7 @@
 // Manila: the river with its three routes (fields 0–13, the pirates' 13), the boats with their priced
 // seats, harbour and shipyard, pirate boat, pilots, insurance, the black market and the last dice.
 import { svg, tip } from "../dom.js";
+import { t } from "../i18n.js";
 import { describe, path } from "./manila-words.js";
 
 const GOODS = ["jade", "silk", "nutmeg", "ginseng"];
@@ -13,11 +14,13 @@ const TRACK = [0, 5, 10, 20, 30];
 const DOCK_COSTS = [4, 3, 2];
 const DOCK_PAYS = [6, 8, 15];
 const OTHER = {
-  pirate: ["Pirate", 5, "boards a boat on field 13 after the second roll, plunders after the third"],
-  small_pilot: ["Small pilot", 2, "moves one boat one field forward or back before the last roll"],
-  big_pilot: ["Big pilot", 5, "moves boats up to two fields in all before the last roll"],
-  insurance: ["Insurance", 0, "gets 10 pesos now; pays the harbour or shipyard claims of lost boats"],
+  pirate: [t("manila.crew.pirate"), 5, t("manila.crew.pirate_what")],
+  small_pilot: [t("manila.crew.small_pilot"), 2, t("manila.crew.small_pilot_what")],
+  big_pilot: [t("manila.crew.big_pilot"), 5, t("manila.crew.big_pilot_what")],
+  insurance: [t("manila.crew.insurance"), 0, t("manila.crew.insurance_what")],
 };
+const GOOD_NAMES = { jade: t("manila.good.jade"), silk: t("manila.good.silk"), nutmeg: t("manila.good.nutmeg"), ginseng: t("manila.good.ginseng") };
+const good = (g) => GOOD_NAMES[g] || g;
 const NARROW = "(max-width: 700px)";
 // Where things go: side by side on a wide screen; on a phone (500 wide, larger type) each boat's card
 // sits above its route of narrower fields, and the docks, crew and market stack below.
@@ -182,11 +185,12 @@ function dice(view, ctx) {
   const last = lastRoll(ctx.events || []);
   const g = svg("g", { class: "dice" });
   const hm = view.harbour_master;
-  g.append(svg("text", { x: 6, y: 24, class: "headline" }, `Voyage ${view.voyage}`,
-    hm === null || hm === undefined ? "" : ` · harbour master ${ctx.people.name(hm)}`, view.phase === "auction" && view.high_bid ? ` · high bid ${view.high_bid} (${ctx.people.name(view.high_bidder)})` : ""));
+  g.append(svg("text", { x: 6, y: 24, class: "headline" }, t("manila.voyage", { n: view.voyage }),
+    hm === null || hm === undefined ? "" : ` · ${t("manila.harbour_master", { name: ctx.people.name(hm) })}`,
+    view.phase === "auction" && view.high_bid ? ` · ${t("manila.high_bid", { n: view.high_bid, name: ctx.people.name(view.high_bidder) })}` : ""));
   if (!last || ["over", "auction", "buy_share", "load"].includes(view.phase)) return g;
   const [dx, dy] = L === WIDE ? [610, 4] : [6 + 60, 34];
-  g.append(svg("text", { x: dx - 10, y: dy + 20, class: "small", "text-anchor": "end" }, `roll ${last.roll}`));
+  g.append(svg("text", { x: dx - 10, y: dy + 20, class: "small", "text-anchor": "end" }, t("manila.roll", { n: last.roll })));
   last.values.forEach((v, i) => g.append(svg("g", {},
     svg("rect", { x: dx + i * 34, y: dy, width: 28, height: 28, rx: 6, fill: GOOD_COLOUR[last.goods[i]] || "#555" }),
     svg("text", { x: dx + 14 + i * 34, y: dy + 20, "text-anchor": "middle", class: "die" + onGood(last.goods[i]) }, v), tip(`${last.goods[i] || "die"}: ${v}`))));
@@ -198,47 +202,50 @@ function draw(view, ctx) {
   L = narrow ? NARROW_LAYOUT : WIDE;
   // While loading, the cargo tiles lie below the rest; the black market must not be cut off either.
   const height = view.phase === "load" ? Math.max(L.height, L.cargo(3)[1] + 48) : L.height;
-  return svg("svg", { viewBox: `0 0 ${L.width} ${height}`, class: `board board-manila${narrow ? " narrow" : ""}`, role: "img", "aria-label": "Manila board" },
+  return svg("svg", { viewBox: `0 0 ${L.width} ${height}`, class: `board board-manila${narrow ? " narrow" : ""}`, role: "img", "aria-label": t("manila.board") },
     dice(view, ctx), river(view, ctx), docks(view, ctx), crew(view, ctx), market(view), cargoTiles(view, ctx));
 }
 
 export default {
   draw,
-  scoreName: "Wealth (pesos)",
+  scoreName: t("manila.wealth"),
   money(view, seat) {
     const p = view.players[seat];
-    const cash = `${p.cash} peso${Math.abs(p.cash) === 1 ? "" : "s"}`;
+    const cash = t(Math.abs(p.cash) === 1 ? "manila.peso" : "manila.pesos", { n: p.cash });
     // One's own shares are named (the view holds them for their owner alone), the others' counted.
-    const held = p.shares ? (p.shares.length ? `shares: ${p.shares.join(", ")}` : "no shares") : `${p.share_count} share${p.share_count === 1 ? "" : "s"}`;
-    const pledged = p.mortgaged ? (p.mortgaged.length ? ` (pledged: ${p.mortgaged.join(", ")})` : "") : p.mortgaged_count ? ` (${p.mortgaged_count} pledged)` : "";
+    const held = p.shares ? (p.shares.length ? t("manila.shares_named", { list: p.shares.map(good).join(", ") }) : t("manila.no_shares"))
+      : t(p.share_count === 1 ? "manila.share_count_one" : "manila.share_count", { n: p.share_count });
+    const pledged = p.mortgaged ? (p.mortgaged.length ? ` (${t("manila.pledged_named", { list: p.mortgaged.map(good).join(", ") })})` : "")
+      : p.mortgaged_count ? ` (${t("manila.pledged_count", { n: p.mortgaged_count })})` : "";
     return `${cash} · ${held}${pledged}`;
   },
   /** The key numbers beside the choice on a phone: the boats (field, cargo's worth), the black market's
    * prices, the crew's places (who sits there or its cost) and the viewer's cash. */
   facts(view, ctx) {
     const who = (s) => (s === null || s === undefined ? null : ctx.people.name(s));
-    const spot = (key, seat) => who(seat) || (key === "insurance" ? "free (gets 10)" : `free (${OTHER[key][1]})`);
+    const spot = (key, seat) => who(seat) || (key === "insurance" ? t("manila.free_insurance") : t("manila.free", { cost: OTHER[key][1] }));
     const pirates = view.pirates.map((s) => spot("pirate", s)).join(", ");
     const lines = [
-      ["Boats", view.boats.map((b) => `${b.good} ${CARGO[b.good]} at ${b.berth || `field ${b.position}`}`).join(" · ") || `not loaded yet; cargo worth ${GOODS.map((g) => `${g} ${CARGO[g]}`).join(" · ")}`],
-      ["Black market", GOODS.map((g, i) => `${g} ${TRACK[view.market[i]]}`).join(" · ")],
-      ["Crew", `pirates ${pirates} · small pilot ${spot("small_pilot", view.small_pilot)} · big pilot ${spot("big_pilot", view.big_pilot)} · insurance ${spot("insurance", view.insurance)}`],
+      [t("manila.facts.boats"), view.boats.map((b) => t("manila.facts.boat", { good: good(b.good), cargo: CARGO[b.good], at: b.berth || t("manila.facts.field", { n: b.position }) })).join(" · ")
+        || t("manila.facts.not_loaded", { list: GOODS.map((g) => `${good(g)} ${CARGO[g]}`).join(" · ") })],
+      [t("manila.facts.market"), GOODS.map((g, i) => `${good(g)} ${TRACK[view.market[i]]}`).join(" · ")],
+      [t("manila.facts.crew"), t("manila.facts.crew_line", { pirates, small: spot("small_pilot", view.small_pilot), big: spot("big_pilot", view.big_pilot), insurance: spot("insurance", view.insurance) })],
     ];
-    if (ctx.viewer !== null && ctx.viewer !== undefined) lines.push(["Your cash", `${view.players[ctx.viewer].cash} pesos`]);
+    if (ctx.viewer !== null && ctx.viewer !== undefined) lines.push([t("manila.facts.cash"), t("manila.pesos", { n: view.players[ctx.viewer].cash })]);
     return lines;
   },
   breakdown(view, outcome, seat) {
     const p = view.players[seat];
     const price = (g) => TRACK[view.market[GOODS.indexOf(g)]];
     const worth = (p.shares || []).reduce((sum, g) => sum + price(g), 0);
-    const held = (p.shares || []).map((g) => `${g} at ${price(g)}`).join(", ");
-    const parts = [["cash", p.cash], [held ? `shares (${held})` : "no shares", worth]];
-    if ((p.mortgaged || []).length) parts.push(["loans", -15 * p.mortgaged.length]);
+    const held = (p.shares || []).map((g) => t("manila.share_at", { good: good(g), price: price(g) })).join(", ");
+    const parts = [[t("manila.cash"), p.cash], [held ? t("manila.shares_worth", { list: held }) : t("manila.no_shares"), worth]];
+    if ((p.mortgaged || []).length) parts.push([t("manila.loans"), -15 * p.mortgaged.length]);
     return parts;
   },
   prompt(view) {
-    const prompts = { auction: "bid for the harbour master's office", buy_share: "the harbour master may buy a share", load: "load the boats: one good stays ashore, then the start fields",
-      place: "place an accomplice", pilot: `the ${view.pilot_turn} pilot may move boats`, boarding: "pirates may board a boat on field 13", captain: "the pirate captain sends the plundered boat", plunder: "pirates plunder" };
+    const prompts = { auction: t("manila.prompt.auction"), buy_share: t("manila.prompt.buy_share"), load: t("manila.prompt.load"), place: t("manila.prompt.place"),
+      pilot: t(view.pilot_turn === "big" ? "manila.prompt.pilot_big" : "manila.prompt.pilot_small"), boarding: t("manila.prompt.boarding"), captain: t("manila.prompt.captain"), plunder: t("manila.prompt.plunder") };
     return prompts[view.phase] || view.phase.replace("_", " ");
   },
   path,
