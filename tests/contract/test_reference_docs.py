@@ -147,6 +147,39 @@ def test_the_installed_command_offers_the_verbs_the_parser_has() -> None:
     assert listed is not None and set(listed.group(1).split(",")) == set(verbs_of(cli()))
 
 
+# --- the HTTP API ---------------------------------------------------------------------------------------
+
+
+def routes() -> set[str]:
+    """Every path the gateway serves, as ``openapi.ENDPOINTS`` declares it (the app's routes are made from it)."""
+    from services.gateway.api.openapi import ENDPOINTS
+
+    return set(ENDPOINTS)
+
+
+def documented(path: str, text: str) -> bool:
+    """Whether the gateway's README names ``path``: whole, as ``…/last`` after its sibling, or among
+    ``a\\|b`` alternatives (``/api/tournaments/{id}/start\\|pause``); a parameter's name is free."""
+    path = re.sub(r"\{[^}]*\}", "{}", path)
+    parent, last = path.rsplit("/", 1)
+    among = re.escape(parent) + r"/(?:[a-z-]+\\\|)*" + re.escape(last) + r"(?![a-z-])"
+    return path in text or f"…/{last}" in text or re.search(among, text) is not None
+
+
+def test_every_route_is_in_the_gateways_readme() -> None:
+    text = re.sub(r"\{[^}]*\}", "{}", read("services/gateway/README.md"))
+    assert len(routes()) >= 50
+    assert sorted(path for path in routes() if not documented(path, text)) == []
+
+
+def test_an_undocumented_route_is_caught() -> None:
+    text = "`POST /api/tournaments/{}/start\\|pause`, `GET /api/tables/{}`, `POST …/join`"
+    assert documented("/api/tournaments/{tournament_id}/pause", text)
+    assert documented("/api/tables/{table_id}/join", text)
+    assert not documented("/api/tournaments/{tournament_id}/resume", text)
+    assert not documented("/api/games/{game_id}/undo", text)
+
+
 # --- games, hooks, command ids ------------------------------------------------------------------------------
 
 
