@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 import tomllib
+import typing
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -170,6 +171,20 @@ def test_every_route_is_in_the_gateways_readme() -> None:
     text = re.sub(r"\{[^}]*\}", "{}", read("services/gateway/README.md"))
     assert len(routes()) >= 50
     assert sorted(path for path in routes() if not documented(path, text)) == []
+
+
+def test_every_frame_of_the_socket_is_in_the_gateways_readme() -> None:
+    """Each kind of frame the game socket sends or takes (``ServerFrame``, ``ClientFrame``) is described."""
+    from services.gateway.api import protocol
+
+    section = read("services/gateway/README.md").split("## WebSocket", 1)[1].split("\n## ", 1)[0]
+    kinds = [
+        member.__struct_config__.tag
+        for frames in (protocol.ServerFrame, protocol.ClientFrame)
+        for member in typing.get_args(frames)
+    ]
+    assert len(kinds) >= 8
+    assert [kind for kind in kinds if not re.search(rf'`{kind}\b|"type": "{kind}"', section)] == []
 
 
 def test_an_undocumented_route_is_caught() -> None:
