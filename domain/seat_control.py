@@ -76,6 +76,10 @@ class VoteToEnd(Command, frozen=True, kw_only=True):
 SEAT_COMMANDS = (Resign, TakeSeatBack, TimeOutSeat, VoteToEnd)
 CLOCK_ONLY = frozenset({"TimeOutSeat"})
 """Command types no player may send (the gateway refuses them; ``verify`` checks their origin)."""
+OWN_ENDPOINTS = frozenset({"Resign", "TakeSeatBack", "VoteToEnd"})
+"""A player's seat commands, taken only by their endpoints (``/api/games/{id}/resign``, ``/take-back``,
+``/vote``), which check that a table made the game: in a tournament's or a bare game no stand-in bot would
+play a resigned seat, and its clock would never time it out."""
 
 
 # --- events ---------------------------------------------------------------------------------------------

@@ -52,3 +52,16 @@ def test_beats_read_as_online_away_and_offline(stack: ServerThread, redis_client
     assert presences(eve, game_id) == ["offline", "offline"]
     for client in (ann, bob, eve):
         client.close()
+
+
+def test_a_bots_seat_and_a_resigned_one_read_as_bot(stack: ServerThread) -> None:
+    """Issue 44: a bot's seat read "offline" (no page beats for it); it is a bot, as is a resigned seat's
+    stand-in (``SeatResigned`` in the log)."""
+    ann, bob = sign_up(stack.base, "ann"), sign_up(stack.base, "bob")
+    table = ann.post("/api/tables", json={"game": "race", "seats": 3, "bots": ["random"]}).json()
+    game_id = bob.post(f"/api/tables/{table['table_id']}/join").json()["game_id"]
+    assert presences(ann, game_id) == ["offline", "offline", "bot"]
+    assert bob.post(f"/api/games/{game_id}/resign").status_code == 200
+    assert presences(ann, game_id) == ["offline", "bot", "bot"]
+    for client in (ann, bob):
+        client.close()

@@ -88,6 +88,11 @@ def test_a_majority_of_the_others_ends_the_game_with_the_absent_player_last(
         f"/api/games/{game_id}/commands", json={"command": {"type": "TimeOutSeat", "then": "vote"}}
     )
     assert (faked.status_code, faked.json()["error"]) == (403, "clock_only_command")
+    bare = bob.post(f"/api/games/{game_id}/commands", json={"command": {"type": "Resign"}})
+    assert (bare.status_code, bare.json()["error"]) == (
+        409,
+        "seat_command_endpoint",
+    )  # its endpoint checks the table
     time_out_ann(redis_url, game_id)
     wait_until(lambda: "EndVoteOpened" in kinds(redis_url, game_id))
     shown = clock_of(bob, game_id)

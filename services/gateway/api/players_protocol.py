@@ -41,7 +41,7 @@ class OpenTable(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """Server bots in the last seats (``seats`` counts them); the other seats are for accounts."""
     clock: ClockChoice | None = None
     """Its game's clock: a preset (``{"preset": "rapid"}``) or custom values (``{"kind": "turn", "hours": 48}``),
-    and what a seat out of time becomes (``on_timeout``: ``bot`` or ``drop``); none: the idle limit alone
+    and what a seat out of time becomes (``on_timeout``: ``bot``, ``drop`` or ``vote``); none: the idle limit alone
     (``workers/jobs/table_clocks.py``)."""
     private: bool = False
     """Left out of the lobby's list: only those given its invite link (``/?table=<id>``) find it."""
