@@ -187,6 +187,14 @@ def test_every_frame_of_the_socket_is_in_the_gateways_readme() -> None:
     assert [kind for kind in kinds if not re.search(rf'`{kind}\b|"type": "{kind}"', section)] == []
 
 
+def test_every_metric_a_page_names_is_exported() -> None:
+    """A ``harbormaster_…`` series a page tells operators to watch is one the service writes."""
+    named = {m for page in reference_pages() for m in re.findall(r"\bharbormaster_[a-z_]+", page.read_text())}
+    source = "".join(path.read_text() for folder in ("services", "workers", "events") for path in
+                     (ROOT / folder).rglob("*.py"))  # fmt: skip
+    assert len(named) >= 3 and sorted(m for m in named if m not in source) == []
+
+
 def test_an_undocumented_route_is_caught() -> None:
     text = "`POST /api/tournaments/{}/start\\|pause`, `GET /api/tables/{}`, `POST …/join`"
     assert documented("/api/tournaments/{tournament_id}/pause", text)
