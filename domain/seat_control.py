@@ -152,7 +152,9 @@ def decide_seat(control: SeatControl, over: bool, seats: int, seat: Seat, comman
             _refuse("resigned", "a resigned seat is the bot's to the end")
         if seat not in control.away:
             _refuse("not_away", "no bot plays this seat")
-        return [SeatTakenBack(seat=seat)]
+        back: list[Event] = [SeatTakenBack(seat=seat)]
+        # the player the others were voting about is back: there is nothing left to vote on
+        return [*back, EndVoteClosed(seat=seat)] if control.vote_on == seat else back
     if isinstance(command, TimeOutSeat):
         return _time_out(control, seats, seat, command)
     assert isinstance(command, VoteToEnd)

@@ -133,3 +133,15 @@ def test_a_whole_game_with_a_resigned_seat_refolds_byte_identically(key: str) ->
     assert state.seat_control.resigned == (0,)
     again = game.fold([msgspec.msgpack.decode(codec.encode_event(e), type=game.Event) for e in events])
     assert codec.canonical(again) == codec.canonical(state)
+
+
+def test_the_absent_player_taking_the_seat_back_closes_the_vote() -> None:
+    game, state, events = _start("eic")
+    state, events = _apply(game, state, events, 1, TimeOutSeat(then="vote", voters=(0, 2)))
+    state, events = _apply(game, state, events, 0, VoteToEnd(end=True))
+    state, events = _apply(game, state, events, 1, TakeSeatBack())
+    assert events[-2:] == [SeatTakenBack(seat=1), EndVoteClosed(seat=1)]
+    assert state.seat_control.vote_on is None and state.seat_control.away == ()
+    with pytest.raises(RuleViolation) as refused:
+        decide_at(game, state, 2, VoteToEnd(end=True), SEED, len(events))
+    assert refused.value.code == "seat.no_vote"

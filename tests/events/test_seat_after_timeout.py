@@ -61,3 +61,21 @@ def test_the_logs_readers_know_every_seat_event() -> None:
     from events.clocks import SEAT_EVENT_TYPES
 
     assert SEAT_EVENT_TYPES == DOMAIN_TYPES
+
+
+def test_verify_takes_the_clocks_seat_command_from_the_clock_alone() -> None:
+    """``services/audit/timeouts.seat_commands_of_the_clock``: a TimeOutSeat a player sent, or another command
+    under the clock's ``clock-`` id, is a problem of the export; the clock's own is not."""
+    from services.audit.jsonl import CommandLine
+    from services.audit.timeouts import seat_commands_of_the_clock, timeouts
+
+    def line(command: str, command_id: str, origin: str) -> CommandLine:
+        return CommandLine(command_id=command_id, seat=1, command=command, status="applied", at_seq=4,
+                           first_seq=5, last_seq=5, origin=origin)  # fmt: skip
+
+    clocks = line('{"type":"TimeOutSeat","then":"bot"}', "clock-4-1", "clock")
+    forged = line('{"type":"TimeOutSeat","then":"bot"}', "mine", "seat")
+    posing = line('{"type":"Roll"}', "clock-4-1", "clock")
+    assert seat_commands_of_the_clock([clocks]) == []
+    assert [seq for seq, _ in seat_commands_of_the_clock([forged, posing])] == [5, 5]
+    assert list(timeouts([clocks])) == []  # the clock's seat command is no timeout of the seat
