@@ -1,5 +1,7 @@
 // El Capitán's printed numbers as the rules use them (domain/elcapitan/data.py, the one source; the
 // values are elcapitan.md's proposed set where the print is not known). Kept in step by hand.
+import { t } from "../i18n.js";
+
 const TRACK = {
   A: [0, 4, 8, 12, 16, 20, 24, 28, 32, 28, 24, 20, 16],
   B: [0, 3, 6, 9, 12, 15, 18, 21, 24, 21, 18, 15, 12],
@@ -37,11 +39,11 @@ MAIN.forEach((a, i) => MAIN.slice(i + 1).forEach((b) => {
   CARDS[`I${String(n).padStart(2, "0")}`] = { kind: "link", cities: [a, b], cost };
 }));
 
-export const title = (name) => (CITIES[name] ? CITIES[name].title : name === "bank" ? "the bank" : name);
+export const title = (name) => (CITIES[name] ? CITIES[name].title : name === "bank" ? t("ec.the_bank") : name);
 
 export function cardText(id) {
   const c = CARDS[id];
   if (!c) return id;
-  if (c.kind === "destination") return `${title(c.city)} · ${c.seals} seal${c.seals === 1 ? "" : "s"}`;
+  if (c.kind === "destination") return `${title(c.city)} · ${t(c.seals === 1 ? "ec.seal" : "ec.seals", { n: c.seals })}`;
   return `${title(c.cities[0])} ↔ ${title(c.cities[1])}`;
 }

@@ -2,6 +2,7 @@
 // play), each city's tile as printed (elcapitan-city.js), the lanes of one seal between neighbours, the
 // ships in their cities, at the bank or not yet sailed, the open sailing cards and your hand.
 import { svg, tip } from "../dom.js";
+import { t } from "../i18n.js";
 import { CARDS, CITIES, cardText, title } from "./elcapitan-data.js";
 import { cityTile, shipPath } from "./elcapitan-city.js";
 import { canaryDots, coastPath, layout, PLACES } from "./elcapitan-map.js";
@@ -112,10 +113,10 @@ function cards(view, ctx, geo, top) {
   let y = top;
   const me = viewerOf(view, ctx);
   const rows = [
-    [`Destination cards (${view.destinations.draw_count} in the pile)`, view.destinations.display, (id) => `buy:${id}`],
-    [`Interconnection cards (${view.interconnections.draw_count} in the pile)`, view.interconnections.display, (id) => `buy:${id}`],
+    [t("ec.destinations_pile", { n: view.destinations.draw_count }), view.destinations.display, (id) => `buy:${id}`],
+    [t("ec.interconnections_pile", { n: view.interconnections.draw_count }), view.interconnections.display, (id) => `buy:${id}`],
   ];
-  if (me) rows.push([me.hand.length ? "Your hand" : "Your hand is empty", me.hand, (id) => `hand:${id}`, " (in your hand)"]);
+  if (me) rows.push([t(me.hand.length ? "ec.hand" : "ec.hand_empty"), me.hand, (id) => `hand:${id}`, ` (${t("ec.in_hand")})`]);
   for (const [label, ids, keyOf, note] of rows) {
     const [row, h] = cardRow(label, ids, keyOf, y, geo, ctx, note);
     g.append(row);
@@ -150,9 +151,9 @@ function legend(view, geo, top) {
 /** What the table is at: the phase and round, then who is doing what (a second line on a phone). */
 function headline(view, ctx, narrow) {
   const current = view.to_act.length ? view.to_act[0] : view.current;
-  const doing = { turn: current === ctx.viewer && !ctx.replaying ? "your turn" : `${ctx.people.name(current)} is sailing`, loans: "loans after the payday", choose_start: "the poorest names the start player" }[view.stage];
-  const more = [doing, view.pirate ? `pirate at ${title(view.pirate)}` : "", view.phase_ending ? "the phase ends this round" : ""].filter(Boolean).join(" · ");
-  const phase = `Phase ${view.phase} of 3 · round ${view.round}`;
+  const doing = { turn: current === ctx.viewer && !ctx.replaying ? t("tables.your_turn") : t("ec.sailing", { name: ctx.people.name(current) }), loans: t("ec.stage.loans"), choose_start: t("ec.stage.choose_start") }[view.stage];
+  const more = [doing, view.pirate ? t("ec.pirate_at", { city: title(view.pirate) }) : "", view.phase_ending ? t("ec.phase_ending") : ""].filter(Boolean).join(" · ");
+  const phase = t("ec.phase_round", { phase: view.phase, round: view.round });
   if (!narrow) return svg("text", { x: 6, y: 24, class: "headline" }, more ? `${phase} · ${more}` : phase);
   return svg("text", { x: 6, y: 20, class: "headline" }, phase, more ? svg("tspan", { x: 6, dy: 21, class: "ec-subline" }, more) : null);
 }
@@ -163,32 +164,32 @@ function draw(view, ctx) {
   const head = narrow ? 52 : 34;
   const [key, keyHeight] = legend(view, geo, head + geo.height + 2);
   const [lower, bottom] = cards(view, ctx, geo, head + geo.height + keyHeight + 6);
-  return svg("svg", { viewBox: `0 0 ${geo.width} ${bottom}`, class: `board board-elcapitan${narrow ? " narrow" : ""}`, role: "img", "aria-label": "El Capitán board" },
+  return svg("svg", { viewBox: `0 0 ${geo.width} ${bottom}`, class: `board board-elcapitan${narrow ? " narrow" : ""}`, role: "img", "aria-label": t("ec.board") },
     headline(view, ctx, narrow), map(view, ctx, geo, head), key, lower);
 }
 
 export default {
   draw,
-  scoreName: "Money (florins)",
+  scoreName: t("ec.money"),
   money(view, seat) {
     const p = view.players[seat];
     const loans = (p.loans || []).filter((l) => !l.settled).length;
-    return `${p.money} fl · ${p.warehouses} wh${loans ? ` · ${loans} loan${loans === 1 ? "" : "s"}` : ""}${p.ship ? ` · ${title(p.ship)}` : ""}`;
+    return `${p.money} fl · ${t("ec.wh", { n: p.warehouses })}${loans ? ` · ${t(loans === 1 ? "ec.loan_one" : "ec.loans_n", { n: loans })}` : ""}${p.ship ? ` · ${title(p.ship)}` : ""}`;
   },
   /** The key numbers beside the choice on a phone: the open cards' prices and the viewer's money. */
   facts(view, ctx) {
     const priced = (ids) => ids.map((id) => `${cardText(id)}: ${(CARDS[id] || {}).cost} fl`).join(" · ");
-    const lines = [["Destinations", priced(view.destinations.display)], ["Interconnections", priced(view.interconnections.display)]];
+    const lines = [[t("ec.destinations"), priced(view.destinations.display)], [t("ec.interconnections"), priced(view.interconnections.display)]];
     const me = viewerOf(view, ctx);
-    if (me) lines.push(["Your money", `${me.money} fl`]);
+    if (me) lines.push([t("ec.your_money"), `${me.money} fl`]);
     return lines;
   },
   /** The rulebook keeps money, loans (laid face up) and bought sailing cards open: each seat's hand and
    * loans, for everyone. */
   holdings(view, seat) {
     const p = view.players[seat];
-    const loans = (p.loans || []).map((l) => `${l.amount} fl${l.extended ? " (extended)" : ""}`);
-    return [["Cards", p.hand.map(cardText)], ["Loans", loans]];
+    const loans = (p.loans || []).map((l) => `${l.amount} fl${l.extended ? ` (${t("ec.extended")})` : ""}`);
+    return [[t("ec.cards"), p.hand.map(cardText)], [t("ec.loans"), loans]];
   },
   breakdown(view, outcome, seat, ctx) {
     const sums = { majorities: 0, proliferation: 0, fortresses: 0, bonuses: 0 };
@@ -198,11 +199,11 @@ export default {
     // The rulebook's score is the money in hand: the start money, what the paydays paid, and the rest
     // (cards, sailing, building, fortresses paid for; loans taken and repaid), so the parts add up.
     const paid = sums.majorities + sums.proliferation + sums.fortresses + sums.bonuses;
-    return [["start money", START_MONEY], ["majorities", sums.majorities], ["proliferation", sums.proliferation], ["fortresses", sums.fortresses],
-      ["bonus cards", sums.bonuses], ["spent, net of loans", outcome.scores[seat] - START_MONEY - paid]];
+    return [[t("ec.part.start"), START_MONEY], [t("ec.part.majorities"), sums.majorities], [t("ec.part.proliferation"), sums.proliferation], [t("ec.part.fortresses"), sums.fortresses],
+      [t("ec.part.bonuses"), sums.bonuses], [t("ec.part.spent"), outcome.scores[seat] - START_MONEY - paid]];
   },
   prompt(view) {
-    return { turn: "buy a card, sail, build", loans: "repay or extend loans", choose_start: "name the next start player" }[view.stage] || "";
+    return { turn: t("ec.prompt.turn"), loans: t("ec.prompt.loans"), choose_start: t("ec.prompt.choose_start") }[view.stage] || "";
   },
   path,
   describe,
