@@ -38,6 +38,25 @@ def test_the_bot_levels_are_those_played() -> None:
     assert {name: float(seconds) for name, seconds in rows} == STRONG_SECONDS
 
 
+SUMMARISED = [
+    (r"run ([\d.]+)–([\d.]+)× boardgame.io's moves/s at 50 games and ([\d.]+)–([\d.]+)× at 200",
+     r"([\d.]+)–([\d.]+)× boardgame.io's moves/s at 50 games and ([\d.]+)–([\d.]+)× at 200"),
+    (r"p99 from submit to append is (\d+)–(\d+) ms at 10,000", r"p99 submit → appended (\d+)–(\d+) ms at 10,000"),
+    (r"1,000th spectator in a median (\d+)–(\d+) ms", r"1,000th spectator a median (\d+)–(\d+) ms"),
+    (r"takes ([\d.]+) minutes at load", r"round ([\d.]+) minutes at load"),
+    (r"the 5 s goal \((\d+) s\)", r"the close ([\d.]+) s \(goal 5 s"),
+]  # fmt: skip
+"""The README's figures in short and the same figures in ``docs/benchmarks.md``: (README, benchmarks page)."""
+
+
+@pytest.mark.parametrize(("short", "full"), SUMMARISED, ids=[s[0][:30] for s in SUMMARISED])
+def test_the_readmes_figures_are_the_benchmarks_pages(short: str, full: str) -> None:
+    """Each figure the README gives in short is the benchmarks page's, rounded to the README's precision."""
+    for summary, figure in zip(claim("README.md", short), claim("docs/benchmarks.md", full), strict=True):
+        decimals = len(summary.partition(".")[2])
+        assert abs(float(summary) - float(figure)) <= 0.5 * 10**-decimals + 1e-9, (summary, figure)
+
+
 # --- settings ---------------------------------------------------------------------------------------------
 
 NAMED = {"HARBORMASTER_LOG_LEVEL"}
