@@ -20,7 +20,7 @@ from events.envelope import CommandRecord, CommandStatus, InboxMessage
 from events.errors import PoisonMessage, UnknownGame
 from events.store import AppendItem, EventStore, LoadedGame
 from workers.cache import StateCache
-from workers.timeout_guard import TimeoutGuard
+from workers.timeout_guard import TimeoutGuard, TimeoutRefused
 
 log = structlog.get_logger("fold")
 
@@ -89,7 +89,7 @@ class Decider:
                 raise PoisonMessage(f"{message.origin} move decided at seq {at}; the game is at {before.seq}")
         refused = self.guard.refusal(message, before, ts) if message.origin == "clock" else None
         if refused is not None:  # a claimer's race: dropped, never recorded (the same timeout may come due)
-            raise PoisonMessage(refused)
+            raise TimeoutRefused(refused)
         try:
             events = self._rule_events(before, message)
         except RuleViolation as exc:

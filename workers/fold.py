@@ -47,6 +47,7 @@ from workers.leases import PartitionLeases
 from workers.metrics import WorkerMetrics
 from workers.outage import refuses_writes
 from workers.reader import InboxReader
+from workers.timeout_guard import TimeoutRefused
 
 log = structlog.get_logger("fold")
 
@@ -65,6 +66,8 @@ class Flight(msgspec.Struct, kw_only=True):
     entries: Sequence[InboxEntry]
     by_game: dict[str, list[Decision]]
     poison: list[tuple[InboxEntry, str]]
+    dropped: list[InboxEntry] = msgspec.field(default_factory=list)
+    """Clock timeouts the log does not justify (``workers/timeout_guard.py``): acknowledged, not recorded."""
     appends: Any = b""
     """The script calls, packed (``Appender.pack_appends``): one per game, in the order of ``by_game``."""
 
@@ -253,6 +256,10 @@ class FoldWorker:
             self._keep_leases()
             try:
                 decision = self.decider.decide(entry, ts)
+            except TimeoutRefused as exc:  # a claimer's race, routine: logged, never a dead letter
+                log.info("timeout_dropped", entry_id=entry.entry_id.decode(), reason=str(exc))
+                flight.dropped.append(entry)
+                continue
             except PoisonMessage as exc:
                 flight.poison.append((entry, str(exc)))
                 continue
@@ -299,6 +306,8 @@ class FoldWorker:
                     retry.append(decision.entry)
                 else:
                     poison.append((decision.entry, f"unknown game {game_id}"))
+        for entry in flight.dropped:
+            done.setdefault(entry.partition, []).append(entry.entry_id)
         for partition, entry_ids in done.items():
             self.bus.queue_ack(self.reader.writes, partition, entry_ids)
         for entry, reason in poison:

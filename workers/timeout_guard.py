@@ -10,9 +10,10 @@ on, then it loaded the new position and held it to the old time (after a Redis k
 overdue together and the fold worker was folding the backlog, about one short chaos run in five). The fold
 worker decides each command on the game's position itself, so this is the one place no claimer's race can
 pass: a timeout claimed at another position, or not yet due by the log's times, is refused before its rules
-run, and dead-lettered with the reason (no result is recorded, so the same timeout claimed again later, once
-due, is applied). A refused timeout loses nothing: its claimer armed the game again before sending it
-(``workers/jobs/clock.claim_game``), and a game that moved on is claimed at its new position.
+run, acknowledged and logged with the reason (``timeout_dropped``; not a dead letter: two claimers racing a
+move is routine, a few a minute after a Redis kill). No result is recorded, so the same timeout claimed
+again later, once due, is applied. A refused timeout loses nothing: its claimer armed the game again before
+sending it (``workers/jobs/clock.claim_game``), and a game that moved on is claimed at its new position.
 """
 
 from __future__ import annotations
@@ -23,8 +24,13 @@ from events import codec, keys
 from events.clocks import SeatClocks, seat_clocks
 from events.command_ids import parse_timeout_id
 from events.envelope import InboxMessage
+from events.errors import PoisonMessage
 from events.store import EventStore, LoadedGame
 from workers.jobs.clock_due import KEPT_GAMES, TournamentClocks
+
+
+class TimeoutRefused(PoisonMessage):
+    """A clock's timeout the game's log does not justify where it would be applied: dropped, not recorded."""
 
 
 class TimeoutGuard:

@@ -12,10 +12,15 @@ claimed at the game's position or not due by the log's own times, whoever claime
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator, MutableMapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
+import structlog
+from structlog.testing import capture_logs
 
 from domain.tournament import Entrant
 from events.clocks import tournament_clock
@@ -43,6 +48,18 @@ def _tournament(services: Services, redis_url: str, tid: str) -> str:
     service.create(services, spec)
     service.start(services, redis_url, tid)
     return service.load(services, tid).rounds[0].games[0]
+
+
+@contextmanager
+def info_logs() -> Iterator[list[MutableMapping[str, Any]]]:
+    """The log's events from info up (the tests' level is warning), captured."""
+    level = structlog.get_config()["wrapper_class"]
+    structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.INFO))
+    try:
+        with capture_logs() as logs:
+            yield logs
+    finally:
+        structlog.configure(wrapper_class=level)
 
 
 def _to_act(services: Services, game_id: str) -> int:
@@ -129,21 +146,24 @@ def test_the_fold_drops_a_timeout_claimed_early_or_for_an_older_position(
     _roll(services, worker, game_id)
     at, seat = services.store.meta(game_id).last_seq, _to_act(services, game_id)
     early = timeout_command_id(seed, at, seat)
-    services.bus.submit(game_id, seat, ROLL, early, origin="clock")
-    worker.run(until_idle=True)
-    assert services.store.meta(game_id).last_seq == at, "the early timeout was applied"
+    with info_logs() as logs:
+        services.bus.submit(game_id, seat, ROLL, early, origin="clock")
+        worker.run(until_idle=True)
+        assert services.store.meta(game_id).last_seq == at, "the early timeout was applied"
 
-    _roll(services, worker, game_id)  # the seat moves by itself, then the other seat: its turn again
-    _roll(services, worker, game_id)
-    assert _to_act(services, game_id) == seat
-    stale = timeout_command_id(seed, at, seat)  # a second copy of the claim at ``at``, folded later
-    services.bus.submit(game_id, seat, ROLL, stale, origin="clock")
-    worker.run(until_idle=True)
+        _roll(services, worker, game_id)  # the seat moves by itself, then the other seat: its turn again
+        _roll(services, worker, game_id)
+        assert _to_act(services, game_id) == seat
+        stale = timeout_command_id(seed, at, seat)  # a second copy of the claim at ``at``, folded later
+        services.bus.submit(game_id, seat, ROLL, stale, origin="clock")
+        worker.run(until_idle=True)
     assert services.store.meta(game_id).last_seq == at + 2, "the timeout for an older position was applied"
     assert not [r for r in services.store.records(game_id) if r.origin == "clock"]
-    reasons = [letter.reason for letter in services.bus.dead_letters()]
-    assert len(reasons) == 2, reasons
+    reasons = [entry["reason"] for entry in logs if entry["event"] == "timeout_dropped"]
+    assert len(reasons) == 2, logs
     assert "within its clock" in reasons[0] and f"claimed at seq {at}" in reasons[1], reasons
+    assert not services.bus.dead_letters()  # routine, not poison: acknowledged and logged only
+    assert services.bus.backlog() == 0  # both acknowledged
 
     report = _finish_and_verify(services, worker, redis_url, "tearly", game_id, tmp_path)
     assert report.ok and report.proven == 1, report.problems
