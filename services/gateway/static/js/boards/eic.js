@@ -6,9 +6,10 @@
 // side on a wide screen, one column (500 wide, larger type) on a phone, so the board scales to the
 // panel and stays readable.
 import { el, svg, tip } from "../dom.js";
+import { t } from "../i18n.js";
 import { MARKET_CARDS } from "./eic-cards.js";
 import { MARKETS, STOCK } from "./eic-markets.js";
-import { GOODS, SPACES, ZONES, describe, envoyCost, goods, loadingHead, marketCard, path, shipName } from "./eic-words.js";
+import { GOOD_WORDS, GOODS, SPACES, ZONES, describe, envoyCost, goods, loadingHead, marketCard, path, shipName } from "./eic-words.js";
 
 const SITES = [["Canton", "Macao", "Formosa"], ["Batavia", "Malacca"], ["Bombay", "Madras", "Calcutta"]];
 const CLOSED_SITES = ["Formosa", "Bombay"]; // domain/eic/data.py CLOSED_SITES_FEW_PLAYERS: shut with 2 and 3 players
@@ -19,8 +20,8 @@ const ROMAN = ["", "I", "II", "III"];
 const NARROW = "(max-width: 700px)";
 const MARKET_ZOOM = 1.6; // a market on a phone: larger, one above the other
 const MARKET_STEP = 276; // its height then (166 × 1.6) and the gap under it
-const PHASES = { A: "envoys", B: "stock exchange", C: "navigation", D: "loading in the Far East", E: "selling in Europe", U: "unloading in Europe",
-  F: "income and dividends", epoch_over: "income and dividends" };
+const PHASES = { A: t("eic.phase.a"), B: t("eic.phase.b"), C: t("eic.phase.c"), D: t("eic.phase.d"), E: t("eic.phase.e"), U: t("eic.phase.u"),
+  F: t("eic.phase.f"), epoch_over: t("eic.phase.f") };
 const LETTER = { U: "E", epoch_over: "F" };
 
 const at = (x, y, ...children) => svg("g", { transform: `translate(${x},${y})` }, ...children);
@@ -41,8 +42,8 @@ function cargoCubes(x, y, cargo) {
 }
 
 const ownerColour = (owner, ctx) => (owner >= 0 && owner < ctx.people.names.length ? ctx.people.colour(owner) : "#777");
-const companyName = (c, ctx) => (c < ctx.people.names.length ? `${ctx.people.name(c)}'s company` : "the neutral company");
-const ownerName = (owner, ctx) => (owner >= 0 && owner < ctx.people.names.length ? ctx.people.name(owner) : "the neutral company");
+const companyName = (c, ctx) => (c < ctx.people.names.length ? t("eic.company_of", { name: ctx.people.name(c) }) : t("eic.neutral_company"));
+const ownerName = (owner, ctx) => (owner >= 0 && owner < ctx.people.names.length ? ctx.people.name(owner) : t("eic.neutral_company"));
 
 function zoneShips(view, ctx, z, name) {
   // The loading track first (when this zone loads), then ships left here last epoch, then the stack.
@@ -109,7 +110,7 @@ function spaces(view, ctx) {
 
 /** A market card's effect in short: "+2 tea +1 spices". */
 function effect(card) {
-  const short = (amounts) => amounts.map((n, i) => (n ? `${n > 0 ? "+" : "−"}${Math.abs(n)} ${GOODS[i]}` : "")).filter(Boolean).join(" ");
+  const short = (amounts) => amounts.map((n, i) => (n ? `${n > 0 ? "+" : "−"}${Math.abs(n)} ${GOOD_WORDS[i]}` : "")).filter(Boolean).join(" ");
   return { base: short(card.base) || "no change", extra: short(card.extra) };
 }
 
@@ -176,16 +177,16 @@ function markets(view, narrow) {
  * under them the track of share values with each company's marker. */
 function exchange(view, ctx) {
   const g = svg("g", {}, svg("rect", { x: 0, y: 0, width: 492, height: 166, rx: 10, class: "spot-bg" }),
-    svg("text", { x: 10, y: 20, class: "card-title dark" }, "Stock exchange"),
-    svg("text", { x: 482, y: 20, "text-anchor": "end", class: "small" }, "value · dividend · left"));
+    svg("text", { x: 10, y: 20, class: "card-title dark" }, t("eic.exchange")),
+    svg("text", { x: 482, y: 20, "text-anchor": "end", class: "small" }, t("eic.exchange_columns")));
   view.share_values.forEach((value, c) => {
     const y = 26 + c * 20;
     const dividend = STOCK.dividends[view.stock[c]];
     g.append(svg("g", { class: "target", "data-target": `company:${c}` },
       svg("rect", { x: 6, y, width: 480, height: 18, rx: 5, fill: "#fffdf5", stroke: "#0002" }),
       svg("circle", { cx: 18, cy: y + 9, r: 6, fill: ownerColour(c, ctx) }),
-      svg("text", { x: 30, y: y + 14, class: "row-text" }, companyName(c, ctx).replace(/^the n/, "N")),
-      svg("text", { x: 478, y: y + 14, "text-anchor": "end", class: "row-text" }, `${value} GS · ${dividend} · ${view.exchange[c]} left`),
+      svg("text", { x: 30, y: y + 14, class: "row-text" }, c < ctx.people.names.length ? companyName(c, ctx) : t("eic.neutral_company_cap")),
+      svg("text", { x: 478, y: y + 14, "text-anchor": "end", class: "row-text" }, t("eic.exchange_row", { value, dividend, left: view.exchange[c] })),
       tip(`${companyName(c, ctx)}: a share is worth ${value} GS and pays ${dividend} GS a share at the epoch's end; ${view.exchange[c]} left on the exchange`)));
   });
   // The track in two rows of fifteen; a company's marker colours its space (shared spaces in stripes).
@@ -213,7 +214,7 @@ function port(view, ctx, s, w) {
   const step = Math.min(44, (w - 20) / Math.max(room, 1));
   const g = svg("g", {}, svg("rect", { x: 0, y: 0, width: w, height: 150, rx: 10, class: "port" }),
     svg("circle", { cx: 14, cy: 16, r: 7, fill: ownerColour(s, ctx) }),
-    svg("text", { x: 26, y: 21, class: "card-title dark" }, s < ctx.people.names.length ? `${ctx.people.name(s)}'s port` : "Neutral port"),
+    svg("text", { x: 26, y: 21, class: "card-title dark" }, s < ctx.people.names.length ? t("eic.port_of", { name: ctx.people.name(s) }) : t("eic.neutral_port")),
     svg("text", { x: w - 8, y: 21, "text-anchor": "end", class: "small" }, `${p.treasury} GS`),
     Array.from({ length: docks }, (_, k) => svg("rect", { x: 10 + k * step, y: 34, width: step - 6, height: 52, rx: 5, class: "dock-slot" })),
     tip(`${ownerName(s, ctx)}'s port: ${docks} docks; treasury ${p.treasury} GS, income ${p.income}`));
@@ -257,7 +258,7 @@ function cardChoice(view, ctx, width) {
       svg("text", { x: x + 8, y: y + 18, class: "small" }, `deck ${ROMAN[card.deck] || card.deck} · card ${id.split("-").pop()}`),
       card.base.flatMap((n, i) => (n ? [i] : [])).map((i, row) => svg("g", {},
         svg("rect", { x: x + 8, y: y + 26 + row * 20, width: 14, height: 14, rx: 2, fill: GOOD_COLOUR[i] }),
-        svg("text", { x: x + 28, y: y + 38 + row * 20, class: "slot-text" }, `${card.base[i] > 0 ? "+" : "−"}${Math.abs(card.base[i])} ${GOODS[i]}`))),
+        svg("text", { x: x + 28, y: y + 38 + row * 20, class: "slot-text" }, `${card.base[i] > 0 ? "+" : "−"}${Math.abs(card.base[i])} ${GOOD_WORDS[i]}`))),
       extra ? svg("text", { x: x + 8, y: y + 106, class: "small" }, `4 players: ${effect(card).extra}`) : null,
       tip(marketCard(id))));
   });
@@ -268,9 +269,9 @@ function layout(view, ctx) {
   const narrow = typeof window !== "undefined" && window.matchMedia && window.matchMedia(NARROW).matches;
   const width = narrow ? 500 : 1000;
   const over = view.phase === "over";
-  const phase = over ? "game over" : `phase ${LETTER[view.phase] || view.phase}`;
-  const doing = [over ? "" : PHASES[view.phase] || "", view.actor >= 0 && !over ? (view.actor === ctx.viewer && !ctx.replaying ? "your turn" : `${ownerName(view.actor, ctx)} to act`) : ""].filter(Boolean).join(" · ");
-  const head = svg("text", { x: 4, y: 22, class: "headline" }, `Epoch ${view.epoch} (${EPOCHS[view.epoch - 1] || ""}) · ${phase}`,
+  const phase = over ? t("conn.game_over") : t("eic.phase_letter", { letter: LETTER[view.phase] || view.phase });
+  const doing = [over ? "" : PHASES[view.phase] || "", view.actor >= 0 && !over ? (view.actor === ctx.viewer && !ctx.replaying ? t("tables.your_turn") : t("eic.to_act", { name: ownerName(view.actor, ctx) })) : ""].filter(Boolean).join(" · ");
+  const head = svg("text", { x: 4, y: 22, class: "headline" }, `${t("eic.epoch", { n: view.epoch })} (${EPOCHS[view.epoch - 1] || ""}) · ${phase}`,
     doing ? svg("tspan", narrow ? { x: 4, dy: 22 } : {}, narrow ? doing : `, ${doing}`) : "");
   const parts = [head];
   let y = narrow ? 56 : 36;
@@ -298,23 +299,23 @@ function layout(view, ctx) {
 
 function draw(view, ctx) {
   const { width, height, narrow, parts } = layout(view, ctx);
-  return svg("svg", { viewBox: `0 0 ${width} ${height}`, class: `board board-eic${narrow ? " narrow" : ""}`, role: "img", "aria-label": "East India Companies board" }, parts);
+  return svg("svg", { viewBox: `0 0 ${width} ${height}`, class: `board board-eic${narrow ? " narrow" : ""}`, role: "img", "aria-label": t("eic.board") }, parts);
 }
 
 export default {
   draw,
-  scoreName: "Wealth (GS)",
+  scoreName: t("eic.wealth"),
   money(view, seat) {
     const p = view.players[seat];
     // GS: the rulebook's Goldstücke; the first money a player sees says what it is.
-    return [`${p.treasury} `, el("abbr", { title: "GS: gold pieces (the game's money)" }, "GS"), ` · income ${p.income} · ${p.ships.length} ship${p.ships.length === 1 ? "" : "s"}`];
+    return [`${p.treasury} `, el("abbr", { title: t("eic.gs_title") }, "GS"), ` · ${t("eic.income", { n: p.income })} · ${t(p.ships.length === 1 ? "eic.ships_one" : "eic.ships", { n: p.ships.length })}`];
   },
   /** The key numbers beside the choice on a phone: each company's share value, dividend and shares left,
    * and the viewer's treasury. */
   facts(view, ctx) {
-    const rows = view.share_values.map((value, c) => `${companyName(c, ctx).replace(/'s company$/, "")} ${value} (div ${STOCK.dividends[view.stock[c]]}, ${view.exchange[c]} left)`);
-    const lines = [["Shares, GS", rows.join(" · ")]];
-    if (ctx.viewer !== null && ctx.viewer !== undefined) lines.push(["Your treasury", `${view.players[ctx.viewer].treasury} GS`]);
+    const rows = view.share_values.map((value, c) => t("eic.facts.row", { company: c < ctx.people.names.length ? ctx.people.name(c) : t("eic.neutral_company"), value, dividend: STOCK.dividends[view.stock[c]], left: view.exchange[c] }));
+    const lines = [[t("eic.facts.shares"), rows.join(" · ")]];
+    if (ctx.viewer !== null && ctx.viewer !== undefined) lines.push([t("eic.facts.treasury"), `${view.players[ctx.viewer].treasury} GS`]);
     return lines;
   },
   /** Shares lie open in front of their buyer: who holds which, for everyone (start shares too, and
@@ -322,12 +323,12 @@ export default {
   holdings(view, seat, ctx) {
     const p = view.players[seat];
     const own = START_SHARES - p.pledged;
-    const start = seat < view.seats ? [`${own} start share${own === 1 ? "" : "s"}${p.pledged ? ` (${p.pledged} pledged)` : ""}`] : [];
+    const start = seat < view.seats ? [t(own === 1 ? "eic.start_share" : "eic.start_shares", { n: own }) + (p.pledged ? ` (${t("eic.pledged", { n: p.pledged })})` : "")] : [];
     const bought = [];
     p.shares.forEach((n, c) => {
-      if (n) bought.push(`${n} of ${companyName(c, ctx)}`);
+      if (n) bought.push(t("eic.held_of", { n, company: companyName(c, ctx) }));
     });
-    return [["Shares", [...start, ...bought]]];
+    return [[t("eic.shares"), [...start, ...bought]]];
   },
   /** The rulebook's final wealth: start shares not pledged, every share held (each at its company's
    * value) and the treasury; the neutral company's shares count too. */
@@ -335,18 +336,18 @@ export default {
     const p = view.players[seat];
     const value = view.share_values;
     const own = START_SHARES - p.pledged;
-    const parts = [[`${own} start share${own === 1 ? "" : "s"} at ${value[seat]}`, own * value[seat]]];
+    const parts = [[t("eic.start_shares_at", { shares: t(own === 1 ? "eic.start_share" : "eic.start_shares", { n: own }), value: value[seat] }), own * value[seat]]];
     p.shares.forEach((n, c) => {
-      if (n) parts.push([`${n} share${n === 1 ? "" : "s"} of ${companyName(c, ctx)} at ${value[c]}`, n * value[c]]);
+      if (n) parts.push([t(n === 1 ? "eic.share_of_at" : "eic.shares_of_at", { n, company: companyName(c, ctx), value: value[c] }), n * value[c]]);
     });
-    parts.push(["treasury", p.treasury]);
+    parts.push([t("eic.treasury"), p.treasury]);
     return parts;
   },
   /** What the one to act does: in the second person for them, the phase's name for everyone else. */
   prompt(view, ctx) {
     if (ctx && ctx.viewer !== view.actor) return PHASES[view.phase] || "";
-    const steps = { envoy: "send an envoy", stock: "buy a share or pass", navigate: "send your ships out to sea", load: "load your ship in the Far East: click it, then the goods",
-      warehouse: "sell from your warehouse", unload: "unload a ship in Europe", influence_fe: "choose the Far East market card", influence_eu: "choose the European market card" };
+    const steps = { envoy: t("eic.prompt.envoy"), stock: t("eic.prompt.stock"), navigate: t("eic.prompt.navigate"), load: t("eic.prompt.load"),
+      warehouse: t("eic.prompt.warehouse"), unload: t("eic.prompt.unload"), influence_fe: t("eic.prompt.influence_fe"), influence_eu: t("eic.prompt.influence_eu") };
     return steps[view.step] || PHASES[view.phase] || "";
   },
   path,
