@@ -11,21 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from typing import Any
 
 import msgspec
-from mypy_extensions import mypyc_attr
-from redis.exceptions import ResponseError
 
 from domain.seat_control import CLOCK_ONLY, OWN_ENDPOINTS
 from domain.take_back import TakeBack
 from events import codec, keys
 from events.command_ids import reserved_message, reserved_prefix
-from events.envelope import CommandRecord
-from events.transport.multiplexed import ReplySink
 from services.gateway.access.limits import retry_after
 from services.gateway.context import Gateway
 from services.gateway.feeds.fanout import GameFeed
+from services.gateway.feeds.pending import PendingCommand
+from services.gateway.feeds.viewer import Viewer
 from services.gateway.wire import json_checks
 from services.gateway.wire.errors import ApiError
 from services.gateway.wire.frames import COMMAND_ID
@@ -73,116 +70,52 @@ def rate_limited(wait_s: float, who: str) -> ApiError:
     return ApiError(429, "rate_limited", message, {"Retry-After": retry_after(wait_s)})
 
 
-async def enqueue(
-    gateway: Gateway, feed: GameFeed, seat: int, command: bytes, command_id: str
-) -> CommandRecord | None:
-    """``submit``, awaited: the earlier result if the command's id was used before, else ``None``."""
-    awaited = _Awaited(asyncio.get_running_loop().create_future())
-    submit(gateway, feed, seat, command, command_id, awaited)
-    return await awaited.outcome
-
-
 def submit(
-    gateway: Gateway, feed: GameFeed, seat: int, command: bytes, command_id: str, told: Submitted
-) -> None:
-    """Put the command on its game's partition, its outcome told to ``told`` (``interface.Link.submit``: on
-    the fast link as the replies are parsed, in the turn they arrive).
+    gateway: Gateway,
+    feed: GameFeed,
+    seat: int,
+    command: bytes,
+    command_id: str,
+    viewer: Viewer | None = None,
+    listen: bool = True,
+) -> PendingCommand:
+    """Put the command on its game's partition; returns it pending, to be awaited (``PendingCommand``), or
+    answered on ``viewer``'s socket. ``listen``: be settled by the feed when it reads the result (not for a
+    request that will not wait for it).
 
-    While the game is live the results check and the ``XADD`` travel in one round trip: should the id turn
+    While the game is live the results check and the ``XADD`` travel in one round trip (``interface.Link.submit``:
+    on the fast link its replies are taken as they are parsed, in the turn they arrive): should the id turn
     out to be used, the fold worker acknowledges the second copy without applying it. Once it is over, only
     an id used before has an answer (its result).
     """
+    field = keys.result_field("seat", seat, command_id)  # the id is the seat's own: scoped to its sender
+    pending = PendingCommand(feed, field, command_id, viewer)
+    if listen:
+        pending.listen()  # before the submit: the result may be read before its replies are
     if feed.finished:
-        task = asyncio.ensure_future(_tell_when_over(gateway, feed, seat, command_id, told))
+        task = asyncio.ensure_future(_settle_when_over(gateway, pending))
         _looked_up.add(task)  # held until done: the loop keeps only weak references to tasks
         task.add_done_callback(_looked_up.discard)
-        return
+        return pending
     message = gateway.services.bus.message(feed.game_id, seat, command, command_id)
-    field = keys.result_field("seat", seat, command_id).encode()
     gateway.link.submit(
-        feed.game_id, gateway.services.bus.partitions, field, codec.encode_inbox(message), told
+        feed.game_id, gateway.services.bus.partitions, field.encode(), codec.encode_inbox(message), pending
     )
     gateway.stats.submitted += 1
     gateway.hub.reader.expect_news(feed.game_id)  # on a Cluster, feeds are polled: look for the result soon
+    return pending
 
 
 _looked_up: set[asyncio.Future[None]] = set()
 
 
-async def _tell_when_over(
-    gateway: Gateway, feed: GameFeed, seat: int, command_id: str, told: Submitted
-) -> None:
+async def _settle_when_over(gateway: Gateway, pending: PendingCommand) -> None:
     try:
-        existing = await gateway.redis.hget(
-            keys.results(feed.game_id), keys.result_field("seat", seat, command_id)
-        )
+        existing = await gateway.redis.hget(keys.results(pending.feed.game_id), pending.field)
     except Exception as exc:  # told, not raised: nobody awaits this task
-        told.fail(exc)
+        pending.fail(exc)
         return
     if existing is None:
-        told.fail(ApiError(409, "game_finished", "the game is over"))
+        pending.fail(ApiError(409, "game_finished", "the game is over"))
     else:
-        told.earlier(codec.decode_record(existing))
-
-
-@mypyc_attr(allow_interpreted_subclasses=True)
-class Submitted(ReplySink):
-    """A submit's outcome, from its two replies (the results check, then the ``XADD``), told once: ``new``
-    (nothing more: the result comes with the events), ``earlier`` (the result of an id used before) or
-    ``failed`` (an error reply, or Redis out of reach)."""
-
-    def __init__(self) -> None:
-        self.replies = 0
-        self.existing: Any = None
-        self.told = False
-
-    def new(self) -> None:
-        """The command is on the inbox."""
-
-    def earlier(self, record: CommandRecord) -> None:
-        """The command's id was used before: this is its result."""
-        raise NotImplementedError
-
-    def failed(self, error: Exception) -> None:
-        """The command may not be on the inbox: an error reply, or Redis out of reach."""
-        raise NotImplementedError
-
-    def fail(self, error: Exception) -> None:
-        if not self.told:
-            self.told = True
-            self.failed(error)
-
-    def reply(self, value: Any) -> None:
-        self.replies += 1
-        if self.replies == 1:
-            self.existing = value
-            return
-        error = next((r for r in (self.existing, value) if isinstance(r, Exception)), None)
-        if error is not None:
-            self.fail(error if isinstance(error, ResponseError) else ResponseError(str(error)))
-        elif not self.told:
-            self.told = True
-            if self.existing is None:
-                self.new()
-            else:
-                self.earlier(codec.decode_record(self.existing))
-
-
-class _Awaited(Submitted):
-    """A submit's outcome as a future: ``None`` for a new command, the earlier result, or the error."""
-
-    def __init__(self, outcome: asyncio.Future[CommandRecord | None]) -> None:
-        super().__init__()
-        self.outcome = outcome
-
-    def new(self) -> None:
-        if not self.outcome.done():
-            self.outcome.set_result(None)
-
-    def earlier(self, record: CommandRecord) -> None:
-        if not self.outcome.done():
-            self.outcome.set_result(record)
-
-    def failed(self, error: Exception) -> None:
-        if not self.outcome.done():
-            self.outcome.set_exception(error)
+        pending.settle(codec.decode_record(existing))

@@ -10,16 +10,12 @@ worker: without ``?wait=true`` the request gets 202 and the refusal is recorded 
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-
 import msgspec
 import structlog
 from starlette.requests import Request
 from starlette.responses import Response
 
 from events import codec, keys
-from events.envelope import CommandRecord
 from events.errors import UnknownGame
 from events.ids import parse_tournament_game_id
 from events.store import meta_from_hash, queue_meta_read
@@ -54,7 +50,7 @@ from services.gateway.api.requests import (
     viewed_game,
     viewer_seat,
 )
-from services.gateway.commands import enqueue, parse_command
+from services.gateway.commands import parse_command, submit
 from services.gateway.context import Gateway, client_address, gateway_of
 from services.gateway.feeds.fanout import spectating_key
 
@@ -233,35 +229,17 @@ async def submit_command(request: Request) -> Response:
     body = decode_body(await read_body(request), SubmitCommand)
     command, command_id = parse_command(feed, bytes(body.command), body.command_id)
     wait = request.query_params.get("wait", "").lower() in ("1", "true", "yes")
-    field = keys.result_field("seat", seat, command_id)  # the id is the seat's own: scoped to its sender
-    waiter = _ResultWaiter() if wait else None
-    if waiter is not None:  # listening before the submit: its result may be read before the submit returns
-        feed.listen(field, waiter)
+    pending = submit(gateway, feed, seat, command, command_id, listen=wait)
     try:
         # A record at once: the same command id again, its first result (never applied twice).
-        record = await enqueue(gateway, feed, seat, command, command_id)
-        if record is None and waiter is not None:
-            with contextlib.suppress(TimeoutError):
-                record = await asyncio.wait_for(asyncio.shield(waiter.future), gateway.wait_timeout_s)
+        record = await pending.submitted()
+        if record is None and wait:
+            record = await pending.settled(gateway.wait_timeout_s)
         if record is None:  # not waited for, or not decided in time
             return json_response(Accepted(command_id=command_id), 202)
         return json_response(*outcome_of(record))
     finally:
-        if waiter is not None:
-            feed.unlisten(field, waiter)
-
-
-class _ResultWaiter:
-    """An HTTP request's wait for its command's result: the feed's listener settles its future."""
-
-    __slots__ = ("future",)
-
-    def __init__(self) -> None:
-        self.future: asyncio.Future[CommandRecord] = asyncio.get_running_loop().create_future()
-
-    def __call__(self, record: CommandRecord) -> None:
-        if not self.future.done():
-            self.future.set_result(record)
+        pending.stop_listening()
 
 
 async def _writer_seat(

@@ -9,14 +9,13 @@ socket with its close code.
 from __future__ import annotations
 
 import msgspec
-import structlog
 from starlette.websockets import WebSocket
 
 from events import keys
-from events.envelope import CommandRecord
-from services.gateway.commands import Submitted, charge_command, parse_command, submit
+from services.gateway.commands import charge_command, parse_command, submit
 from services.gateway.context import Gateway
 from services.gateway.feeds.fanout import GameFeed, encode_text
+from services.gateway.feeds.pending import PendingCommand, rejection_text
 from services.gateway.feeds.viewer import Viewer
 from services.gateway.sockets.socket_writer import flood_reason, socket_protocol
 from services.gateway.wire import json_checks
@@ -30,9 +29,7 @@ from services.gateway.wire.close_codes import (
     close_reason,
 )
 from services.gateway.wire.errors import ApiError
-from services.gateway.wire.frames import ClientFrame, CommandFrame, LooseCommandFrame, Pong, ResultFrame
-
-log = structlog.get_logger("ws")
+from services.gateway.wire.frames import ClientFrame, CommandFrame, LooseCommandFrame, Pong
 
 _client_decoder = msgspec.json.Decoder(ClientFrame)
 _loose_decoder = msgspec.json.Decoder(LooseCommandFrame)
@@ -143,73 +140,14 @@ def _take_command(
             raise ApiError(422, "invalid_body", invalid)
         command, command_id = parse_command(feed, bytes(frame.command), frame.command_id)
     except ApiError as refusal:
-        viewer.note(_rejection(command_id, refusal.code, refusal.message))
+        viewer.note(rejection_text(command_id, refusal.code, refusal.message))
         return
     field = keys.result_field("seat", viewer.seat, command_id)  # the id is the seat's own
     if viewer.pending is None:
         viewer.pending = {}
-    known = viewer.pending.get(field)
-    listener = known if isinstance(known, _Settled) else None
-    if listener is None:  # else sent again while waiting (after a resync, say): one result frame, not two
-        listener = viewer.pending[field] = _Settled(viewer, field, command_id)
-        feed.listen(field, listener)
-    submit(gateway, feed, viewer.seat, command, command_id, _WhenSubmitted(feed, listener))
-
-
-class _WhenSubmitted(Submitted):
-    """A socket's submit: nothing more to do when the command is new (its result comes with its events);
-    else the earlier result of its id, or a refusal when Redis could not be reached."""
-
-    def __init__(self, feed: GameFeed, listener: _Settled) -> None:
-        super().__init__()
-        self.feed = feed
-        self.listener = listener
-
-    def earlier(self, record: CommandRecord) -> None:
-        self.feed.unlisten(self.listener.field, self.listener)
-        self.listener(record)
-
-    def failed(self, error: Exception) -> None:
-        self.feed.unlisten(self.listener.field, self.listener)
-        if not isinstance(error, ApiError):
-            log.warning("submit_failed", game_id=self.feed.game_id, error=str(error))
-            error = ApiError(503, "unavailable", "the game store is unavailable; retry shortly")
-        self.listener.refuse(error)
-
-
-class _Settled:
-    """A socket's command waiting for its result, which it sends as soon as the result is read."""
-
-    __slots__ = ("command_id", "field", "viewer")
-
-    def __init__(self, viewer: Viewer, field: str, command_id: str) -> None:
-        self.viewer = viewer
-        self.field = field
-        self.command_id = command_id
-
-    def __call__(self, record: CommandRecord) -> None:
-        self._send(result_text(record))
-
-    def refuse(self, refusal: ApiError) -> None:
-        self._send(_rejection(self.command_id, refusal.code, refusal.message))
-
-    def _send(self, text: str) -> None:
-        viewer = self.viewer
-        if viewer.pending is not None:
-            viewer.pending.pop(self.field, None)
-        if not viewer.closed:
-            viewer.note(text)
-
-
-def _rejection(command_id: str, code: str, message: str) -> str:
-    return encode_text(ResultFrame(command_id=command_id, status="rejected", code=code, message=message))
-
-
-def result_text(record: CommandRecord) -> str:
-    """A recorded result as a ``result`` frame."""
-    if record.status != "applied":
-        return _rejection(record.command_id, record.code, record.message)
-    frame = ResultFrame(
-        command_id=record.command_id, status="applied", seq=record.last_seq, first_seq=record.first_seq
-    )
-    return encode_text(frame)
+    waiting = viewer.pending.get(field)
+    if isinstance(
+        waiting, PendingCommand
+    ):  # sent again while waiting (after a resync, say): one result frame
+        waiting.supersede()
+    viewer.pending[field] = submit(gateway, feed, viewer.seat, command, command_id, viewer)
