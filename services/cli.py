@@ -64,8 +64,7 @@ def cmd_gateway(services: Services, url: str, args: argparse.Namespace) -> int:
     import uvicorn
 
     from services.gateway.app import create_app
-    from services.gateway.server import uvicorn_options
-    from services.gateway.sockets.socket_writer import shared_port
+    from services.gateway.server import shared_port, uvicorn_options
 
     config = uvicorn.Config(
         create_app(services, redis_url=url),

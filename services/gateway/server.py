@@ -13,11 +13,14 @@
 - ``X-Forwarded-For`` / ``X-Forwarded-Proto`` are believed only from ``Limits.trusted_proxies`` (uvicorn
   believed them from 127.0.0.1 by default, so a client on the gateway's machine, or anything relayed
   through a local process, chose its address and escaped every per-address limit: issue 43, finding 15).
+
+``shared_port`` binds the listening socket that several gateway processes share (``--reuse-port``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import socket
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -105,3 +108,14 @@ def uvicorn_options(limits: Limits, compression: bool) -> dict[str, Any]:
         "proxy_headers": bool(limits.trusted_proxies),
         "forwarded_allow_ips": list(limits.trusted_proxies),  # never FORWARDED_ALLOW_IPS, read by uvicorn
     }
+
+
+def shared_port(host: str, port: int) -> socket.socket:
+    """A listening socket bound with ``SO_REUSEPORT``: several gateway processes on one port, the kernel
+    spreading new connections between them (Linux)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))
+    return sock

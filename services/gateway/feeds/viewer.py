@@ -1,7 +1,7 @@
 """A WebSocket's place in a game's feed: the frames it is sent directly, or queued while it is behind.
 
-The feed's side of a socket: it writes through a ``writes.FrameWriter`` (the socket's direct writer) and asks
-its socket's owner (``sockets/ws.py``) through callbacks, so the feeds import nothing of the sockets."""
+The feed's side of a socket: it writes through the socket's direct writer (``writes.py``) and asks its
+socket's owner (``sockets/ws.py``) through callbacks, so the feeds import nothing of the sockets."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from services.gateway.feeds.writes import FrameWriter
+from services.gateway.feeds.writes import DirectWriter
 from services.gateway.wire.framing import text_frame
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ gateway."""
 
 class Viewer:
     """One WebSocket's place in a feed: frames written straight to its socket while it keeps up
-    (a ``FrameWriter``: ``sockets/socket_writer.py``), else a bounded queue of ``(seq, text)`` frames that a sender drains.
+    (``writes.py``), else a bounded queue of ``(seq, text)`` frames that a sender drains.
 
     Thousands of these live at once, so it holds no more than it needs: ``__slots__``, and its queues are
     made only when a frame has to wait (an empty deque alone is ~760 bytes)."""
@@ -64,7 +64,7 @@ class Viewer:
         """Called when a frame waits in a queue: the socket's owner starts draining them (``ws.py``)."""
         self.overflow: Callable[[], None] = _nothing
         """Called when more than ``NOTES_LIMIT`` answers wait: the socket's owner drops it (``ws.py``)."""
-        self.writer: FrameWriter | None = None
+        self.writer: DirectWriter | None = None
         """Set once the socket's opening frames are out, where the server allows direct writes."""
         self.sending = True
         """Frames are being written otherwise: a direct write now could overtake them."""

@@ -1,37 +1,71 @@
-"""Where a feed's frames go straight out, and when: the writer a viewer writes to (``FrameWriter``, fulfilled
-by the socket's ``socket_writer.DirectWriter``) and the writes of one event loop's turn, made together.
+"""Writing a frame to many WebSockets at the cost of one ``write`` each: where a feed's frames go straight out.
 
-Named here, in the feeds, so that they write to sockets without importing them: the socket layer sits above.
+Through ASGI, every frame to every socket wakes the socket's sender task and passes through Starlette,
+uvicorn and websockets, each framing it anew: with a thousand spectators that was most of the time from
+an append to the last of them. A ``DirectWriter`` writes a frame that was framed once for every viewer
+of its kind (``wire/framing.py``) straight to the socket's transport, while the socket is writable and
+nothing else is queued for it; otherwise the frame takes the ordinary path (``sockets/ws.py``), which waits
+for the socket to drain. The writes of one event loop's turn are made together (``Flusher``).
+
+It needs uvicorn's sans-I/O WebSocket protocol (the socket's ``sockets/socket_writer.SocketProtocol`` makes
+one known to the application and makes its writer, ``direct_writer``). It lives here, with the feeds that
+write through it, so that a frame's way out goes down the layers: the feeds import nothing of the sockets.
 """
 
 from __future__ import annotations
 
 import asyncio
 import weakref
-from typing import Protocol
 
 import structlog
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 log = structlog.get_logger("socket_writer")
 
 
-class FrameWriter(Protocol):
-    """A socket's direct writer, as a viewer sees it."""
+WRITE_BUFFER_LIMIT = 64 * 1024
+"""Bytes a socket's transport may hold unsent before its frames wait in its queue instead (a slow reader
+is then sent a fresh view rather than growing the gateway's memory)."""
+
+
+class DirectWriter:
+    """Writes ready-framed frames to one socket's transport while it keeps up.
+
+    The frames written in one turn of the event loop go out in one ``write`` at its end (a mover's event
+    frame and its result, a burst of events): one system call per socket and turn, not per frame.
+    """
+
+    __slots__ = ("_batch", "_flusher", "protocol", "transport")
+
+    def __init__(self, protocol: WebSocketsSansIOProtocol, flusher: Flusher) -> None:
+        self.protocol = protocol
+        self.transport: asyncio.Transport = protocol.transport
+        self._flusher = flusher
+        self._batch: list[bytes] = []
 
     def write(self, frame: bytes) -> bool:
-        """Send the ready-framed ``frame`` this turn; False if the socket is closing or behind (then nothing
-        was taken, and the frame goes through the viewer's queue)."""
+        """Send the frame this turn; False if the socket is closing or behind (then nothing was taken)."""
+        protocol = self.protocol
+        if protocol.close_sent or protocol.disconnected or not protocol.writable.is_set():
+            return False
+        if self.transport.is_closing() or self.transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
+            return False
+        if not self._batch:
+            self._flusher.due(self)
+        self._batch.append(frame)
+        return True
 
     @property
     def holding(self) -> bool:
         """Frames taken this turn are not written yet: anything sent otherwise must wait for them."""
-
-
-class TurnWrites(Protocol):
-    """A writer holding the frames taken this turn (``DirectWriter``), written out by ``flush``."""
+        return bool(self._batch)
 
     def flush(self) -> None:
-        """Write what was taken this turn, in one ``write``, and hold nothing more."""
+        batch = self._batch  # kept and cleared, not replaced: a new list per socket and event outlived
+        data = batch[0] if len(batch) == 1 else b"".join(batch)  # young collections (see ``Flusher``)
+        batch.clear()
+        if not self.transport.is_closing():
+            self.transport.write(data)
 
 
 class Flusher:
@@ -47,9 +81,9 @@ class Flusher:
     __slots__ = ("writers",)
 
     def __init__(self) -> None:
-        self.writers: list[TurnWrites] = []
+        self.writers: list[DirectWriter] = []
 
-    def due(self, writer: TurnWrites) -> None:
+    def due(self, writer: DirectWriter) -> None:
         if not self.writers:
             asyncio.get_running_loop().call_soon(self.flush)  # the loop is not kept: it keys ``_flushers``
         self.writers.append(writer)

@@ -1,20 +1,15 @@
-"""Writing a frame to many WebSockets at the cost of one ``write`` each.
+"""The game socket's protocol below ASGI: ``SocketProtocol``, uvicorn's sans-I/O WebSocket protocol made known
+to the application (``scope["extensions"]``), bounded per client and light per socket (its ``Flag`` and
+``Inbox``), and the socket's direct writer (``feeds/writes.py``'s ``DirectWriter``, made by
+``direct_writer``).
 
-Through ASGI, every frame to every socket wakes the socket's sender task and passes through Starlette,
-uvicorn and websockets, each framing it anew: with a thousand spectators that was most of the time from
-an append to the last of them. A ``DirectWriter`` writes a frame that was framed once for every viewer
-of its kind straight to the socket's transport, while the socket is writable and nothing else is queued
-for it; otherwise the frame takes the ordinary path (``ws.py``), which waits for the socket to drain.
-
-It needs uvicorn's sans-I/O WebSocket protocol, which ``SocketProtocol`` extends only to make itself known
-to the application (``scope["extensions"]``). Under any other server, or with compression negotiated
-(the frames would need compressing per socket), every frame takes the ordinary path.
+Under any other server, or with compression negotiated (the frames would need compressing per socket),
+there is no ``SocketProtocol``: every frame takes the ordinary path (``ws.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import socket
 from collections import deque
 from typing import Any
 
@@ -23,14 +18,11 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.protocol import State
 
 from services.gateway.access.limits import FrameBudget
-from services.gateway.feeds.writes import Flusher, loop_flusher
+from services.gateway.feeds.writes import WRITE_BUFFER_LIMIT, DirectWriter, loop_flusher
 from services.gateway.sockets.socket_reader import FrameCounter, TextHandler, TextReader, at_frame_boundary
 from services.gateway.wire.close_codes import CLOSE_FLOODED, MAX_WS_MESSAGE, close_reason
 
 EXTENSION = "harbormaster.socket"
-WRITE_BUFFER_LIMIT = 64 * 1024
-"""Bytes a socket's transport may hold unsent before its frames wait in its queue instead (a slow reader
-is then sent a fresh view rather than growing the gateway's memory)."""
 UNREAD = "the client does not read what it is sent"
 """Why a socket whose answers pile up unread is closed (``CLOSE_FLOODED``)."""
 
@@ -212,57 +204,6 @@ class Inbox:
         if not self._items:
             self._items = None
         return item
-
-
-def shared_port(host: str, port: int) -> socket.socket:
-    """A listening socket bound with ``SO_REUSEPORT``: several gateway processes on one port, the kernel
-    spreading new connections between them (Linux)."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    sock.bind((host, port))
-    return sock
-
-
-class DirectWriter:
-    """Writes ready-framed frames to one socket's transport while it keeps up.
-
-    The frames written in one turn of the event loop go out in one ``write`` at its end (a mover's event
-    frame and its result, a burst of events): one system call per socket and turn, not per frame.
-    """
-
-    __slots__ = ("_batch", "_flusher", "protocol", "transport")
-
-    def __init__(self, protocol: WebSocketsSansIOProtocol, flusher: Flusher) -> None:
-        self.protocol = protocol
-        self.transport: asyncio.Transport = protocol.transport
-        self._flusher = flusher
-        self._batch: list[bytes] = []
-
-    def write(self, frame: bytes) -> bool:
-        """Send the frame this turn; False if the socket is closing or behind (then nothing was taken)."""
-        protocol = self.protocol
-        if protocol.close_sent or protocol.disconnected or not protocol.writable.is_set():
-            return False
-        if self.transport.is_closing() or self.transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
-            return False
-        if not self._batch:
-            self._flusher.due(self)
-        self._batch.append(frame)
-        return True
-
-    @property
-    def holding(self) -> bool:
-        """Frames taken this turn are not written yet: anything sent otherwise must wait for them."""
-        return bool(self._batch)
-
-    def flush(self) -> None:
-        batch = self._batch  # kept and cleared, not replaced: a new list per socket and event outlived
-        data = batch[0] if len(batch) == 1 else b"".join(batch)  # young collections (see ``Flusher``)
-        batch.clear()
-        if not self.transport.is_closing():
-            self.transport.write(data)
 
 
 def socket_protocol(websocket: WebSocket) -> SocketProtocol | None:
