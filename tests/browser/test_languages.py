@@ -4,6 +4,7 @@ own language; neither language makes a page scroll sideways on a phone or a wide
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -76,6 +77,44 @@ def test_a_german_browser_gets_german_pages_and_the_switch_turns_them_english(
         page.goto(live_stack.base + "/")
         lobby_in(page, "Open tables", "Deutsch", "en")
         assert page.evaluate("navigator.language") == "de-DE"
+        assert not scrolls_sideways(page)
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+BOARDS = {
+    "manila": "Spielplan Manila",
+    "elcapitan": "Spielplan El Capitán",
+    "eic": "Spielplan East India Companies",
+}
+OPENING = {
+    "manila": "Eine Partie Manila zu 3 beginnt",
+    "elcapitan": "Eine Partie El Capitán zu 3 beginnt",
+    "eic": "Eine Partie East India Companies zu 3 beginnt",
+}
+# A text key shown as itself (one missing from the files, or a typo): t() falls back to the key.
+BARE_KEY = r"\b(?:manila|ec|eic|game|tables|lobby|players|clock|decide|chat|ratings|receipts|tour)\.[a-z_]+\b"
+
+
+@pytest.mark.parametrize("kind", sorted(BOARDS))
+def test_each_games_page_is_german_on_a_phone(
+    kind: str, browser: Any, live_stack: ServerThread, api: httpx.Client
+) -> None:
+    """A seat's page of each game: the board's name, the log's first sentence and the decision in German,
+    no text key left bare, nothing scrolling sideways at 390 px."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE")
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        game = create(api, kind, 3, names=["Anna", "Bruno", "Carla"])
+        page.goto(f"{live_stack.base}/games/{game['game_id']}#token={game['seats'][0]['token']}")
+        page.locator(f'#board svg[aria-label="{BOARDS[kind]}"]').wait_for(timeout=WAIT_MS)
+        page.locator("#log", has_text=OPENING[kind]).wait_for(timeout=WAIT_MS)
+        wait_until(page, "document.querySelector('#turn').textContent.includes('am Zug')", timeout_ms=WAIT_MS)
+        text = page.locator("body").inner_text()
+        assert not re.search(BARE_KEY, text), re.search(BARE_KEY, text)
         assert not scrolls_sideways(page)
         assert not errors, errors
     finally:

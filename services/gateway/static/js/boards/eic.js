@@ -93,7 +93,7 @@ function spaceCost(view, id) {
 }
 
 function spaces(view, ctx) {
-  const g = svg("g", {}, svg("text", { x: 0, y: 16, class: "card-title dark" }, "Influence"));
+  const g = svg("g", {}, svg("text", { x: 0, y: 16, class: "card-title dark" }, t("eic.influence")));
   const h = 42; // two lines: the personality, then what the space gives
   const cell = (x, y, id, who, what, hover) => {
     const occupants = id === "central" ? [] : view.occupants[SPACES.findIndex((s) => s[0] === id)] || [];
@@ -104,7 +104,7 @@ function spaces(view, ctx) {
       tip(hover + (occupants.length ? `; envoys: ${occupants.map((s) => ownerName(s, ctx)).join(", ")}` : "") + (id === "central" ? "" : spaceCost(view, id))));
   };
   SPACES.forEach(([id, who, what], i) => g.append(cell((i % 2) * 250, 24 + Math.floor(i / 2) * h, id, who, what, `${who} — ${what}`)));
- g.append(cell(250, 24 + 5 * h, "central", "Central zone", "no ability, no cost", "The central zone: an envoy may stand here; it uses no ability and costs nothing"));
+ g.append(cell(250, 24 + 5 * h, "central", t("eic.central"), t("eic.central_what"), t("eic.central_tip")));
   return g;
 }
 
@@ -148,7 +148,7 @@ function dice(x, y, values, name) {
 function markets(view, narrow) {
   const known = [view.fe_card, view.eu_card];
   const side = view.seats === 4 ? "4" : "3";
-  const sides = [["Far East", view.far_east, view.fe_dice, MARKETS.far_east[side]], ["Europe", view.europe, view.eu_dice, MARKETS.europe[side]]];
+  const sides = [[t("eic.far_east"), view.far_east, view.fe_dice, MARKETS.far_east[side]], [t("eic.europe"), view.europe, view.eu_dice, MARKETS.europe[side]]];
   return svg("g", {}, sides.map(([name, cubes, values, columns], m) => {
     const x = 0;
     const card = known[m] && MARKET_CARDS[known[m]];
@@ -163,11 +163,12 @@ function markets(view, narrow) {
           ? (count ? `the next one bought costs ${prices[count - 1]} GS (1 less with a trading post in the zone)` : "none to buy")
           : `the next one sold fetches ${count < prices.length ? prices[count] : 1} GS${count < prices.length ? "" : " (the market is full)"}`;
         return svg("g", {}, svg("rect", { x: x + 6, y, width: 54, height: 20, rx: 4, fill: GOOD_COLOUR[i] }),
-          svg("text", { x: x + 33, y: y + 14.5, "text-anchor": "middle", class: "chip-text" }, good),
+          // a longer name (German "Gewürze") is squeezed into the chip rather than spilling over the prices
+          svg("text", { x: x + 33, y: y + 14.5, "text-anchor": "middle", class: "chip-text", textLength: GOOD_WORDS[i].length > 6 ? 48 : null, lengthAdjust: "spacingAndGlyphs" }, GOOD_WORDS[i]),
           priceRow(x + 64, y, prices, count, i, m === 1),
           tip(`${name}: ${count} ${good} on ${prices.length} spaces; ${trade}; the die shows ${values[i]}`));
       }),
-      svg("text", { x: x + 10, y: 156, class: "small" }, card ? "card:" : "card: face down"),
+      svg("text", { x: x + 10, y: 156, class: "small" }, card ? t("eic.card_label") : t("eic.card_face_down")),
       card ? cardEffect(x + 50, 144, card, view.seats === 4) : null,
       tip(card ? marketCard(known[m]) : `${name}: this epoch's card lies face down`));
   }));
@@ -227,9 +228,9 @@ function port(view, ctx, s, w) {
   const stored = sum(p.warehouse);
   g.append(svg("g", { class: "target", "data-target": `warehouse:${s}` },
     svg("rect", { x: 6, y: 94, width: w - 12, height: 24, rx: 5, fill: "#fffdf5", stroke: "#0002" }),
-    svg("text", { x: 12, y: 111, class: "small" }, stored ? `warehouse: ${goods(p.warehouse)}` : "warehouse: empty"),
+    svg("text", { x: 12, y: 111, class: "small" }, stored ? t("eic.warehouse", { goods: goods(p.warehouse) }) : t("eic.warehouse_empty")),
     tip(`${ownerName(s, ctx)}'s warehouse: ${goods(p.warehouse)}`)));
-  const posts = p.posts.length ? `posts: ${p.posts.join(", ")}` : "no trading post";
+  const posts = p.posts.length ? t("eic.posts", { list: p.posts.join(", ") }) : t("eic.no_post");
   g.append(svg("text", { x: 10, y: 138, class: "small" }, posts, tip(posts)));
   return g;
 }
@@ -246,8 +247,8 @@ function cardChoice(view, ctx, width) {
   const offered = offeredCards(ctx);
   if (!offered.length) return null;
   const perRow = Math.floor((width + 8) / 140);
-  const market = MARKET_CARDS[offered[0]] && MARKET_CARDS[offered[0]].market === "europe" ? "European" : "Far East";
-  const g = svg("g", {}, svg("text", { x: 0, y: 16, class: "card-title dark" }, `Choose this epoch's ${market} card`));
+  const europe = MARKET_CARDS[offered[0]] && MARKET_CARDS[offered[0]].market === "europe";
+  const g = svg("g", {}, svg("text", { x: 0, y: 16, class: "card-title dark" }, t(europe ? "eic.choose_europe" : "eic.choose_far_east")));
   offered.forEach((id, k) => {
     const card = MARKET_CARDS[id] || { deck: 0, base: [0, 0, 0, 0], extra: [0, 0, 0, 0] };
     const x = (k % perRow) * 140;

@@ -4,6 +4,7 @@
 // last space, top right, takes no building. Dark sites shut a warehouse down; so does the triangle site
 // with 2–3 players. Shut-down warehouses stand on the picture.
 import { svg, tip } from "../dom.js";
+import { t } from "../i18n.js";
 import { CITIES, title } from "./elcapitan-data.js";
 import { TILE_COLS } from "./elcapitan-map.js";
 
@@ -105,7 +106,7 @@ export function cityTile(c, x, y, s, view, ctx) {
   const deco = svg("g", {});
   g.append(deco);
   deco.append(svg("rect", { x: picture[0], y: picture[1], width: picture[2], height: picture[3], rx: 4, class: "ec-picture" }));
-  deco.append(svg("text", { x: picture[0] + picture[2] / 2, y: picture[1] + 14, "text-anchor": "middle", class: "ec-pays" }, `pays ${data.track[payday - 1]}`));
+  deco.append(svg("text", { x: picture[0] + picture[2] / 2, y: picture[1] + 14, "text-anchor": "middle", class: "ec-pays" }, t("ec.pays", { n: data.track[payday - 1] })));
   (c.closed || []).forEach((colour, k) => {
     const hx = picture[0] + 3 + (k % 3) * (s - 2);
     const hy = picture[1] + 20 + Math.floor(k / 3) * (s - 4);

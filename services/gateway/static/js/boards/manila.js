@@ -20,7 +20,7 @@ const OTHER = {
   insurance: [t("manila.crew.insurance"), 0, t("manila.crew.insurance_what")],
 };
 const GOOD_NAMES = { jade: t("manila.good.jade"), silk: t("manila.good.silk"), nutmeg: t("manila.good.nutmeg"), ginseng: t("manila.good.ginseng") };
-const good = (g) => GOOD_NAMES[g] || g;
+const goodName = (g) => GOOD_NAMES[g] || g;
 const NARROW = "(max-width: 700px)";
 // Where things go: side by side on a wide screen; on a phone (500 wide, larger type) each boat's card
 // sits above its route of narrower fields, and the docks, crew and market stack below.
@@ -61,7 +61,7 @@ function boatCard(boat, r, people) {
   const y = L.cardY(r) + 40;
   const g = svg("g", { class: "target boat-card", "data-target": `boat:${boat.good}` },
     svg("rect", { x: 6, y: y - 40, width: 182, height: 80, rx: 10, fill: GOOD_COLOUR[boat.good], class: "card-bg" }),
-    svg("text", { x: 16, y: y - 20, class: "card-title" + onGood(boat.good) }, cap(boat.good)),
+    svg("text", { x: 16, y: y - 20, class: "card-title" + onGood(boat.good) }, cap(goodName(boat.good))),
     svg("text", { x: 180, y: y - 20, class: "card-sub" + onGood(boat.good), "text-anchor": "end" }, `cargo ${CARGO[boat.good]}`),
     tip(`The ${boat.good} boat: ${CARGO[boat.good]} pesos shared by its crew if it reaches the harbour; seats cost ${SEAT_COSTS[boat.good].join(", ")}`));
   boat.seats.forEach((occupant, i) => {
@@ -92,10 +92,10 @@ function river(view, ctx) {
         svg("rect", { x, y: y - 22, width: fieldW - 4, height: 44, rx: 6, class: p === 13 ? "pirates" : p === 14 ? "goal" : "cell" }),
         svg("text", { x: x + fieldW / 2 - 2, y: y + 4, "text-anchor": "middle", class: "field-no" }, p === 13 ? "13" : p === 14 ? "⚓" : p),
         tip(boat ? `${cap(boat.good)} route, ${what}` : what)));
-      if (p === 13 && (r === 0 || L !== WIDE)) g.append(svg("text", { x: x + fieldW / 2 - 2, y: y - 30, "text-anchor": "middle", class: "small" }, "pirates"));
+      if (p === 13 && (r === 0 || L !== WIDE)) g.append(svg("text", { x: x + fieldW / 2 - 2, y: y - 30, "text-anchor": "middle", class: "small" }, t("manila.pirates")));
     }
     if (!boat) {
-      if (r === 1 && !loading) g.append(svg("text", { x: 97, y: L.cardY(r) + 45, "text-anchor": "middle", class: "small" }, "boats load after the auction"));
+      if (r === 1 && !loading) g.append(svg("text", { x: 97, y: L.cardY(r) + 45, "text-anchor": "middle", class: "small" }, t("manila.load_later")));
       continue;
     }
     g.append(boatCard(boat, r, people));
@@ -118,7 +118,7 @@ function docks(view, ctx) {
     const [dx, top] = L.docks[d];
     const box = svg("g", { class: "target dock", "data-target": `dock:${kind}` },
       svg("rect", { x: dx, y: top, width: 124, height: 152, rx: 10, class: kind }),
-      svg("text", { x: dx + 62, y: top + 18, "text-anchor": "middle", class: "card-title dark" }, cap(kind)),
+      svg("text", { x: dx + 62, y: top + 18, "text-anchor": "middle", class: "card-title dark" }, t(kind === "harbour" ? "manila.harbour" : "manila.shipyard")),
       tip(kind === "harbour" ? "The harbour: a boat past field 13 docks here and its crew shares the cargo" : "The shipyard: boats that do not make it end here and pay nothing"));
     g.append(box);
     for (let i = 0; i < 3; i++) {
@@ -144,7 +144,7 @@ function crew(view, ctx) {
     g.append(svg("g", { class: "target spot", "data-target": key },
       svg("rect", { x, y: top, width: L.spotW, height: 70, rx: 10, class: key === "pirate" ? "pirate-boat" : "spot-bg" }),
       svg("text", { x: x + 10, y: top + 20, class: key === "pirate" ? "card-title" : "card-title dark" }, name),
-      svg("text", { x: x + L.spotW - 10, y: top + 62, "text-anchor": "end", class: key === "pirate" ? "card-sub" : "card-sub dark" }, key === "insurance" ? "gets 10" : `costs ${cost}`),
+      svg("text", { x: x + L.spotW - 10, y: top + 62, "text-anchor": "end", class: key === "pirate" ? "card-sub" : "card-sub dark" }, key === "insurance" ? t("manila.gets_10") : t("manila.costs", { n: cost })),
       owners.map((o, j) => (o === null || o === undefined ? svg("rect", { x: x + 12 + j * 36, y: top + 30, width: 30, height: 30, rx: 5, class: "free-seat" }) : chip(people, o, x + 27 + j * 36, top + 45, 13))),
       tip(`${name}${cost ? ` (${cost} pesos)` : ""}: ${what}`)));
   });
@@ -154,15 +154,15 @@ function crew(view, ctx) {
 function market(view) {
   const g = svg("g", { class: "market", transform: `translate(${L.market[0]},${L.market[1]})` });
   g.append(svg("rect", { x: 610, y: 372, width: 384, height: 178, rx: 10, class: "spot-bg" }),
-    svg("text", { x: 620, y: 392, class: "card-title dark" }, "Black market"),
-    svg("text", { x: 984, y: 392, "text-anchor": "end", class: "card-sub dark" }, "left"));
+    svg("text", { x: 620, y: 392, class: "card-title dark" }, t("manila.facts.market")),
+    svg("text", { x: 984, y: 392, "text-anchor": "end", class: "card-sub dark" }, t("manila.left")));
   TRACK.forEach((v, j) => g.append(svg("text", { x: 748 + j * 44, y: 392, "text-anchor": "middle", class: "small" }, v)));
   GOODS.forEach((good, i) => {
     const y = 402 + i * 36;
     const row = svg("g", { class: "target share-row", "data-target": `share:${good}` },
       svg("rect", { x: 616, y, width: 372, height: 32, rx: 6, fill: "#fffdf5", stroke: "#0002" }),
       svg("rect", { x: 620, y: y + 5, width: 70, height: 22, rx: 4, fill: GOOD_COLOUR[good] }),
-      svg("text", { x: 626, y: y + 21, class: "slot-text light" + onGood(good) }, cap(good)),
+      svg("text", { x: 626, y: y + 21, class: "slot-text light" + onGood(good) }, cap(goodName(good))),
       tip(`${cap(good)}: a share is worth ${TRACK[view.market[i]]} at the end; ${view.supply[i]} left to buy`));
     TRACK.forEach((_, j) => row.append(svg("circle", { cx: 748 + j * 44, cy: y + 16, r: view.market[i] === j ? 11 : 4, class: view.market[i] === j ? "marker" : "dot", fill: view.market[i] === j ? GOOD_COLOUR[good] : null })));
     row.append(svg("text", { x: 970, y: y + 21, "text-anchor": "middle", class: "slot-text" }, view.supply[i]));
@@ -177,7 +177,7 @@ function cargoTiles(view, ctx) {
   return svg("g", { class: "cargo" }, svg("text", { x: 6, y: L.cargoTop, class: "card-title dark" }, "Cargo: leave one ashore"),
     GOODS.map((good, i) => svg("g", { class: "target", "data-target": `ashore:${good}` },
       svg("rect", { x: L.cargo(i)[0], y: L.cargo(i)[1], width: 140, height: 40, rx: 8, fill: GOOD_COLOUR[good] }),
-      svg("text", { x: L.cargo(i)[0] + 10, y: L.cargo(i)[1] + 25, class: "card-title" + onGood(good) }, `${cap(good)} · ${CARGO[good]}`),
+      svg("text", { x: L.cargo(i)[0] + 10, y: L.cargo(i)[1] + 25, class: "card-title" + onGood(good) }, `${cap(goodName(good))} · ${CARGO[good]}`),
       tip(`Leave ${good} ashore this voyage`))));
 }
 
@@ -213,9 +213,9 @@ export default {
     const p = view.players[seat];
     const cash = t(Math.abs(p.cash) === 1 ? "manila.peso" : "manila.pesos", { n: p.cash });
     // One's own shares are named (the view holds them for their owner alone), the others' counted.
-    const held = p.shares ? (p.shares.length ? t("manila.shares_named", { list: p.shares.map(good).join(", ") }) : t("manila.no_shares"))
+    const held = p.shares ? (p.shares.length ? t("manila.shares_named", { list: p.shares.map(goodName).join(", ") }) : t("manila.no_shares"))
       : t(p.share_count === 1 ? "manila.share_count_one" : "manila.share_count", { n: p.share_count });
-    const pledged = p.mortgaged ? (p.mortgaged.length ? ` (${t("manila.pledged_named", { list: p.mortgaged.map(good).join(", ") })})` : "")
+    const pledged = p.mortgaged ? (p.mortgaged.length ? ` (${t("manila.pledged_named", { list: p.mortgaged.map(goodName).join(", ") })})` : "")
       : p.mortgaged_count ? ` (${t("manila.pledged_count", { n: p.mortgaged_count })})` : "";
     return `${cash} · ${held}${pledged}`;
   },
@@ -226,9 +226,9 @@ export default {
     const spot = (key, seat) => who(seat) || (key === "insurance" ? t("manila.free_insurance") : t("manila.free", { cost: OTHER[key][1] }));
     const pirates = view.pirates.map((s) => spot("pirate", s)).join(", ");
     const lines = [
-      [t("manila.facts.boats"), view.boats.map((b) => t("manila.facts.boat", { good: good(b.good), cargo: CARGO[b.good], at: b.berth || t("manila.facts.field", { n: b.position }) })).join(" · ")
-        || t("manila.facts.not_loaded", { list: GOODS.map((g) => `${good(g)} ${CARGO[g]}`).join(" · ") })],
-      [t("manila.facts.market"), GOODS.map((g, i) => `${good(g)} ${TRACK[view.market[i]]}`).join(" · ")],
+      [t("manila.facts.boats"), view.boats.map((b) => t("manila.facts.boat", { good: goodName(b.good), cargo: CARGO[b.good], at: b.berth || t("manila.facts.field", { n: b.position }) })).join(" · ")
+        || t("manila.facts.not_loaded", { list: GOODS.map((g) => `${goodName(g)} ${CARGO[g]}`).join(" · ") })],
+      [t("manila.facts.market"), GOODS.map((g, i) => `${goodName(g)} ${TRACK[view.market[i]]}`).join(" · ")],
       [t("manila.facts.crew"), t("manila.facts.crew_line", { pirates, small: spot("small_pilot", view.small_pilot), big: spot("big_pilot", view.big_pilot), insurance: spot("insurance", view.insurance) })],
     ];
     if (ctx.viewer !== null && ctx.viewer !== undefined) lines.push([t("manila.facts.cash"), t("manila.pesos", { n: view.players[ctx.viewer].cash })]);
@@ -238,7 +238,7 @@ export default {
     const p = view.players[seat];
     const price = (g) => TRACK[view.market[GOODS.indexOf(g)]];
     const worth = (p.shares || []).reduce((sum, g) => sum + price(g), 0);
-    const held = (p.shares || []).map((g) => t("manila.share_at", { good: good(g), price: price(g) })).join(", ");
+    const held = (p.shares || []).map((g) => t("manila.share_at", { good: goodName(g), price: price(g) })).join(", ");
     const parts = [[t("manila.cash"), p.cash], [held ? t("manila.shares_worth", { list: held }) : t("manila.no_shares"), worth]];
     if ((p.mortgaged || []).length) parts.push([t("manila.loans"), -15 * p.mortgaged.length]);
     return parts;
