@@ -27,6 +27,8 @@ from tests.players.stack import rated_stack, sign_up
 from tests.players.test_rated_tables import ratings_of
 from tests.support.pipeline import services_for
 from workers.jobs.clock import seat_after_timeout
+from workers.jobs.rating_inputs import abandoned_and_end
+from workers.jobs.table_clocks import resigned_key
 
 pytestmark = pytest.mark.redis
 
@@ -39,6 +41,10 @@ def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
 
 def three_at_a_table(stack: ServerThread, on_timeout: str) -> tuple[list[httpx.Client], str]:
     people = [sign_up(stack.base, name) for name in ("ann", "bob", "eve")]
+    return people, at_a_table(people, on_timeout)
+
+
+def at_a_table(people: list[httpx.Client], on_timeout: str) -> str:
     opened = people[0].post(
         "/api/tables",
         json={
@@ -52,7 +58,7 @@ def three_at_a_table(stack: ServerThread, on_timeout: str) -> tuple[list[httpx.C
     table_id = opened.json()["table_id"]
     people[1].post(f"/api/tables/{table_id}/join")
     game_id: str = people[2].post(f"/api/tables/{table_id}/join").json()["game_id"]
-    return people, game_id
+    return game_id
 
 
 def kinds(redis_url: str, game_id: str) -> list[str]:
@@ -132,3 +138,39 @@ def test_a_vote_to_play_on_closes_it_and_the_player_takes_the_seat_back(
     assert report.ok, report.problems
     for client in (ann, bob, eve):
         client.close()
+
+
+def test_who_left_is_read_from_the_log_and_from_an_older_games_record(
+    stack: ServerThread, redis_url: str, redis_client: redis.Redis
+) -> None:
+    """The rating's "who left" (``rating_inputs.abandoned_and_end``): a resignation and a hand-over not taken
+    back, from the log; a seat handed over and taken back has not left; a game resigned before the events
+    kept its seats in a set beside the log, which is still read."""
+    (ann, bob, eve), game_id = three_at_a_table(stack, "bot")
+    assert abandoned_and_end(redis_client, game_id)[0] == set()
+    assert bob.post(f"/api/games/{game_id}/resign").status_code == 200
+    services = services_for(redis_url)
+    for seat in (0, 2):  # the clock hands both over; ann takes hers back
+        after = seat_after_timeout(services.store.load(game_id), timed_out(redis_url, game_id, seat), "bot")
+        assert after is not None
+        services.bus.submit(game_id, seat, codec.encode_command(after[1]), after[2], origin="clock")
+        wait_until(
+            lambda s=seat: any(
+                e.type == "SeatHandedToBot" and e.seat == s for e in services.store.read(game_id)
+            )
+        )
+    assert ann.post(f"/api/games/{game_id}/take-back").status_code == 200
+    assert abandoned_and_end(redis_client, game_id)[0] == {1, 2}
+    older = at_a_table([ann, bob, eve], "bot")
+    redis_client.sadd(resigned_key(older), 2)  # as a game resigned before the events recorded it
+    assert abandoned_and_end(redis_client, older)[0] == {2}
+    for client in (ann, bob, eve):
+        client.close()
+
+
+def timed_out(redis_url: str, game_id: str, seat: int) -> Any:
+    services = services_for(redis_url)
+    loaded = services.store.load(game_id)
+    clocks = seat_clocks(services.store.read(game_id))
+    clocks.last_command_id = timeout_command_id(loaded.meta.seed, loaded.seq, seat)
+    return clocks
