@@ -19,20 +19,20 @@ import os
 
 os.environ.setdefault("HARBORMASTER_INTERPRETED", "1")
 
-import json  # noqa: E402
-import sys  # noqa: E402
-import tempfile  # noqa: E402
-import threading  # noqa: E402
-from pathlib import Path  # noqa: E402
-from types import FrameType  # noqa: E402
-from typing import Any  # noqa: E402
+import json
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from types import FrameType
+from typing import Any
 
-import httpx  # noqa: E402
-from websockets.sync.client import ClientConnection, connect  # noqa: E402
+import httpx
+from websockets.sync.client import ClientConnection, connect
 
-from services.redis_launcher import EmbeddedRedis  # noqa: E402
-from tests.contract.gateway_graph import LAYERS, layer_of  # noqa: E402
-from tests.gateway.harness import running_stack  # noqa: E402
+from services.redis_launcher import EmbeddedRedis
+from tests.contract.gateway_graph import LAYERS, layer_of
+from tests.gateway.harness import running_stack
 
 ROOTS = ("domain.", "events.", "workers.", "services.")
 _recording = threading.Event()
@@ -114,7 +114,7 @@ def measure(game: str = "manila") -> tuple[list[str], list[tuple[str, str]]]:
                     socket.close()
         finally:
             server.stop()
-            threading.setprofile(None)  # type: ignore[arg-type]
+            threading.setprofile(None)
     return walk([(caller, callee) for thread, caller, callee in _calls if thread in (gateway, worker)])
 
 
