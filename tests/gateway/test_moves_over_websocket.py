@@ -87,6 +87,22 @@ def test_a_repeated_command_id_gets_its_first_result_and_is_applied_once(
     socket.close()
 
 
+def test_a_command_sent_again_while_waiting_is_answered_once(stack: ServerThread, api: httpx.Client) -> None:
+    # The second copy supersedes the first (one PendingCommand answers): one result frame, one move.
+    game = create(api, "counter", 2)
+    socket = _socket(stack, game["game_id"], game["seats"][0]["token"])
+    _send(socket, {"type": "Move"}, "twice")
+    _send(socket, {"type": "Move"}, "twice")
+    _, result = _until_result(socket)
+    assert result["command_id"] == "twice" and result["status"] == "applied"
+    _send(socket, {"type": "Move"}, "next")  # the other seat's turn: refused, after anything more of "twice"
+    before, after = _until_result(socket)
+    assert after["command_id"] == "next" and after["status"] == "rejected"
+    assert [f for f in before if f["type"] == "result"] == []
+    assert api.get(f"/api/games/{game['game_id']}").json()["view"]["count"] == 1
+    socket.close()
+
+
 def test_a_malformed_command_is_refused_with_the_http_code(stack: ServerThread, api: httpx.Client) -> None:
     game = create(api, "counter", 2)
     gid = game["game_id"]
