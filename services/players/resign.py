@@ -43,6 +43,8 @@ def resign(services: Services, url: str, game_id: str, seat: int) -> bool:
     if seat in control.resigned or seat in table_clocks.resigned(services.redis, game_id):
         return False
     _decided(services, game_id, seat, codec.encode_command(Resign()), "resign")
+    # serve's pass stands in too, should the hook's job be lost
+    services.redis.sadd(table_clocks.FORFEITED, game_id)
     log.info("table_seat_resigned", game_id=game_id, seat=seat)
     return True
 
