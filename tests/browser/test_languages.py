@@ -51,6 +51,12 @@ def test_a_german_browser_gets_german_pages_and_the_switch_turns_them_english(
         if width == 390:
             assert page.evaluate(SMALL_BUTTONS) == []
 
+        page.goto(live_stack.base + "/static/help.html")
+        page.locator("#elcapitan", has_text="DIE SEGELKARTEN").wait_for(timeout=WAIT_MS)
+        help_text = page.locator("#help").inner_text()
+        assert "Variante: Entern" in help_text and "Das Amt des Hafenmeisters versteigern" in help_text
+        assert not scrolls_sideways(page)
+
         game = create(api, "manila", 3, names=["Anna", "Bruno", "Carla"], bots={"1": "greedy", "2": "greedy"})
         page.goto(f"{live_stack.base}/games/{game['game_id']}#token={game['seats'][0]['token']}")
         page.locator("#seat-info", has_text="Du spielst Anna.").wait_for(timeout=WAIT_MS)
