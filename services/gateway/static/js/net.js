@@ -1,4 +1,6 @@
 // The client's two ways to the gateway: JSON over HTTP, and the one function that sends a move.
+import { t } from "./i18n.js";
+
 export async function api(path, options) {
   const response = await fetch(path, options);
   let body = null;
@@ -37,7 +39,7 @@ export class SocketCommands {
   }
   /** A socket that closes leaves its moves unsettled: they are reported as not sent. */
   dropAll() {
-    for (const resolve of this.pending.values()) resolve({ ok: false, message: "the connection dropped; try again" });
+    for (const resolve of this.pending.values()) resolve({ ok: false, message: t("net.dropped") });
     this.pending.clear();
   }
 }
@@ -50,5 +52,5 @@ export async function sendOverHttp(gameId, token, command) {
     body: JSON.stringify({ command }),
   });
   if (status === 200 || status === 202) return { ok: true, message: "" };
-  return { ok: false, message: body ? body.message || body.error : `refused (${status})` };
+  return { ok: false, message: body ? body.message || body.error : t("error.refused", { status }) };
 }

@@ -256,7 +256,7 @@ function cardChoice(view, ctx, width) {
     const extra = card.extra.some(Boolean);
     g.append(svg("g", { class: "target market-card", "data-target": `card:${id}` },
       svg("rect", { x, y, width: 132, height: 114, rx: 8, class: "market-card-bg" }),
-      svg("text", { x: x + 8, y: y + 18, class: "small" }, `deck ${ROMAN[card.deck] || card.deck} · card ${id.split("-").pop()}`),
+      svg("text", { x: x + 8, y: y + 18, class: "small" }, t("eic.deck_card", { deck: ROMAN[card.deck] || card.deck, card: id.split("-").pop() })),
       card.base.flatMap((n, i) => (n ? [i] : [])).map((i, row) => svg("g", {},
         svg("rect", { x: x + 8, y: y + 26 + row * 20, width: 14, height: 14, rx: 2, fill: GOOD_COLOUR[i] }),
         svg("text", { x: x + 28, y: y + 38 + row * 20, class: "slot-text" }, `${card.base[i] > 0 ? "+" : "−"}${Math.abs(card.base[i])} ${GOOD_WORDS[i]}`))),

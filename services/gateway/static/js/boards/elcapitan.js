@@ -48,8 +48,8 @@ function bank(view, ctx, [x, y, w, h]) {
   const here = shipsIn(view, "bank");
   return svg("g", { class: "target", "data-target": "bank" },
     svg("rect", { x, y, width: w, height: h, rx: 10, class: "bank" }),
-    svg("text", { x: x + w / 2, y: y + 20, "text-anchor": "middle", class: "card-title dark" }, "Bank"),
-    svg("text", { x: x + w / 2, y: y + 37, "text-anchor": "middle", class: "small" }, "loans 10 / 16"),
+    svg("text", { x: x + w / 2, y: y + 20, "text-anchor": "middle", class: "card-title dark" }, t("ec.bank")),
+    svg("text", { x: x + w / 2, y: y + 37, "text-anchor": "middle", class: "small" }, t("ec.bank_loans")),
     svg("g", {}, here.map((s, k) => svg("path", { d: shipPath(x + 18 + (k % 4) * 24, y + 62 + Math.floor(k / 4) * 24, 0.8), fill: ctx.people.colour(s), class: "ec-ship" }, tip(`${ctx.people.name(s)}'s ship is at the bank`)))),
     tip("The bank harbour: sail here free to take a loan of 10 or 16 florins; the turn ends at once"));
 }
@@ -59,7 +59,7 @@ function atSea(view, ctx, [x, y, w, h]) {
   if (!waiting.length) return null;
   return svg("g", {},
     svg("rect", { x, y, width: w, height: h, rx: 10, class: "ec-at-sea" }),
-    svg("text", { x: x + 10, y: y + 17, class: "small" }, "Not yet sailed"),
+    svg("text", { x: x + 10, y: y + 17, class: "small" }, t("ec.not_sailed")),
     waiting.map((s, k) => svg("path", { d: shipPath(x + 20 + k * 26, y + 44, 0.8), fill: ctx.people.colour(s), class: "ec-ship" }, tip(`${ctx.people.name(s)}'s ship has not entered a city yet`))));
 }
 

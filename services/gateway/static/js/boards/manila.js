@@ -174,7 +174,7 @@ function market(view) {
 function cargoTiles(view, ctx) {
   // The loading: which good stays ashore (clickable tiles), shown while the harbour master decides.
   if (view.phase !== "load") return null;
-  return svg("g", { class: "cargo" }, svg("text", { x: 6, y: L.cargoTop, class: "card-title dark" }, "Cargo: leave one ashore"),
+  return svg("g", { class: "cargo" }, svg("text", { x: 6, y: L.cargoTop, class: "card-title dark" }, t("manila.cargo")),
     GOODS.map((good, i) => svg("g", { class: "target", "data-target": `ashore:${good}` },
       svg("rect", { x: L.cargo(i)[0], y: L.cargo(i)[1], width: 140, height: 40, rx: 8, fill: GOOD_COLOUR[good] }),
       svg("text", { x: L.cargo(i)[0] + 10, y: L.cargo(i)[1] + 25, class: "card-title" + onGood(good) }, `${cap(goodName(good))} · ${CARGO[good]}`),
