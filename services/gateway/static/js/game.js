@@ -18,7 +18,7 @@ import { keepInMyGames } from "./shell/my-games.js";
 import { showRematch } from "./shell/rematch.js";
 import { Presence } from "./shell/presence.js";
 import { Receipts } from "./shell/receipts.js";
-import { SeatControls } from "./shell/seat-controls.js";
+import { SeatControls, seatLine } from "./shell/seat-controls.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
@@ -134,7 +134,8 @@ let spoken = [];
 function speak(item) {
   if (item.seat === S.viewer) return;
   try {
-    const text = S.board.describe(item.event, { ...context(), seat: item.seat });
+    const seat = seatLine(item.event, S.people); // who plays a seat: said as the log says it
+    const text = seat !== undefined ? seat : S.board.describe(item.event, { ...context(), seat: item.seat });
     if (text) spoken.push(el("span", {}, text).textContent); // a sentence may hold name chips
   } catch (e) {
     return;
