@@ -6,8 +6,8 @@ in turn, at tables of 4 (Manila by default, ``HARBORMASTER_BENCH_SWISS_GAME=eic`
 through the service's own path as ``harbormaster tournament run`` takes it: an embedded Redis, one fold
 worker and two ``rq-worker --no-fork`` (each with its bot runner), the tournament created and started from
 this process (which opens round 1's games, as the CLI does). Two rounds are set, so the rq round job of round
-1 does all a round's close does: load every table's game, record the results, rate, pair round 2 and open
-its games. Round 2 is not played: the bench stops there.
+1 does all a round's close does: read every table's result (stored by the fold worker's hook), record them,
+rate, pair round 2 and open its games. Round 2 is not played: the bench stops there.
 
 Printed: the round from the start command to round 2 opened, in parts (round 1 opened, played until its last
 game ended, the round job queued and run: the round's close); the pairing of round 2 and the recording of
@@ -180,7 +180,7 @@ def run(players: int = PLAYERS, game: str = GAME) -> None:
               f"round 1 opened {opened:.1f} s, its last game ended at {last_game - started:.0f} s "
               f"(sampled every {POLL_S:.0f} s); {commands:,} commands")  # fmt: skip
         print(f"  the round's close (its rq job, {queued:.1f} s in the queue): {deciding + acting:.1f} s — "
-              f"deciding {deciding:.1f} s (load {tables:,} games, record, rate, pair round 2, append), "
+              f"deciding {deciding:.1f} s (read {tables:,} results, record, rate, pair round 2, append), "
               f"acting {acting:.1f} s (trim {tables:,} games, open round 2's {tables:,})")  # fmt: skip
         _offline(client, tid)
         _described(services, tid)
