@@ -99,6 +99,8 @@ OPENING = {
     "elcapitan": "Eine Partie El Capitán zu 3 beginnt",
     "eic": "Eine Partie East India Companies zu 3 beginnt",
 }
+HOVER = {"manila": "Kahn", "elcapitan": "hierher segeln, um zu bauen", "eic": "eine Aktie ist"}
+"""A German word of each board's hover texts."""
 # A text key shown as itself (one missing from the files, or a typo): t() falls back to the key.
 BARE_KEY = r"\b(?:manila|ec|eic|game|tables|lobby|players|clock|decide|chat|ratings|receipts|tour)\.[a-z_]+\b"
 
@@ -107,7 +109,7 @@ BARE_KEY = r"\b(?:manila|ec|eic|game|tables|lobby|players|clock|decide|chat|rati
 def test_each_games_page_is_german_on_a_phone(
     kind: str, browser: Any, live_stack: ServerThread, api: httpx.Client
 ) -> None:
-    """A seat's page of each game: the board's name, the log's first sentence and the decision in German,
+    """A seat's page of each game: the board's name, hover texts, the log's first sentence and the decision in German,
     no text key left bare, nothing scrolling sideways at 390 px."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE")
     try:
@@ -119,6 +121,10 @@ def test_each_games_page_is_german_on_a_phone(
         page.locator(f'#board svg[aria-label="{BOARDS[kind]}"]').wait_for(timeout=WAIT_MS)
         page.locator("#log", has_text=OPENING[kind]).wait_for(timeout=WAIT_MS)
         wait_until(page, "document.querySelector('#turn').textContent.includes('am Zug')", timeout_ms=WAIT_MS)
+        hover = page.evaluate(
+            "[...document.querySelectorAll('#board svg title')].map((t) => t.textContent).join(' ')"
+        )
+        assert HOVER[kind] in hover
         text = page.locator("body").inner_text()
         assert not re.search(BARE_KEY, text), re.search(BARE_KEY, text)
         assert not scrolls_sideways(page)

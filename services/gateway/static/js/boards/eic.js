@@ -51,14 +51,14 @@ function zoneShips(view, ctx, z, name) {
   const find = (id) => all.find((o) => o.ship.id === id);
   const { zone } = loadingHead(view);
   const ships = [];
-  if (zone === z + 1) (view.queue || []).forEach((id, k) => ships.push({ id, owner: find(id) ? find(id).s : -1, note: `${k + 1}. to load` }));
-  (view.left[z] || []).forEach((id) => ships.push({ id, owner: find(id) ? find(id).s : -1, note: "left here last epoch" }));
-  (view.zone_owners[z] || []).forEach((owner, k) => ships.push({ id: (view.zones[z] || [])[k], owner, note: "face down" }));
-  return ships.map(({ id, owner, note }, k) => {
+  if (zone === z + 1) (view.queue || []).forEach((id, k) => ships.push({ id, owner: find(id) ? find(id).s : -1, note: t("eic.tip.to_load", { n: k + 1 }), order: k + 1 }));
+  (view.left[z] || []).forEach((id) => ships.push({ id, owner: find(id) ? find(id).s : -1, note: t("eic.tip.left_here") }));
+  (view.zone_owners[z] || []).forEach((owner, k) => ships.push({ id: (view.zones[z] || [])[k], owner, note: t("eic.tip.face_down") }));
+  return ships.map(({ id, owner, note, order }, k) => {
     const x = 22 + (k % 4) * 36;
     const y = 150 + Math.floor(k / 4) * 40;
-    const hover = id ? `${shipName(id, ctx)} in ${name} (${note})` : `a face-down ship of ${ownerName(owner, ctx)}`;
-    return svg("g", {}, shipIcon(x, y, id ? ownerColour(owner, ctx) : "#555", id ? (note.endsWith("load") ? note[0] : "") : "?", hover, id ? `ship:${id}` : null));
+    const hover = id ? t("eic.tip.ship_in", { ship: shipName(id, ctx), zone: name, note }) : t("eic.tip.face_down_of", { name: ownerName(owner, ctx) });
+    return svg("g", {}, shipIcon(x, y, id ? ownerColour(owner, ctx) : "#555", id ? (order ? String(order) : "") : "?", hover, id ? `ship:${id}` : null));
   });
 }
 
@@ -70,7 +70,7 @@ function zones(view, ctx) {
     const zone = svg("g", { class: "target zone", "data-target": `zone:${z + 1}` },
       svg("rect", { x, y: 0, width: 160, height: 250, rx: 14, class: "sea-zone" }),
       svg("text", { x: x + 10, y: 22, class: "card-title dark" }, name),
-      tip(`${name}: ships sent here load tea and ${["silk", "coffee", "spices"][z]}; a trading post here makes each good 1 GS cheaper`));
+      tip(t("eic.tip.zone", { zone: name, good: GOOD_WORDS[[3, 2, 1][z]] })));
     SITES[z].forEach((site, i) => {
       const owner = posts[site];
       const closed = view.seats < 4 && CLOSED_SITES.includes(site) && owner === undefined;
@@ -78,7 +78,7 @@ function zones(view, ctx) {
         svg("rect", { x: x + 6, y: 32 + i * 30, width: 148, height: 26, rx: 6, class: "hit" }),
         svg("circle", { cx: x + 20, cy: 45 + i * 30, r: 10, fill: owner !== undefined ? ownerColour(owner, ctx) : closed ? "#b9ad95" : "#fffdf5", stroke: "#6b5d45", "stroke-dasharray": closed ? "3 2" : null }),
         svg("text", { x: x + 36, y: 50 + i * 30, class: closed ? "small closed-site" : "small" }, site),
-        tip(closed ? `${site}: no trading post with fewer than four players` : `${site}: a trading-post site${owner === undefined ? "" : `, ${ownerName(owner, ctx)}'s post`}`)));
+        tip(closed ? t("eic.tip.closed_site", { site }) : t("eic.tip.site", { site }) + (owner === undefined ? "" : `, ${t("eic.tip.post_of", { name: ownerName(owner, ctx) })}`))));
     });
     zone.append(at(x, 0, zoneShips(view, ctx, z, name)));
     return zone;
@@ -88,8 +88,8 @@ function zones(view, ctx) {
 /** What an envoy sent to a space pays, said before it is sent. */
 function spaceCost(view, id) {
   const { fees, ability } = envoyCost(view, id, null);
-  const price = id === "SHP_SHIP" || id === "INV_SHIP" ? "the ship's price" : ability ? `${ability} GS` : "nothing";
-  return `. An envoy here pays ${fees} GS in fees (1 to each envoy already here) and ${price} for the ability`;
+  const price = id === "SHP_SHIP" || id === "INV_SHIP" ? t("eic.ship_price") : ability ? `${ability} GS` : t("eic.nothing");
+  return `. ${t("eic.tip.envoy_pays", { fees, price })}`;
 }
 
 function spaces(view, ctx) {
@@ -101,7 +101,7 @@ function spaces(view, ctx) {
       svg("rect", { x, y, width: 242, height: h - 4, rx: 6, class: "spot-bg" }),
       svg("text", { x: x + 8, y: y + 16, class: "space-text" }, svg("tspan", { "font-weight": 700 }, who), svg("tspan", { x: x + 8, dy: 17 }, what)),
       occupants.map((s, k) => svg("circle", { cx: x + 228 - k * 16, cy: y + 12, r: 7, fill: ownerColour(s, ctx), stroke: "#fff" })),
-      tip(hover + (occupants.length ? `; envoys: ${occupants.map((s) => ownerName(s, ctx)).join(", ")}` : "") + (id === "central" ? "" : spaceCost(view, id))));
+      tip(hover + (occupants.length ? `; ${t("eic.tip.envoys", { list: occupants.map((s) => ownerName(s, ctx)).join(", ") })}` : "") + (id === "central" ? "" : spaceCost(view, id))));
   };
   SPACES.forEach(([id, who, what], i) => g.append(cell((i % 2) * 250, 24 + Math.floor(i / 2) * h, id, who, what, `${who} — ${what}`)));
  g.append(cell(250, 24 + 5 * h, "central", t("eic.central"), t("eic.central_what"), t("eic.central_tip")));
@@ -140,7 +140,7 @@ function dice(x, y, values, name) {
   return values.map((n, i) => svg("g", {},
     svg("rect", { x: x + i * 20, y, width: 17, height: 17, rx: 3, fill: GOOD_COLOUR[i], stroke: "#fff" }),
     svg("text", { x: x + i * 20 + 8.5, y: y + 13, "text-anchor": "middle", class: "chip-text" }, n),
-    tip(`${name}: the ${GOODS[i]} die shows ${n}`)));
+    tip(t("eic.tip.die", { market: name, good: GOOD_WORDS[i], n }))));
 }
 
 /** Both markets: side by side, or on a phone one above the other and larger (each about as wide as
@@ -160,17 +160,17 @@ function markets(view, narrow) {
         const prices = columns[i];
         const count = cubes[i];
         const trade = m === 0
-          ? (count ? `the next one bought costs ${prices[count - 1]} GS (1 less with a trading post in the zone)` : "none to buy")
-          : `the next one sold fetches ${count < prices.length ? prices[count] : 1} GS${count < prices.length ? "" : " (the market is full)"}`;
+          ? (count ? t("eic.tip.next_bought", { n: prices[count - 1] }) : t("eic.tip.none_to_buy"))
+          : t(count < prices.length ? "eic.tip.next_sold" : "eic.tip.next_sold_full", { n: count < prices.length ? prices[count] : 1 });
         return svg("g", {}, svg("rect", { x: x + 6, y, width: 54, height: 20, rx: 4, fill: GOOD_COLOUR[i] }),
           // a longer name (German "Gewürze") is squeezed into the chip rather than spilling over the prices
           svg("text", { x: x + 33, y: y + 14.5, "text-anchor": "middle", class: "chip-text", textLength: GOOD_WORDS[i].length > 6 ? 48 : null, lengthAdjust: "spacingAndGlyphs" }, GOOD_WORDS[i]),
           priceRow(x + 64, y, prices, count, i, m === 1),
-          tip(`${name}: ${count} ${good} on ${prices.length} spaces; ${trade}; the die shows ${values[i]}`));
+          tip(t("eic.tip.market_row", { market: name, n: count, good: GOOD_WORDS[i], spaces: prices.length, trade, die: values[i] })));
       }),
       svg("text", { x: x + 10, y: 156, class: "small" }, card ? t("eic.card_label") : t("eic.card_face_down")),
       card ? cardEffect(x + 50, 144, card, view.seats === 4) : null,
-      tip(card ? marketCard(known[m]) : `${name}: this epoch's card lies face down`));
+      tip(card ? marketCard(known[m]) : t("eic.tip.card_down", { market: name })));
   }));
 }
 
@@ -188,7 +188,7 @@ function exchange(view, ctx) {
       svg("circle", { cx: 18, cy: y + 9, r: 6, fill: ownerColour(c, ctx) }),
       svg("text", { x: 30, y: y + 14, class: "row-text" }, c < ctx.people.names.length ? companyName(c, ctx) : t("eic.neutral_company_cap")),
       svg("text", { x: 478, y: y + 14, "text-anchor": "end", class: "row-text" }, t("eic.exchange_row", { value, dividend, left: view.exchange[c] })),
-      tip(`${companyName(c, ctx)}: a share is worth ${value} GS and pays ${dividend} GS a share at the epoch's end; ${view.exchange[c]} left on the exchange`)));
+      tip(t("eic.tip.company", { company: companyName(c, ctx), value, dividend, left: view.exchange[c] }))));
   });
   // The track in two rows of fifteen; a company's marker colours its space (shared spaces in stripes).
   const perRow = 15;
@@ -202,7 +202,7 @@ function exchange(view, ctx) {
       svg("rect", { x, y, width: cell - 2, height: 22, rx: 3, fill: "#f2ead8", stroke: "#b9a57f" }),
       here.map((c, j) => svg("rect", { x: x + j * stripe, y, width: stripe, height: 22, fill: ownerColour(c, ctx) })),
       svg("text", { x: x + (cell - 2) / 2, y: y + 15.5, "text-anchor": "middle", class: here.length ? "price-space light" : "price-space" }, value),
-      tip(`share value ${value} GS, dividend ${STOCK.dividends[k]} GS${here.length ? `: ${here.map((c) => companyName(c, ctx)).join(", ")}` : ""}`)));
+      tip(t("eic.tip.track", { value, dividend: STOCK.dividends[k] }) + (here.length ? `: ${here.map((c) => companyName(c, ctx)).join(", ")}` : ""))));
   });
   return g;
 }
@@ -218,18 +218,18 @@ function port(view, ctx, s, w) {
     svg("text", { x: 26, y: 21, class: "card-title dark" }, s < ctx.people.names.length ? t("eic.port_of", { name: ctx.people.name(s) }) : t("eic.neutral_port")),
     svg("text", { x: w - 8, y: 21, "text-anchor": "end", class: "small" }, `${p.treasury} GS`),
     Array.from({ length: docks }, (_, k) => svg("rect", { x: 10 + k * step, y: 34, width: step - 6, height: 52, rx: 5, class: "dock-slot" })),
-    tip(`${ownerName(s, ctx)}'s port: ${docks} docks; treasury ${p.treasury} GS, income ${p.income}`));
+    tip(t("eic.tip.port", { name: ownerName(s, ctx), docks, treasury: p.treasury, income: p.income })));
   home.forEach((ship, k) => {
     const x = 10 + k * step + (step - 6) / 2;
     g.append(shipIcon(x, 62, ship.face_down ? "#555" : ownerColour(s, ctx), ship.id ? "" : "?",
-      `${ship.id ? shipName(ship.id, ctx) : "a ship"} in port${sum(ship.cargo) ? `, carrying ${goods(ship.cargo)}` : ""}`, ship.id ? `ship:${ship.id}` : null));
+      t("eic.tip.in_port", { ship: ship.id ? shipName(ship.id, ctx) : t("eic.a_ship") }) + (sum(ship.cargo) ? `, ${t("eic.tip.carrying", { goods: goods(ship.cargo) })}` : ""), ship.id ? `ship:${ship.id}` : null));
     g.append(svg("g", {}, cargoCubes(x, 78, ship.cargo)));
   });
   const stored = sum(p.warehouse);
   g.append(svg("g", { class: "target", "data-target": `warehouse:${s}` },
     svg("rect", { x: 6, y: 94, width: w - 12, height: 24, rx: 5, fill: "#fffdf5", stroke: "#0002" }),
     svg("text", { x: 12, y: 111, class: "small" }, stored ? t("eic.warehouse", { goods: goods(p.warehouse) }) : t("eic.warehouse_empty")),
-    tip(`${ownerName(s, ctx)}'s warehouse: ${goods(p.warehouse)}`)));
+    tip(t("eic.tip.warehouse", { name: ownerName(s, ctx), goods: goods(p.warehouse) }))));
   const posts = p.posts.length ? t("eic.posts", { list: p.posts.join(", ") }) : t("eic.no_post");
   g.append(svg("text", { x: 10, y: 138, class: "small" }, posts, tip(posts)));
   return g;

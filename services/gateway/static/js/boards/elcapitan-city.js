@@ -41,14 +41,14 @@ function site(c, number, x, y, s, view, ctx) {
   const triangle = data.triangle === number;
   const shuts = dark || (triangle && view.seats <= 3);
   const neutral = view.seats === 2 && colour >= 2;
-  const who = colour === EMPTY ? "free" : `${ctx.people.name(owner(colour, view.seats))}'s warehouse${neutral ? " (neutral colour)" : ""}`;
-  const why = dark ? "; a dark site: building here shuts the foremost warehouse down" : triangle ? `; the triangle site${view.seats <= 3 ? " shuts the foremost warehouse down (2–3 players)" : " (a shut-down site with 2–3 players only)"}` : "";
+  const who = colour === EMPTY ? t("ec.tip.free") : t(neutral ? "ec.tip.warehouse_neutral" : "ec.tip.warehouse_of", { name: ctx.people.name(owner(colour, view.seats)) });
+  const why = dark ? `; ${t("ec.tip.dark")}` : triangle ? `; ${t(view.seats <= 3 ? "ec.tip.triangle_shuts" : "ec.tip.triangle")}` : "";
   return svg("g", { class: "target site", "data-target": `site:${c.name}:${number}` },
     svg("rect", { x: x + 1, y: y + 1, width: s - 2, height: s - 2, rx: 3, class: dark ? "ec-site dark" : "ec-site" }),
     svg("g", {}, triangle ? svg("path", { d: `M${x + 2},${y + s - 2} L${x + s * 0.5},${y + s - 2} L${x + 2},${y + s * 0.5} Z`, class: shuts ? "ec-triangle" : "ec-triangle idle" }) : null,
     colour === EMPTY ? null : svg("path", { d: house(x, y, s), fill: ctx.people.colour(owner(colour, view.seats)), class: neutral ? "ec-house neutral" : "ec-house" })),
     svg("text", { x: x + s / 2, y: y + s / 2 + (colour === EMPTY ? 4 : 7), "text-anchor": "middle", class: colour !== EMPTY ? `ec-value light ${ctx.people.onColour(owner(colour, view.seats))}` : dark ? "ec-value light" : "ec-value" }, value),
-    tip(`${title(c.name)}, site ${number}: pays ${value} to the majority when it is the next free space; ${who}${why}`));
+    tip(`${t("ec.tip.site", { city: title(c.name), n: number, value })}; ${who}${why}`));
 }
 
 function lastSpace(c, x, y, s) {
@@ -56,18 +56,18 @@ function lastSpace(c, x, y, s) {
   return svg("g", {},
     svg("rect", { x: x + 1, y: y + 1, width: s - 2, height: s - 2, rx: 3, class: "ec-last" }),
     svg("text", { x: x + s / 2, y: y + s / 2 + 4, "text-anchor": "middle", class: "ec-value" }, value),
-    tip(`${title(c.name)}, the last space: nobody builds here; it pays ${value} once all twelve sites are built`));
+    tip(t("ec.tip.last_space", { city: title(c.name), value })));
 }
 
 function harbourSpace(c, i, x, y, s, view, ctx) {
   const seat = c.harbours[i];
   const cost = CITIES[c.name].harbours[i];
   const fill = seat === PIRATE ? "#1b1b1b" : seat === EMPTY ? null : ctx.people.colour(seat);
-  const whose = seat === PIRATE ? "; the pirate ship lies here" : seat !== EMPTY ? `; ${ctx.people.name(seat)}'s ship lies here` : "";
+  const whose = seat === PIRATE ? `; ${t("ec.tip.pirate_here")}` : seat !== EMPTY ? `; ${t("ec.tip.ship_here", { name: ctx.people.name(seat) })}` : "";
   return svg("g", { class: "target harbour-space", "data-target": `harbour:${c.name}:${i}` },
     svg("rect", { x: x + 1, y: y + 1, width: s - 2, height: s - 2, rx: s / 2 - 1, class: "ec-harbour" }),
     fill ? svg("g", {}, svg("path", { d: ship(x + s / 2, y + s / 2 + 2, s / 30), fill, class: "ec-ship" })) : svg("text", { x: x + s / 2, y: y + s / 2 + 4, "text-anchor": "middle", class: "ec-value sea" }, cost),
-    tip(`${title(c.name)}, harbour space ${i + 1}: a warehouse built from here costs ${cost} florin${cost === 1 ? "" : "s"}${whose}`));
+    tip(t("ec.tip.harbour_space", { city: title(c.name), n: i + 1, cost: t(cost === 1 ? "ec.florin" : "ec.florins", { n: cost }) }) + whose));
 }
 
 function fortresses(c, x, y, s, view, ctx) {
@@ -75,14 +75,14 @@ function fortresses(c, x, y, s, view, ctx) {
   const first = TILE_COLS - costs.length;
   const g = svg("g", { class: "target fortresses", "data-target": `fortress:${c.name}` },
     svg("rect", { x: x + first * s + 1, y: y + 1, width: costs.length * s - 2, height: s - 2, rx: 3, class: "ec-fort-row" }),
-    tip(`${title(c.name)}'s fortresses: ${costs.length} site${costs.length === 1 ? "" : "s"} costing ${costs.join(" and ")} florins; a fortress counts as two warehouses in the majority`));
+    tip(t(costs.length === 1 ? "ec.tip.fortresses_one" : "ec.tip.fortresses", { city: title(c.name), n: costs.length, costs: costs.join(` ${t("list.and")} `) })));
   costs.forEach((cost, i) => {
     const seat = c.fortresses[i];
     const fx = x + (first + i) * s;
     g.append(svg("g", {},
       svg("path", { d: tower(fx + 2, y + 2, s - 4), class: seat === EMPTY ? "ec-fort free" : "ec-fort", fill: seat === EMPTY ? null : ctx.people.colour(seat) }),
       svg("text", { x: fx + s / 2, y: y + s * 0.78, "text-anchor": "middle", class: seat === EMPTY ? "ec-value small" : `ec-value small light ${ctx.people.onColour(seat)}` }, cost),
-      tip(`${title(c.name)}, fortress site ${i + 1}: a fortress here costs ${cost} florin${cost === 1 ? "" : "s"} and counts as two warehouses in the majority${seat === EMPTY ? "" : `; ${ctx.people.name(seat)}'s fortress`}`)));
+      tip(t("ec.tip.fortress_site", { city: title(c.name), n: i + 1, cost: t(cost === 1 ? "ec.florin" : "ec.florins", { n: cost }) }) + (seat === EMPTY ? "" : `; ${t("ec.tip.fortress_of", { name: ctx.people.name(seat) })}`))));
   });
   return g;
 }
@@ -101,7 +101,7 @@ export function cityTile(c, x, y, s, view, ctx) {
   const g = svg("g", { class: "target city", "data-target": `city:${c.name}`, "data-city": c.name },
     svg("rect", { x: x - 3, y, width: w + 6, height: HEADER + 6 * s + 3, rx: 7, class: "ec-tile" }),
     svg("text", { x: x + w / 2, y: y + 13.5, "text-anchor": "middle", class: "ec-name" }, data.title),
-    tip(`${data.title}: sail here to build. Warehouses cost ${data.harbours.join(" or ")} florins by harbour space, fortresses ${data.fortresses.join(" or ")}; the payday pays ${data.track[payday - 1]} to the majority now`));
+    tip(t("ec.tip.city", { city: data.title, harbours: data.harbours.join(` ${t("ec.or")} `), fortresses: data.fortresses.join(` ${t("ec.or")} `), pays: data.track[payday - 1] })));
   const picture = [x + s + 2, top + s + 2, 3 * s - 4, 4 * s - 4];
   const deco = svg("g", {});
   g.append(deco);
@@ -111,10 +111,10 @@ export function cityTile(c, x, y, s, view, ctx) {
     const hx = picture[0] + 3 + (k % 3) * (s - 2);
     const hy = picture[1] + 20 + Math.floor(k / 3) * (s - 4);
     deco.append(svg("path", { d: house(hx, hy, s - 4), fill: ctx.people.colour(owner(colour, view.seats)), class: "ec-house shut" },
-      tip(`a shut-down warehouse of ${ctx.people.name(owner(colour, view.seats))}: it counts for nothing until reopened`)));
+      tip(t("ec.tip.shut", { name: ctx.people.name(owner(colour, view.seats)) }))));
   });
   shipsAside(c, view).forEach((seat, k) => deco.append(svg("path", { d: ship(picture[0] + 14 + k * 20, picture[1] + picture[3] - 10, 0.6), fill: ctx.people.colour(seat), class: "ec-ship" },
-    tip(`${ctx.people.name(seat)}'s ship, in ${data.title} without a harbour space`))));
+    tip(t("ec.tip.no_space", { name: ctx.people.name(seat), city: data.title })))));
   c.harbours.forEach((_, i) => g.append(harbourSpace(c, i, x + i * s, top, s, view, ctx)));
   g.append(fortresses(c, x, top, s, view, ctx));
   for (let n = 1; n <= 12; n += 1) {

@@ -35,7 +35,7 @@ function pins(names, geo) {
     const tx = Math.max(x, Math.min(x + geo.tw, px));
     const ty = Math.max(y, Math.min(y + geo.th, py));
     if (tx !== px || ty !== py) g.append(svg("line", { x1: px, y1: py, x2: tx, y2: ty, class: "ec-leader" }));
-    g.append(svg("circle", { cx: px, cy: py, r: 3.5, class: "ec-pin" }, tip(`${title(n)} lies here`)));
+    g.append(svg("circle", { cx: px, cy: py, r: 3.5, class: "ec-pin" }, tip(t("ec.tip.lies_here", { city: title(n) }))));
   }
   return g;
 }
@@ -50,8 +50,8 @@ function bank(view, ctx, [x, y, w, h]) {
     svg("rect", { x, y, width: w, height: h, rx: 10, class: "bank" }),
     svg("text", { x: x + w / 2, y: y + 20, "text-anchor": "middle", class: "card-title dark" }, t("ec.bank")),
     svg("text", { x: x + w / 2, y: y + 37, "text-anchor": "middle", class: "small" }, t("ec.bank_loans")),
-    svg("g", {}, here.map((s, k) => svg("path", { d: shipPath(x + 18 + (k % 4) * 24, y + 62 + Math.floor(k / 4) * 24, 0.8), fill: ctx.people.colour(s), class: "ec-ship" }, tip(`${ctx.people.name(s)}'s ship is at the bank`)))),
-    tip("The bank harbour: sail here free to take a loan of 10 or 16 florins; the turn ends at once"));
+    svg("g", {}, here.map((s, k) => svg("path", { d: shipPath(x + 18 + (k % 4) * 24, y + 62 + Math.floor(k / 4) * 24, 0.8), fill: ctx.people.colour(s), class: "ec-ship" }, tip(t("ec.tip.at_bank", { name: ctx.people.name(s) }))))),
+    tip(t("ec.tip.bank")));
 }
 
 function atSea(view, ctx, [x, y, w, h]) {
@@ -60,7 +60,7 @@ function atSea(view, ctx, [x, y, w, h]) {
   return svg("g", {},
     svg("rect", { x, y, width: w, height: h, rx: 10, class: "ec-at-sea" }),
     svg("text", { x: x + 10, y: y + 17, class: "small" }, t("ec.not_sailed")),
-    waiting.map((s, k) => svg("path", { d: shipPath(x + 20 + k * 26, y + 44, 0.8), fill: ctx.people.colour(s), class: "ec-ship" }, tip(`${ctx.people.name(s)}'s ship has not entered a city yet`))));
+    waiting.map((s, k) => svg("path", { d: shipPath(x + 20 + k * 26, y + 44, 0.8), fill: ctx.people.colour(s), class: "ec-ship" }, tip(t("ec.tip.not_entered", { name: ctx.people.name(s) })))));
 }
 
 function map(view, ctx, geo, head) {
@@ -91,10 +91,10 @@ function card(id, x, y, w, key, ctx, note) {
   return svg("g", { class: "target card", "data-target": key },
     svg("rect", { x, y, width: w, height: CARD_H, rx: 7, class: link ? "card-link" : "card-dest" }),
     svg("text", { x: x + 7, y: y + 19, class: "card-line" }, link ? `${title(c.cities[0])} ↔` : title(c.city)),
-    svg("text", { x: link ? x + 7 : x + 10 + 12 * (c.seals || 0), y: y + 38, class: "card-line" }, link ? title(c.cities[1]) : `${c.seals} seal${c.seals === 1 ? "" : "s"}`),
+    svg("text", { x: link ? x + 7 : x + 10 + 12 * (c.seals || 0), y: y + 38, class: "card-line" }, link ? title(c.cities[1]) : t(c.seals === 1 ? "ec.seal" : "ec.seals", { n: c.seals })),
     svg("g", {}, seals),
     svg("text", { x: x + w - 7, y: y + 42, "text-anchor": "end", class: "card-cost" }, `${c.cost} fl`),
-    tip(`${cardText(id)}: ${link ? "sail once between these two cities" : `sail to ${title(c.city)} from anywhere, or up to ${c.seals} step${c.seals === 1 ? "" : "s"} by sea`}; costs ${c.cost} florin${c.cost === 1 ? "" : "s"}${note || ""}`));
+    tip(`${cardText(id)}: ${link ? t("ec.tip.link") : t(c.seals === 1 ? "ec.tip.dest_one" : "ec.tip.dest", { city: title(c.city), n: c.seals })}; ${t("ec.tip.costs", { cost: t(c.cost === 1 ? "ec.florin" : "ec.florins", { n: c.cost }) })}${note || ""}`));
 }
 
 /** A labelled row of cards, wrapped to the board's width; returns [group, height]. */

@@ -63,7 +63,7 @@ function boatCard(boat, r, people) {
     svg("rect", { x: 6, y: y - 40, width: 182, height: 80, rx: 10, fill: GOOD_COLOUR[boat.good], class: "card-bg" }),
     svg("text", { x: 16, y: y - 20, class: "card-title" + onGood(boat.good) }, cap(goodName(boat.good))),
     svg("text", { x: 180, y: y - 20, class: "card-sub" + onGood(boat.good), "text-anchor": "end" }, `cargo ${CARGO[boat.good]}`),
-    tip(`The ${boat.good} boat: ${CARGO[boat.good]} pesos shared by its crew if it reaches the harbour; seats cost ${SEAT_COSTS[boat.good].join(", ")}`));
+    tip(t("manila.tip.boat", { good: goodName(boat.good), cargo: CARGO[boat.good], costs: SEAT_COSTS[boat.good].join(", ") })));
   boat.seats.forEach((occupant, i) => {
     const x = 16 + i * 42;
     g.append(svg("rect", { x, y: y - 10, width: 36, height: 40, rx: 5, fill: "#fffdf5", stroke: "#0004" }));
@@ -87,11 +87,11 @@ function river(view, ctx) {
     for (let p = 0; p <= 14; p++) {
       const x = L.trackX + p * fieldW;
       const target = loading ? `start:${r}:${p}` : boat ? `field:${boat.good}:${p}` : null;
-      const what = p === 14 ? "reaching the harbour" : p === 13 ? "field 13: pirates board or plunder a boat stopping here" : `field ${p}`;
+      const what = p === 14 ? t("manila.tip.reaching") : p === 13 ? t("manila.tip.field13") : t("manila.facts.field", { n: p });
       g.append(svg("g", { class: "target field", "data-target": target },
         svg("rect", { x, y: y - 22, width: fieldW - 4, height: 44, rx: 6, class: p === 13 ? "pirates" : p === 14 ? "goal" : "cell" }),
         svg("text", { x: x + fieldW / 2 - 2, y: y + 4, "text-anchor": "middle", class: "field-no" }, p === 13 ? "13" : p === 14 ? "⚓" : p),
-        tip(boat ? `${cap(boat.good)} route, ${what}` : what)));
+        tip(boat ? t("manila.tip.route", { good: cap(goodName(boat.good)), what }) : what)));
       if (p === 13 && (r === 0 || L !== WIDE)) g.append(svg("text", { x: x + fieldW / 2 - 2, y: y - 30, "text-anchor": "middle", class: "small" }, t("manila.pirates")));
     }
     if (!boat) {
@@ -105,7 +105,7 @@ function river(view, ctx) {
       g.append(svg("g", { class: "hull", "data-good": boat.good, "data-mark": `hull:${boat.good}` }, // marked when it moves
         svg("path", { d: `M${x - w},${y - 6} L${x + w},${y - 6} L${x + w - 6},${y + 12} L${x - w + 6},${y + 12} Z`, fill: GOOD_COLOUR[boat.good], stroke: "#222" }),
         svg("text", { x, y: y + 7, class: "hull-text" + onGood(boat.good), "text-anchor": "middle" }, boat.position),
-        tip(`The ${boat.good} boat on field ${boat.position}`)));
+        tip(t("manila.tip.boat_on", { good: goodName(boat.good), n: boat.position }))));
     }
   }
   return g;
@@ -119,7 +119,7 @@ function docks(view, ctx) {
     const box = svg("g", { class: "target dock", "data-target": `dock:${kind}` },
       svg("rect", { x: dx, y: top, width: 124, height: 152, rx: 10, class: kind }),
       svg("text", { x: dx + 62, y: top + 18, "text-anchor": "middle", class: "card-title dark" }, t(kind === "harbour" ? "manila.harbour" : "manila.shipyard")),
-      tip(kind === "harbour" ? "The harbour: a boat past field 13 docks here and its crew shares the cargo" : "The shipyard: boats that do not make it end here and pay nothing"));
+      tip(t(kind === "harbour" ? "manila.tip.harbour" : "manila.tip.shipyard")));
     g.append(box);
     for (let i = 0; i < 3; i++) {
       const y = top + 28 + i * 40;
@@ -128,7 +128,8 @@ function docks(view, ctx) {
         svg("rect", { x: dx + 6, y, width: 112, height: 36, rx: 6, fill: docked ? GOOD_COLOUR[docked.good] : "#fffdf5", stroke: "#0005" }),
         svg("text", { x: dx + 14, y: y + 23, class: docked ? "slot-text light" + onGood(docked.good) : "slot-text" }, `${letter(i)}  ${DOCK_COSTS[i]}→${DOCK_PAYS[i]}`),
         owners[i] === null ? null : chip(people, owners[i], dx + 100, y + 18, 12),
-        tip(`${cap(kind)} ${letter(i)}: costs ${DOCK_COSTS[i]}, pays ${DOCK_PAYS[i]} if a ${i + 1}${["st", "nd", "rd"][i]} boat ${kind === "harbour" ? "docks in the harbour" : "ends in the shipyard"}${docked ? ` (the ${docked.good} boat is here)` : ""}`)));
+        tip(t(kind === "harbour" ? "manila.tip.harbour_field" : "manila.tip.shipyard_field", { letter: letter(i), cost: DOCK_COSTS[i], pays: DOCK_PAYS[i], nth: t(["manila.tip.first", "manila.tip.second", "manila.tip.third"][i]) })
+          + (docked ? ` (${t("manila.tip.docked", { good: goodName(docked.good) })})` : ""))));
     }
   });
   return g;
@@ -146,7 +147,7 @@ function crew(view, ctx) {
       svg("text", { x: x + 10, y: top + 20, class: key === "pirate" ? "card-title" : "card-title dark" }, name),
       svg("text", { x: x + L.spotW - 10, y: top + 62, "text-anchor": "end", class: key === "pirate" ? "card-sub" : "card-sub dark" }, key === "insurance" ? t("manila.gets_10") : t("manila.costs", { n: cost })),
       owners.map((o, j) => (o === null || o === undefined ? svg("rect", { x: x + 12 + j * 36, y: top + 30, width: 30, height: 30, rx: 5, class: "free-seat" }) : chip(people, o, x + 27 + j * 36, top + 45, 13))),
-      tip(`${name}${cost ? ` (${cost} pesos)` : ""}: ${what}`)));
+      tip(`${name}${cost ? ` (${t("manila.pesos", { n: cost })})` : ""}: ${what}`)));
   });
   return g;
 }
@@ -163,7 +164,7 @@ function market(view) {
       svg("rect", { x: 616, y, width: 372, height: 32, rx: 6, fill: "#fffdf5", stroke: "#0002" }),
       svg("rect", { x: 620, y: y + 5, width: 70, height: 22, rx: 4, fill: GOOD_COLOUR[good] }),
       svg("text", { x: 626, y: y + 21, class: "slot-text light" + onGood(good) }, cap(goodName(good))),
-      tip(`${cap(good)}: a share is worth ${TRACK[view.market[i]]} at the end; ${view.supply[i]} left to buy`));
+      tip(t("manila.tip.market", { good: cap(goodName(good)), worth: TRACK[view.market[i]], left: view.supply[i] })));
     TRACK.forEach((_, j) => row.append(svg("circle", { cx: 748 + j * 44, cy: y + 16, r: view.market[i] === j ? 11 : 4, class: view.market[i] === j ? "marker" : "dot", fill: view.market[i] === j ? GOOD_COLOUR[good] : null })));
     row.append(svg("text", { x: 970, y: y + 21, "text-anchor": "middle", class: "slot-text" }, view.supply[i]));
     g.append(row);
@@ -178,7 +179,7 @@ function cargoTiles(view, ctx) {
     GOODS.map((good, i) => svg("g", { class: "target", "data-target": `ashore:${good}` },
       svg("rect", { x: L.cargo(i)[0], y: L.cargo(i)[1], width: 140, height: 40, rx: 8, fill: GOOD_COLOUR[good] }),
       svg("text", { x: L.cargo(i)[0] + 10, y: L.cargo(i)[1] + 25, class: "card-title" + onGood(good) }, `${cap(goodName(good))} · ${CARGO[good]}`),
-      tip(`Leave ${good} ashore this voyage`))));
+      tip(t("manila.tip.ashore", { good: goodName(good) })))));
 }
 
 function dice(view, ctx) {
@@ -193,7 +194,7 @@ function dice(view, ctx) {
   g.append(svg("text", { x: dx - 10, y: dy + 20, class: "small", "text-anchor": "end" }, t("manila.roll", { n: last.roll })));
   last.values.forEach((v, i) => g.append(svg("g", {},
     svg("rect", { x: dx + i * 34, y: dy, width: 28, height: 28, rx: 6, fill: GOOD_COLOUR[last.goods[i]] || "#555" }),
-    svg("text", { x: dx + 14 + i * 34, y: dy + 20, "text-anchor": "middle", class: "die" + onGood(last.goods[i]) }, v), tip(`${last.goods[i] || "die"}: ${v}`))));
+    svg("text", { x: dx + 14 + i * 34, y: dy + 20, "text-anchor": "middle", class: "die" + onGood(last.goods[i]) }, v), tip(`${last.goods[i] ? goodName(last.goods[i]) : t("manila.tip.die")}: ${v}`))));
   return g;
 }
 
