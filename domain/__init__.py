@@ -13,6 +13,7 @@ from typing import Any
 from domain.engine import Game, Outcome, Rng, RuleViolation, Seat, decide_at, rng_for, seed_commitment
 from domain.seat_control import with_seat_control
 from domain.seat_standing import STANDINGS
+from domain.take_back import with_take_back
 
 GAME_KEYS = ("elcapitan", "manila", "eic")
 
@@ -23,8 +24,10 @@ def _load_games() -> dict[str, Game[Any, Any, Any, Any]]:
         spec = importlib.util.find_spec(f"domain.{key}")
         if spec is not None and spec.origin is not None:  # a package with its __init__.py
             # every game with the seat commands and events (resign, a bot's stand-in, a vote to end): the
-            # outermost layer, so that no other (a take-back's) ever sees them, and a seat event ends its window
-            games[key] = with_seat_control(importlib.import_module(f"domain.{key}").GAME, STANDINGS[key])
+            # outermost layer, so that no other (a take-back's) ever sees them, and a seat event ends its window;
+            # inside it, taking back one's moves of the turn (domain/take_back.py)
+            module = importlib.import_module(f"domain.{key}")
+            games[key] = with_seat_control(with_take_back(module.GAME, module.TAKE_BACK), STANDINGS[key])
     return games
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from domain.eic import data
+from domain.eic import events as ev
 from domain.eic.commands import EicCommand
 from domain.eic.events import EicEvent
 from domain.eic.evolve import evolve
@@ -10,6 +11,21 @@ from domain.eic.rules import decide, legal_commands, outcome, rules_of, setup, t
 from domain.eic.state import RULES, State
 from domain.eic.views import View, redact, view
 from domain.engine import Command, Game
+from domain.take_back import TakeBackRules
+
+REVEALS = frozenset({
+    ev.GameSetUp, ev.EpochBegan, ev.NeutralEnvoysPlaced, ev.MarketCardsDrawn, ev.FarEastSupplied,
+    ev.ShipsRevealed, ev.EuropeDemanded, ev.GameEnded,
+})  # fmt: skip
+"""What ends a take-back window (``domain/take_back.py``): the initiative drawn, the forecast dice, the
+neutral's envoy card, market cards drawn face down, the market cards and the face-down ships turned up, the
+final scoring."""
+
+
+def _neutral_sent(sent: ev.ShipSent) -> bool:
+    """The neutral's ship is sent by a destination card drawn at random; a player's is that player's secret."""
+    return bool(sent.destination)
+
 
 GAME: Game[State, Command, EicEvent, View] = Game(
     key="eic",
@@ -33,3 +49,5 @@ GAME: Game[State, Command, EicEvent, View] = Game(
     setup_under=setup,
     rules_of=rules_of,
 )
+TAKE_BACK = TakeBackRules(since=3, reveals=REVEALS, sometimes={ev.ShipSent: _neutral_sent})
+"""How this game's moves are taken back (``domain/take_back.py``; ``domain.GAMES`` holds the game so)."""

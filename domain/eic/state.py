@@ -9,10 +9,12 @@ from __future__ import annotations
 import msgspec
 
 from domain.seat_control import SeatControl
+from domain.take_back import Window
 
-RULES = 2
+RULES = 3
 """The rules version new games are decided under (README, "Rules versions"). 1: the rules before issue 32,
 whose epoch 5 closed the gaps the Galleons left in a harbour. 2: docks are places (``Player.free_docks``).
+3: issue 44, a player may take back their moves of the turn (``domain/take_back.py``).
 A game keeps the version it started with (``GameSetUp.rules``, absent in version 1's streams)."""
 
 Goods = tuple[int, int, int, int]
@@ -106,6 +108,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """The rules version the game is decided under (``RULES`` for new games; 1 for older streams)."""
     seat_control: SeatControl = SeatControl()
     """Who plays each seat (resigned, handed to a bot, voted out): ``domain/seat_control.py``."""
+    undo: Window[State] | None = None
+    """The seat that may take back its moves now, and the state it would return to (``domain/take_back.py``)."""
 
     @property
     def companies(self) -> int:

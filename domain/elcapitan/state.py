@@ -12,18 +12,20 @@ import msgspec
 
 from domain.engine import Outcome
 from domain.seat_control import SeatControl
+from domain.take_back import Window
 
 EMPTY = -1
 """An empty site, harbour space or fortress site."""
 PIRATE = -2
 """The pirate ship on a harbour space (Islas Canarias expansion)."""
-RULES = 4
+RULES = 5
 """The rules version new games are decided under (README, "Rules versions"). 1: the rules before issue 32
 (pirate card sets named sorted, minimal, in any order; buying counted as a step still open before a pass;
 the collector paid a player in debt; no free pirate move after a paid one). 2: issue 32's corrections.
 3: issue 45, sailing is voluntary (a pass is refused only while an action or loan can be reached).
 4: issue 43, a pirate move by cards plays the cards ``legal_commands`` offers for its target (the fewest
-that reach it), no other choice.
+that reach it), no other choice. 5: issue 44, a player may take back their moves of the turn
+(``domain/take_back.py``: the engine puts ``MovesBegan`` before a run's first move).
 A game keeps the version it started with (``GameStarted.rules``, absent in version 1's streams)."""
 HIDDEN_CARD = "?"
 """An undrawn card whose identity a viewer's redacted stream does not name (only the pile's size)."""
@@ -141,6 +143,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """The rules version the game is decided under (``RULES`` for new games; 1 for older streams)."""
     seat_control: SeatControl = SeatControl()
     """Who plays each seat (resigned, handed to a bot, voted out): ``domain/seat_control.py``."""
+    undo: Window[State] | None = None
+    """The seat that may take back its moves now, and the state it would return to (``domain/take_back.py``)."""
 
     def turn_order(self) -> tuple[int, ...]:
         """Seats in turn order, starting with the phase's start player."""

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from domain.engine import Game
 from domain.manila import data
+from domain.manila import events as ev
 from domain.manila.commands import ManilaCommand
 from domain.manila.events import ManilaEvent
 from domain.manila.evolve import evolve
-from domain.manila.rules import decide, legal_commands, outcome, setup, to_act
-from domain.manila.state import State
+from domain.manila.rules import decide, legal_commands, outcome, to_act
+from domain.manila.state import RULES, State
+from domain.manila.versions import rules_of, setup, setup_under
 from domain.manila.views import View, redact, view
+from domain.take_back import TakeBackRules
+
+REVEALS = frozenset({ev.GameStarted, ev.SharesDealt, ev.DiceRolled, ev.GameEnded})
+"""What ends a take-back window (``domain/take_back.py``): the secret deal, the dice, the hands shown at the end."""
 
 GAME: Game[State, ManilaCommand, ManilaEvent, View] = Game(
     key=data.GAME_KEY,
@@ -29,4 +35,9 @@ GAME: Game[State, ManilaCommand, ManilaEvent, View] = Game(
     view=view,
     redact=redact,
     option_examples=({}, {"variant_boarding": True}, {"deal": "three_of_each"}),
+    rules=RULES,
+    setup_under=setup_under,
+    rules_of=rules_of,
 )
+TAKE_BACK = TakeBackRules(since=2, reveals=REVEALS)
+"""How this game's moves are taken back (``domain/take_back.py``; ``domain.GAMES`` holds the game so)."""

@@ -10,12 +10,14 @@ from domain.manila.commands import PilotMove
 Hand = tuple[str, ...] | None
 
 
-class GameStarted(Event, frozen=True, kw_only=True):
-    """The table: seats and options."""
+class GameStarted(Event, frozen=True, kw_only=True, omit_defaults=True):
+    """The table: seats and options. ``rules``: the rules version (``state.RULES``); version 1 is left out
+    of the encoding, so the streams recorded before versions existed keep their bytes."""
 
     seats: int
     variant_boarding: bool
     deal: str
+    rules: int = 1
 
 
 class SharesDealt(Event, frozen=True, kw_only=True):

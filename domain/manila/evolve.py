@@ -95,6 +95,7 @@ def _apply_game_started(state: State | None, e: ev.GameStarted) -> State:
         players=(),
         supply=(data.SHARES_PER_GOOD,) * len(data.GOODS),
         market=(0,) * len(data.GOODS),
+        rules=e.rules,
     )
 
 

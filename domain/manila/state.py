@@ -5,9 +5,14 @@ from __future__ import annotations
 import msgspec
 
 from domain.engine import Outcome
-from domain.seat_control import SeatControl
 from domain.manila import data
+from domain.seat_control import SeatControl
+from domain.take_back import Window
 
+RULES = 2
+"""The rules version new games are decided under. 1: every game before issue 44. 2: issue 44, a player may
+take back their moves of the turn (``domain/take_back.py``). A game keeps the version it started with
+(``GameStarted.rules``, absent in version 1's streams)."""
 HIDDEN_SHARE = ""
 """A share whose good this fold cannot know: a viewer folding redacted events (docs/design-brief.md "Hidden
 information") learns that a share was dealt or pledged, not which good it is."""
@@ -76,6 +81,10 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     result: Outcome | None = None
     seat_control: SeatControl = SeatControl()
     """Who plays each seat (resigned, handed to a bot, voted out): ``domain/seat_control.py``."""
+    rules: int = 1
+    """The rules version the game is decided under (``RULES`` for new games; 1 for older streams)."""
+    undo: Window[State] | None = None
+    """The seat that may take back its moves now, and the state it would return to (``domain/take_back.py``)."""
 
 
 def share_value(state: State, good: str) -> int:

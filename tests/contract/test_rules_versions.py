@@ -100,7 +100,7 @@ def test_a_first_event_of_version_1_keeps_its_bytes_a_new_game_names_its_version
     for key, first in (("elcapitan", elc_ev.GameStarted), ("eic", eic_ev.GameSetUp)):
         game = GAMES[key]
         new = game.setup(2, {}, b"seed")[0]
-        assert isinstance(new, first) and new.rules == game.rules == {"elcapitan": 4, "eic": 2}[key]
+        assert isinstance(new, first) and new.rules == game.rules == {"elcapitan": 5, "eic": 3}[key]
         assert game.rules_in(game.fold([new])) == game.rules
         again = game.setup_for(2, {}, b"seed", 1)
         assert again[0].rules == 1 and b"rules" not in codec.encode_event(again[0])
@@ -109,11 +109,18 @@ def test_a_first_event_of_version_1_keeps_its_bytes_a_new_game_names_its_version
             codec.encode_event(e) for e in game.setup(2, {}, b"seed")[1:]
         ]
     with pytest.raises(RuleViolation):
-        GAMES["elcapitan"].setup_for(2, {}, b"seed", 5)
+        GAMES["elcapitan"].setup_for(2, {}, b"seed", 6)
 
 
-def test_manila_has_one_rules_version() -> None:
+def test_manila_version_1_sets_up_with_its_old_bytes_version_2_names_itself() -> None:
+    """Manila's version 2 (issue 44: moves may be taken back) is the first it records; a stream without one
+    is version 1, set up again byte for byte as before."""
     game = GAMES["manila"]
-    assert game.rules == 1 and game.setup_under is None
+    assert game.rules == 2
     state, events = game.start(3, {}, b"seed")
-    assert game.rules_in(state) == 1 and game.setup_for(3, {}, b"seed", 1) == events
+    assert game.rules_in(state) == 2 and events[0].rules == 2
+    again = game.setup_for(3, {}, b"seed", 1)
+    assert b"rules" not in codec.encode_event(again[0]) and game.rules_in(game.fold(again)) == 1
+    assert [codec.encode_event(e) for e in again[1:]] == [codec.encode_event(e) for e in events[1:]]
+    with pytest.raises(RuleViolation):
+        game.setup_for(3, {}, b"seed", 3)

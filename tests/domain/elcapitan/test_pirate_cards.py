@@ -165,7 +165,7 @@ def test_rules_4_takes_a_move_with_cards_exactly_when_legal_commands_offers_it(e
     ``legal_commands`` did not offer (rules 3 took any cards reaching the target). Every ordered choice of
     up to three hand cards, to every city and space: taken if and only if offered."""
     state = scene(expansions, at, cards)
-    assert state.rules == 4
+    assert state.rules >= 4  # issue 43 onwards (5: issue 44 only adds take-backs)
     offered = {c for c in GAME.legal_commands(state, 0) if isinstance(c, MovePirate) and c.cards}
     taken = set()
     for size in range(1, min(3, len(cards)) + 1):

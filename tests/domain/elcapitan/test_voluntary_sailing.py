@@ -29,7 +29,7 @@ def _stuck_in_napoli() -> State:
 
 
 def test_new_games_are_decided_under_rules_3_or_later() -> None:
-    assert RULES == GAME.rules == 4 and start(4).rules == 4  # rules 4 (issue 43) keeps voluntary sailing
+    assert RULES == GAME.rules == 5 and start(4).rules == 5  # rules 4 (issue 43) and 5 (issue 44) keep it
 
 
 def test_loans_out_nothing_affordable_the_player_in_napoli_may_pass_without_sailing() -> None:

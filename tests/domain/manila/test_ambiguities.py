@@ -19,7 +19,9 @@ def test_decision_deal_default_shuffles_all_twenty_shares():
         dealt = [g for p in state.players for g in p.shares]
         seen_four |= any(dealt.count(g) > 3 for g in data.GOODS)
     assert seen_four  # impossible with the 2005 pile of three of each
-    assert GAME.setup(3, {}, b"x")[0] == ev.GameStarted(seats=3, variant_boarding=False, deal="all_twenty")
+    assert GAME.setup(3, {}, b"x")[0] == ev.GameStarted(
+        seats=3, variant_boarding=False, deal="all_twenty", rules=2
+    )
 
 
 def test_decision_boarding_variant_is_off_by_default():
