@@ -20,10 +20,13 @@ let tableChat = null;
 
 const sitsAt = (table) => Boolean(me) && table.seated.some((n) => n.toLowerCase() === me.toLowerCase());
 
+/** The server's words for a table's clock ("5 min + 5 s/move", "3 days/move") in the page's language. */
+const clockWords = (text) => text.replace(/(\d+) days?\/move/, (_, n) => t(n === "1" ? "tables.clock_day" : "tables.clock_days", { n })).replace(/\/move\b/g, t("tables.per_move"));
+
 function clockLine(table) {
   if (!table.clock || table.clock === "no clock") return "";
   const up = t({ drop: "tables.timeout_drop", vote: "tables.timeout_vote" }[table.on_timeout] || "tables.timeout_bot");
-  return el("div", { class: "table-clock" }, "⏱ ", table.clock, " · ", up);
+  return el("div", { class: "table-clock" }, "⏱ ", clockWords(table.clock), " · ", up);
 }
 
 // Private tables and tables reached by an invite link are not in the lobby's list: the lobby asks for each

@@ -227,7 +227,7 @@ export default {
     const spot = (key, seat) => who(seat) || (key === "insurance" ? t("manila.free_insurance") : t("manila.free", { cost: OTHER[key][1] }));
     const pirates = view.pirates.map((s) => spot("pirate", s)).join(", ");
     const lines = [
-      [t("manila.facts.boats"), view.boats.map((b) => t("manila.facts.boat", { good: goodName(b.good), cargo: CARGO[b.good], at: b.berth || t("manila.facts.field", { n: b.position }) })).join(" · ")
+      [t("manila.facts.boats"), view.boats.map((b) => t("manila.facts.boat", { good: goodName(b.good), cargo: CARGO[b.good], at: b.berth ? t(b.berth === "harbour" ? "manila.berth.harbour" : "manila.berth.shipyard") : t("manila.facts.field", { n: b.position }) })).join(" · ")
         || t("manila.facts.not_loaded", { list: GOODS.map((g) => `${goodName(g)} ${CARGO[g]}`).join(" · ") })],
       [t("manila.facts.market"), GOODS.map((g, i) => `${goodName(g)} ${TRACK[view.market[i]]}`).join(" · ")],
       [t("manila.facts.crew"), t("manila.facts.crew_line", { pirates, small: spot("small_pilot", view.small_pilot), big: spot("big_pilot", view.big_pilot), insurance: spot("insurance", view.insurance) })],
