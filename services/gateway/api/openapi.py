@@ -18,7 +18,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from domain.engine import Game
 from events.ids import ID_PATTERN
 from services.gateway.api import clocks_http as c
-from services.gateway.api import create_http, log_http, metrics_http, players_endpoints
+from services.gateway.api import create_http, log_http, metrics_http, players_endpoints, take_back_http
 from services.gateway.api import games_http as g
 from services.gateway.api import protocol as p
 from services.gateway.api import tournaments_http as t
@@ -141,6 +141,13 @@ ENDPOINTS: dict[str, dict[str, Endpoint]] = {
         "get": op(g.legal, "The seat's legal commands; each item is exactly what may be posted as `command`.",
                   "200", None, "401 403 404", parameters=[GAME_ID, TOKEN_Q], security=BEARER),
     },
+    "/api/games/{game_id}/undo": {
+        "get": op(take_back_http.take_back, "Whether the seat may take back its moves now (post `{\"type\": "
+                  "\"TakeBack\"}`), and with ?final=1 its legal moves that could not be taken back once played.",
+                  "200", take_back_http.TakeBackNow, "401 403 404",
+                  parameters=[GAME_ID, TOKEN_Q, query("final", {"type": "string", "enum": ["1"]}, "list the final moves")],
+                  security=BEARER),
+    },
     "/api/games/{game_id}/events": {
         "get": op(g.events, "Events after `from`, as the caller may see them (all of them once the game is over).",
                   "200", p.EventPage, "400 403 404",
@@ -205,7 +212,7 @@ SCHEMA_STRUCTS: tuple[Any, ...] = (
     p.Error, p.CreateGame, p.SeatGrant, p.GameCreated, p.SubmitCommand, p.Accepted, p.CommandOutcome,
     p.GameSummary, p.GameList, p.GameState, p.EventItem, p.EventPage, p.CatalogGame, p.Catalog, p.Health,
     p.ServerFrame, p.ClientFrame, TournamentSpec, t.TournamentInfo, t.TournamentList, c.GameClock,
-    t.WithdrawBody, t.CancelBody, t.AdjudicateBody, t.ReplaceBody,
+    t.WithdrawBody, t.CancelBody, t.AdjudicateBody, t.ReplaceBody, take_back_http.TakeBackNow,
     *players_endpoints.STRUCTS,
     *log_http.STRUCTS,
 )  # fmt: skip
