@@ -1,5 +1,9 @@
 """Request plumbing of the HTTP API: errors as ``{"error", "message"}``, body and parameter decoding,
-viewer identification, and how a recorded command result is reported."""
+viewer identification, and how a recorded command result is reported.
+
+``ApiError``, ``json_response``, ``error_response`` and ``COMMAND_ID`` (``wire/``), ``charge_command`` and
+``rate_limited`` (``commands.py``) live below the API, where the socket and the feeds use them too; they are
+named here for the API's modules, which import them from this module (``docs/architecture.md``)."""
 
 from __future__ import annotations
 
@@ -15,9 +19,6 @@ from events.errors import UnknownGame
 from services.gateway.access import auth
 from services.gateway.access.sessions import session_seat
 from services.gateway.api.protocol import MAX_BODY, CommandOutcome
-
-# Named here for the API's modules, which import them from this module; they live below the API, where the
-# socket and the feeds use them too (``docs/architecture.md``, *The gateway in layers*).
 from services.gateway.commands import charge_command as charge_command
 from services.gateway.commands import rate_limited as rate_limited
 from services.gateway.context import Gateway, gateway_of
