@@ -83,7 +83,7 @@ REDIS_CONTRACT = frozenset({
     "events/test_log_store.py",
     "transport",
     "integration/test_embedded_redis.py",
-    "integration/test_event_store.py",
+    "events/test_event_store.py",
     "integration/test_leases.py",
     "integration/test_archive_trim.py",
     "integration/test_archive_owner.py",

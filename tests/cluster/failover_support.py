@@ -15,15 +15,11 @@ from typing import Any
 import redis
 from redis.exceptions import RedisClusterException
 
-from domain.engine import RuleViolation, decide_at
-from events.chain import envelopes_for
-from events.envelope import CommandRecord
 from events.errors import EventsError
-from events.store import AppendItem, EventStore, now_ms
-from tests.support.minimal_game import Roll
+from events.store import EventStore
+from tests.events.store_contract import decided_roll
 from tests.support.redis_cluster import LocalCluster
 
-ROLL = b'{"type":"Roll"}'
 FAILURES = (redis.RedisError, RedisClusterException, EventsError)
 """What an append may raise while a master is down: each is retried with the same command id."""
 
@@ -66,7 +62,7 @@ class Player:
         n = len(self.acked[game_id])
         command_id, seat = f"{game_id}-roll{n}", n % 2
         try:
-            result = self.store.append(game_id, self._decided(game_id, command_id, seat))
+            result = self.store.append(game_id, decided_roll(self.store, game_id, command_id, seat))
         except FAILURES:
             self.failures += 1
             return False
@@ -74,25 +70,6 @@ class Player:
         assert applied, f"{command_id} was answered {result}"  # a first try was applied, or this one is
         self.acked[game_id].append(command_id)
         return True
-
-    def _decided(self, game_id: str, command_id: str, seat: int) -> AppendItem:
-        """The roll decided on the game as the store has it now, as the fold worker decides it: refused by
-        the rules when an earlier try of the same command was applied (the append then answers ``dup``)."""
-        loaded = self.store.load(game_id)
-        try:
-            events = decide_at(loaded.game, loaded.state, seat, Roll(), loaded.meta.seed, loaded.seq)
-        except RuleViolation as exc:
-            record = CommandRecord(
-                command_id=command_id, seat=seat, command=ROLL, status="rejected", at_seq=loaded.seq,
-                code=exc.code, message=exc.message,
-            )  # fmt: skip
-            return AppendItem(record=record, envelopes=(), at_hash=loaded.hash)
-        envelopes = envelopes_for(game_id, events, loaded.seq, loaded.hash, command_id, seat, now_ms())
-        record = CommandRecord(
-            command_id=command_id, seat=seat, command=ROLL, status="applied",
-            at_seq=loaded.seq, first_seq=loaded.seq + 1, last_seq=loaded.seq + len(envelopes),
-        )  # fmt: skip
-        return AppendItem(record=record, envelopes=envelopes, at_hash=loaded.hash)
 
 
 def wait_until(check: Any, timeout: float, what: str) -> None:

@@ -2,21 +2,19 @@
 with ``HARBORMASTER_REPLICA_ACK=wait``: its replica is promoted and the games of the other masters carry on;
 the promoted master's games wait (no replica can confirm their appends) until the dead node is back, as a
 replica of the new master, and then carry on too; every append the store acknowledged is on the new master,
-none is applied twice, and every game verifies offline. Also: what the replica acknowledgement
-does on a single Redis (no replica: the append is not acknowledged) and with ``waitaof`` on a Redis older
-than 7.2 (refused at start, with the reason)."""
+none is applied twice, and every game verifies offline. Also: ``waitaof`` on a Redis older than 7.2 is
+refused at start, with the reason. What ``wait`` does with and without a replica is in the store's contract
+suite (``tests/events/test_event_store.py``, ``tests/cluster/test_event_store_on_cluster.py``)."""
 
 from __future__ import annotations
 
-import secrets
 from pathlib import Path
 
 import pytest
-import redis
 from redis.cluster import RedisCluster
 
 from events import keys
-from events.replica_ack import NotReplicated, ReplicaAck, ReplicaAckUnsupported, redis_version
+from events.replica_ack import ReplicaAck, ReplicaAckUnsupported, redis_version
 from services.audit.verify import verify_lines
 from services.bootstrap import Services, build
 from services.config import Settings
@@ -28,7 +26,6 @@ from tests.support.redis_cluster import LocalCluster
 
 pytestmark = pytest.mark.redis
 
-WAIT = ReplicaAck(mode="wait", replicas=1, timeout_ms=5000)
 FAILOVER_WAIT = ReplicaAck(mode="wait", replicas=1, timeout_ms=2000)
 """Between the promotion and the dead node's return, every append to a promoted master's game waits this
 long for a replica it does not have, and the player rolls the games in turn: with 5 s, one pass over the
@@ -83,32 +80,6 @@ def test_a_killed_master_loses_no_acknowledged_append_and_every_game_verifies(
         report = verify_lines(export_lines(services.store, game_id), TEST_GAMES)
         assert report.ok, (game_id, report.problems)
     assert on_victim and all(len(player.acked[g]) >= before[g] + 5 for g in on_victim)
-
-
-def test_wait_acknowledges_an_append_once_a_replica_has_it(
-    redis_cluster: LocalCluster, cluster_client: RedisCluster
-) -> None:
-    services = _services(redis_cluster.url, WAIT)
-    new_race(services, "acked")
-    player = Player(services.store, ["acked"])
-    assert player.roll("acked") and player.roll("acked")
-    assert player.failures == 0
-    applied = [r.command_id for r in services.store.records("acked") if r.status == "applied"]
-    assert applied[-2:] == player.acked["acked"]
-
-
-def test_wait_without_a_replica_leaves_the_append_unacknowledged_and_a_retry_is_answered_once(
-    redis_url: str, redis_client: redis.Redis
-) -> None:
-    services = _services(redis_url, ReplicaAck(mode="wait", replicas=1, timeout_ms=50))
-    with pytest.raises(NotReplicated):  # the set-up is an append too
-        services.store.create("race", "lonely", 2, {"goal": 10_000}, secrets.token_bytes(32))
-    assert services.store.meta("lonely").last_seq == 1  # it ran, unconfirmed
-    player = Player(services.store, ["lonely"])
-    assert not player.roll("lonely")  # the append ran, but no replica confirmed it
-    assert not player.roll("lonely")  # the retry with the same id is a duplicate, still unconfirmed
-    applied = [r.command_id for r in services.store.records("lonely") if r.status == "applied"]
-    assert applied[1:] == ["lonely-roll0"]
 
 
 def test_waitaof_is_refused_at_start_on_a_redis_that_cannot_run_it(
