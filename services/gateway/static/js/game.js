@@ -19,6 +19,7 @@ import { showRematch } from "./shell/rematch.js";
 import { Presence } from "./shell/presence.js";
 import { Receipts } from "./shell/receipts.js";
 import { SeatControls, seatLine } from "./shell/seat-controls.js";
+import { TakeBack } from "./shell/take-back.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").pop());
@@ -39,6 +40,7 @@ let socket = null;
 let retry = 500;
 const commands = new SocketCommands();
 let chat = null;
+let takeBack = null; // a seat's Undo button and its one-click setting (shell/take-back.js)
 let receipts = null; // what this browser was shown, and the log's receipts for it (shell/receipts.js)
 
 /** The one function that sends a move: on the game's socket when it is open, else over HTTP. */
@@ -198,6 +200,7 @@ async function refreshLegal() {
   }
   const paths = body.map((command) => ({ command, steps: S.board.path(command, live.view, context()) }));
   S.decision = new Decision(paths, play, render);
+  if (takeBack) S.decision.askFirst = (command) => takeBack.asks(command);
   render();
 }
 
@@ -234,6 +237,7 @@ function onFrame(frame) {
   announceTurn();
   render();
   refreshLegal();
+  if (takeBack) takeBack.refresh(S.live, S.viewer, frame.type === "event" ? frame.seat : undefined);
 }
 
 /** Redis lost its last seconds (docs/reliability.md): the events past ``seq`` no longer exist, so the log
@@ -246,6 +250,7 @@ function rewound(seq) {
 /** At the end everything hidden is shown: the log again, unredacted, and replay from the start. */
 async function finish() {
   S.decision = null;
+  if (takeBack) takeBack.box.remove(), (takeBack = null); // nothing is taken back once the game is over
   setConn(t("conn.game_over"));
   receipts.end();
   showRatings(gameId, $("ratings"));
@@ -380,6 +385,11 @@ async function start() {
   const seats = new SeatControls({ gameId, token, viewer: S.viewer, people: S.people, announcer }); // take back, vote
   clocks.onClock = (clock) => seats.take(clock);
   $("seat-info").after(seats.box);
+  if (S.viewer !== null && body.status !== "finished") {
+    const box = el("div", { class: "take-back", id: "take-back-box" });
+    $("decide").after(box);
+    takeBack = new TakeBack({ gameId, token, send: sendCommand, box });
+  }
   if (S.viewer !== null) keepInMyGames(gameId, token);
   log = new GameLog($("log"), S.board, context);
   chat = new Chat($("chat"), gameId, S.viewer, token);
@@ -398,6 +408,7 @@ async function start() {
     showRematch(gameId, $("rematch-box"));
   }
   refreshLegal();
+  if (takeBack) takeBack.refresh(S.live, S.viewer);
   connect(Math.min(last, body.last_seq));
 }
 

@@ -20,6 +20,7 @@ export class Decision {
     this.chosen = [];
     this.auto = []; // per chosen step: taken by itself (a number with one legal value)
     this.busy = false;
+    this.askFirst = () => false; // a one-click move that asks for Confirm first (shell/take-back.js)
   }
 
   candidates() {
@@ -53,7 +54,7 @@ export class Decision {
       this.auto.push(true);
     }
     const { next, complete } = this.options();
-    if (complete && next.length === 0 && this.chosen.length === 1) return this.play(complete.command);
+    if (complete && next.length === 0 && this.chosen.length === 1 && !this.askFirst(complete.command)) return this.play(complete.command);
     this.onChange();
   }
 
@@ -115,6 +116,7 @@ export class Decision {
       if (drawn.length > MAX_BUTTONS) folded.append(el("span", { class: "more" }, t("decide.more_on_board", { n: drawn.length - MAX_BUTTONS })));
       box.append(el("div", { class: "hint" }, t("decide.hint")), folded);
     }
+    if (complete && this.chosen.length === 1 && !next.length && this.askFirst(complete.command)) box.append(el("div", { class: "final-note" }, t("takeback.final_note")));
     if (complete && this.chosen.length) {
       row.append(el("button", { class: "primary", id: "confirm", disabled: this.busy, onclick: () => this.play(complete.command) }, t("decide.confirm")));
     }

@@ -3,6 +3,7 @@
 import { el } from "../dom.js";
 import { timeoutLine } from "./clocks.js";
 import { seatLine } from "./seat-controls.js";
+import { takeBackLine } from "./take-back.js";
 
 export class GameLog {
   constructor(root, board, context) {
@@ -11,12 +12,14 @@ export class GameLog {
     this.context = context; // () => {people, ...}
     this.events = [];
     this.moves = []; // [{last, commandId, node}]
+    this.runs = {}; // per seat: the move whose events began the run it may take back (MovesBegan)
   }
 
   /** All events again (the end of a game shows what was hidden). */
   reset(events) {
     this.events = [];
     this.moves = [];
+    this.runs = {};
     this.root.replaceChildren();
     for (const item of events) this.add(item);
   }
@@ -41,13 +44,24 @@ export class GameLog {
   line(move, item) {
     let text = null;
     try {
-      const seat = item.event ? seatLine(item.event, this.context().people) : null; // who plays a seat
-      text = seat !== undefined ? seat : this.board.describe(item.event, { ...this.context(), seat: item.seat });
+      this.strike(item.event);
+      let own = item.event ? takeBackLine(item.event, this.context().people) : null;
+      if (own === undefined) own = seatLine(item.event, this.context().people); // who plays a seat
+      text = own !== undefined ? own : this.board.describe(item.event, { ...this.context(), seat: item.seat });
     } catch (e) {
       text = null;
     }
     if (text === null || text === undefined || text === "") return;
     move.node.append(el("div", { class: "line", "data-seq": item.seq }, text));
+  }
+
+  /** A take-back strikes through the moves it took back (they stay in the log: nothing is deleted). */
+  strike(event) {
+    if (!event) return;
+    if (event.type === "MovesBegan") this.runs[event.seat] = this.moves.length - 1;
+    if (event.type !== "MovesTakenBack" || this.runs[event.seat] === undefined) return;
+    for (let i = this.runs[event.seat]; i < this.moves.length - 1; i++) this.moves[i].node.classList.add("taken-back");
+    delete this.runs[event.seat];
   }
 
   /** The move index whose last event is at or before `seq`. */
