@@ -179,3 +179,28 @@ def test_another_seats_move_closes_the_window() -> None:
     state, new = _decide(game, state, second, game.legal_commands(state, second)[-1])
     assert new[0] == MovesBegan(seat=second)
     assert not may_take_back(state, first) and may_take_back(state, second)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_a_search_step_that_folds_as_it_decides_keeps_the_window_as_fold_does(key: str) -> None:
+    """``Game.play`` (a search's step, issue 45: ``decide_folded``) gives the state ``fold`` gives, window and
+    all, through runs, reveals and take-backs."""
+    game = GAMES[key]
+    if getattr(game, "decide_folded", None) is None:
+        pytest.skip("this game's search folds after deciding")
+    seed = f"folded-{key}".encode()
+    state, events = game.start(SEATS[key], {}, seed)
+    pick = Rng(hashlib.sha256(seed).digest())
+    for _ in range(400):
+        if game.outcome(state) is not None:
+            break
+        seat = pick.choice(sorted(game.to_act(state)))
+        mover = next((s for s in range(SEATS[key]) if may_take_back(state, s)), None)
+        if mover is not None and pick.randint(1, 4) == 1:
+            seat, command = mover, TakeBack()
+        else:
+            command = pick.choice(game.legal_commands(state, seat))
+        new, after = game.play(state, seat, command, rng_for(seed, len(events) + 1))
+        assert _bytes(after) == _bytes(game.fold(new, state))
+        state = after
+        events.extend(new)
