@@ -113,3 +113,20 @@ def test_a_close_waits_while_a_game_goes_on(redis_url, redis_client) -> None:
     assert state.rounds[0].results == (None, None) and state.status == "running"
     _play_out(services, worker, games[1:])
     assert service.reconcile(services, redis_url, tid).status == "finished"
+
+
+def test_a_stored_value_that_does_not_decode_is_passed_over_for_a_load(redis_url, redis_client) -> None:
+    services = services_for(redis_url)
+    tid = _tournament(services, redis_url, "tgarbled")
+    worker = FoldWorker(services.redis, services.store, services.bus, block_ms=20)
+    games = list(service.load(services, tid).rounds[0].games)
+    _play_out(services, worker, games)
+    redis_client.hset(outcomes_key(tid, 1), mapping={g: b"\xc1 not msgpack" for g in games})
+    state = service.reconcile(services, redis_url, tid)
+    assert state.status == "finished"
+    assert service.describe(services, tid)["status"] == "finished"  # not set aside as failed
+    for table, game_id in enumerate(games):
+        loaded = services.store.load(game_id)
+        outcome = loaded.game.outcome(loaded.state)
+        result = state.rounds[0].results[table]
+        assert result is not None and result.scores == tuple(outcome.scores[s] for s in outcome.ranking)

@@ -121,13 +121,24 @@ def _read_round(store: EventStore, tid: str, number: int, games: Sequence[str]) 
         if status != b"finished" or not position:
             return None
         read = _Read(game_id=game_id, position=position)
-        raw = stored[index]
-        if raw:
-            kept = _decoder.decode(raw)
-            if f"{kept.seq}:{kept.hash}".encode() == position:  # the outcome of the state there
-                read.outcome, read.hash = kept.outcome, kept.hash
+        kept = _stored(stored[index])
+        if (
+            kept is not None and f"{kept.seq}:{kept.hash}".encode() == position
+        ):  # the outcome of the state there
+            read.outcome, read.hash = kept.outcome, kept.hash
         reads.append(read)
     return reads
+
+
+def _stored(raw: bytes | None) -> StoredOutcome | None:
+    """A stored outcome, or ``None`` for none or one that does not decode (the game is loaded instead: a
+    bad value in the hash must not fail the tournament)."""
+    if not raw:
+        return None
+    try:
+        return _decoder.decode(raw)
+    except msgspec.DecodeError:
+        return None
 
 
 def _load_cold(store: EventStore, read: _Read) -> bool:
