@@ -1,6 +1,7 @@
-"""The log on a real Redis Cluster: its keys share the slot ``{log}``, so the append script runs there; the
-sequencer reads games spread over every master (one cross-slot pipeline) and logs them; proofs read from the
-cluster equal those of the tree rebuilt from its leaves."""
+"""The log on a real Redis Cluster: its contract (``tests/events/log_store_contract.py``), the suite it passes
+on one Redis, with every key in the slot ``{log}``; and the sequencer reading games spread over every master
+(one cross-slot pipeline) and logging them, proofs read from the cluster equal to those of the tree rebuilt
+from its leaves."""
 
 from __future__ import annotations
 
@@ -15,9 +16,16 @@ from events.store import EventStore
 from events.tlog import leaves, merkle, note
 from events.tlog.checkpoint import open_checkpoint
 from tests.conftest import TEST_GAMES
+from tests.events.log_store_contract import LogStoreContract
 from workers.log_sequencer import LogSequencer
 
 pytestmark = pytest.mark.redis
+
+
+class TestLogStoreOnCluster(LogStoreContract):
+    @pytest.fixture
+    def client(self, cluster_client: RedisCluster) -> RedisCluster:
+        return cluster_client  # every master flushed
 
 
 def test_the_sequencer_logs_games_of_every_master_and_proofs_hold(cluster_client: RedisCluster) -> None:
