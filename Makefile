@@ -28,7 +28,7 @@ $(STAMP): pyproject.toml
 # A move's path through the gateway and the fold worker, and the games' rules a search runs (issue 45),
 # compiled to C by mypyc from their typed source (services/compiled.py); any change to what it is built
 # from builds it again. Without a C compiler it stays interpreted.
-$(COMPILED): $(STAMP) $(wildcard domain/engine.py domain/eic/evolve.py domain/elcapitan/evolve.py domain/manila/evolve.py domain/*/rules/*.py events/*.py events/transport/*.py workers/*.py services/gateway/*.py services/gateway/*/*.py services/compiled.py services/move_path.py)
+$(COMPILED): $(STAMP) $(wildcard domain/engine.py domain/eic/board.py domain/eic/evolve.py domain/elcapitan/evolve.py domain/manila/evolve.py domain/*/rules/*.py events/*.py events/transport/*.py workers/*.py services/gateway/*.py services/gateway/*/*.py services/compiled.py services/move_path.py)
 	@echo "compiling a move's path and the rules with mypyc (a few minutes; log in build/mypyc.log)"
 	MYPY_CACHE_DIR=build/mypyc-cache $(PY) -m services.compiled
 	touch $(COMPILED)

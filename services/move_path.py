@@ -57,6 +57,7 @@ COMPILED = (
     "workers.fold",
     "workers.metrics",
     "workers.reader",
+    "domain.eic.board",
     *(
         f"domain.{game}.{module}"
         for game, modules in (
@@ -78,7 +79,8 @@ COMPILED = (
 The games' rules and ``evolve`` are in it for a search's sake (issue 45): ``legal_commands``, ``decide`` and
 ``evolve`` run a third to a half faster compiled (``docs/benchmarks.md``). Their states, commands, events
 and data stay interpreted: they are ``msgspec`` Structs, which mypyc does not compile, and the engine's
-generic ``Game`` record does not import compiled."""
+generic ``Game`` record does not import compiled. East India Companies' board arithmetic is kept apart from
+its Structs (``domain/eic/board.py``) so that it compiles: every event it folds passes through it."""
 
 interpreted_because: str | None = None
 """Why the group runs from its sources although a build is there; ``None`` when it runs compiled or was

@@ -7,7 +7,7 @@ from domain.eic import events as ev
 from domain.eic.commands import EicCommand
 from domain.eic.events import EicEvent
 from domain.eic.evolve import evolve
-from domain.eic.rules import decide, legal_commands, outcome, rules_of, setup, to_act
+from domain.eic.rules import decide, decide_and_fold, legal_commands, outcome, rules_of, setup, to_act
 from domain.eic.state import RULES, State
 from domain.eic.views import View, redact, view
 from domain.engine import Command, Game
@@ -48,6 +48,7 @@ GAME: Game[State, Command, EicEvent, View] = Game(
     rules=RULES,
     setup_under=setup,
     rules_of=rules_of,
+    decide_folded=decide_and_fold,
 )
 TAKE_BACK = TakeBackRules(since=3, reveals=REVEALS, sometimes={ev.ShipSent: _neutral_sent})
 """How this game's moves are taken back (``domain/take_back.py``; ``domain.GAMES`` holds the game so)."""

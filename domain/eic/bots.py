@@ -6,10 +6,11 @@ from msgspec.structs import replace
 
 from domain.eic import GAME, data
 from domain.eic import commands as cmd
+from domain.eic.board import market_side, purchase_cost, share_value, with_player
 from domain.eic.rules import legal_commands
 from domain.eic.rules.epoch_end import wealth
 from domain.eic.rules.navigation import deck, influence_viewers
-from domain.eic.state import Ship, State, market_side, purchase_cost, share_value, with_player
+from domain.eic.state import Ship, State
 from domain.engine import Bot, Command, Rng
 from domain.search import Searcher, mostly, softmax, strong_bot
 

@@ -9,11 +9,7 @@ from msgspec.structs import replace
 
 from domain.eic import data
 from domain.eic import events as ev
-from domain.eic.state import (
-    NO_GOODS,
-    Player,
-    Ship,
-    State,
+from domain.eic.board import (
     add_goods,
     clamp_stock,
     dock_ship,
@@ -29,6 +25,7 @@ from domain.eic.state import (
     update_ship,
     with_player,
 )
+from domain.eic.state import NO_GOODS, Player, Ship, State
 
 
 def evolve(state: State | None, event: ev.EicEvent) -> State:

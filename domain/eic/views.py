@@ -7,7 +7,8 @@ from msgspec.structs import replace
 
 from domain.eic import data
 from domain.eic import events as ev
-from domain.eic.state import Goods, Ship, State, share_value, ship_owner
+from domain.eic.board import share_value, ship_owner
+from domain.eic.state import Goods, Ship, State
 
 
 class ShipView(msgspec.Struct, frozen=True, kw_only=True):

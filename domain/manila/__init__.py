@@ -8,7 +8,7 @@ from domain.manila import events as ev
 from domain.manila.commands import ManilaCommand
 from domain.manila.events import ManilaEvent
 from domain.manila.evolve import evolve
-from domain.manila.rules import decide, legal_commands, outcome, to_act
+from domain.manila.rules import decide, decide_and_fold, legal_commands, outcome, to_act
 from domain.manila.state import RULES, State
 from domain.manila.versions import rules_of, setup, setup_under
 from domain.manila.views import View, redact, view
@@ -35,6 +35,7 @@ GAME: Game[State, ManilaCommand, ManilaEvent, View] = Game(
     view=view,
     redact=redact,
     option_examples=({}, {"variant_boarding": True}, {"deal": "three_of_each"}),
+    decide_folded=decide_and_fold,
     rules=RULES,
     setup_under=setup_under,
     rules_of=rules_of,

@@ -6,9 +6,10 @@ from functools import cache
 
 from domain.eic import data
 from domain.eic import events as ev
+from domain.eic.board import docks
 from domain.eic.commands import PlaceEnvoy, RecallEnvoy
 from domain.eic.rules.common import refuse, require, require_step
-from domain.eic.state import Player, Ship, State, docks
+from domain.eic.state import Player, Ship, State
 from domain.engine import Rng
 
 

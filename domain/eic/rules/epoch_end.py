@@ -6,7 +6,8 @@ import itertools
 
 from domain.eic import data
 from domain.eic import events as ev
-from domain.eic.state import State, clamp_stock, share_value
+from domain.eic.board import clamp_stock, share_value
+from domain.eic.state import State
 
 
 def income_ranking(state: State) -> tuple[int, ...]:

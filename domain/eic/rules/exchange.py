@@ -11,9 +11,10 @@ from functools import cache
 
 from domain.eic import data
 from domain.eic import events as ev
+from domain.eic.board import share_value
 from domain.eic.commands import BuyShare, Pass, PledgeStartShare, RedeemStartShare, SellShares
 from domain.eic.rules.common import may_sell_shares, require, require_step
-from domain.eic.state import State, share_value
+from domain.eic.state import State
 from domain.engine import Command
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from domain.eic import data
 from domain.eic import events as ev
+from domain.eic.board import find_ship, has_post, market_side, purchase_cost, ship_owner
 from domain.eic.commands import LeaveShipInFarEast, LoadShip
 from domain.eic.rules.common import require, require_step
-from domain.eic.state import Goods, State, find_ship, has_post, market_side, purchase_cost, ship_owner
+from domain.eic.state import Goods, State
 from domain.engine import Command
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from domain.eic import data
 from domain.eic import events as ev
+from domain.eic.board import abilities, has_post
 from domain.eic.commands import ChooseMarketCard, SendShip
 from domain.eic.rules.common import require, require_step
-from domain.eic.state import State, abilities, has_post
+from domain.eic.state import State
 from domain.engine import Rng
 
 INFLUENCE = {"europe": "INV_INFLUENCE_EU", "far_east": "GOV_INFLUENCE_FE"}

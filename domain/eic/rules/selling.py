@@ -6,10 +6,11 @@ from itertools import product
 
 from domain.eic import data
 from domain.eic import events as ev
+from domain.eic.board import add_goods, market_side, sale, warehouse_capacity
 from domain.eic.commands import SellFromWarehouse, UnloadShip
 from domain.eic.rules.common import require, require_step
 from domain.eic.rules.loading import card_effect, speed
-from domain.eic.state import NO_GOODS, Goods, State, add_goods, market_side, sale, warehouse_capacity
+from domain.eic.state import NO_GOODS, Goods, State
 
 
 def europe_demand(state: State) -> ev.EuropeDemanded:

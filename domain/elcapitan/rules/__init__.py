@@ -15,6 +15,7 @@ from typing import Any
 from domain.elcapitan import commands as cmd
 from domain.elcapitan import data
 from domain.elcapitan import events as ev
+from domain.elcapitan.evolve import evolve
 from domain.elcapitan.rules import building, payday, pirate, sailing
 from domain.elcapitan.rules.board import DESTINATION, refuse
 from domain.elcapitan.rules.emitter import Emitter
@@ -104,15 +105,37 @@ def _check_end_turn(state: State, seat: Seat) -> bool:
     return True
 
 
-def _decide_end_turn(state: State, seat: Seat, rng: Rng) -> list[ev.ElCapitanEvent]:
+def _decide_end_turn(state: State, seat: Seat, rng: Rng) -> Emitter:
     passed = _check_end_turn(state, seat)
     out = Emitter(state)
     end_turn(out, rng, passed=passed)
-    return out.events
+    return out
 
 
 def decide(state: State, seat: Seat, command: cmd.ElCapitanCommand, rng: Rng) -> list[ev.ElCapitanEvent]:
     """Validate ``command`` for ``seat`` and return the events it causes."""
+    decided = _decided(state, seat, command, rng)
+    return decided.events if isinstance(decided, Emitter) else decided
+
+
+def decide_and_fold(
+    state: State, seat: Seat, command: cmd.ElCapitanCommand, rng: Rng
+) -> tuple[list[ev.ElCapitanEvent], State]:
+    """``decide``, with the state its events lead to: a turn's end and a loan fold their events as they
+    emit them (more than half of a game's events), so a search need not fold those a second time
+    (``Game.decide_folded``, issue 45); the others are folded here."""
+    decided = _decided(state, seat, command, rng)
+    if isinstance(decided, Emitter):
+        return decided.events, decided.state
+    for event in decided:
+        state = evolve(state, event)
+    return decided, state
+
+
+def _decided(
+    state: State, seat: Seat, command: cmd.ElCapitanCommand, rng: Rng
+) -> list[ev.ElCapitanEvent] | Emitter:
+    """The events ``command`` causes, or the ``Emitter`` that folded them as it emitted them."""
     if state.stage == "over":
         refuse("game_over", "the game is over")
     if not 0 <= seat < state.seats:
@@ -131,7 +154,7 @@ def decide(state: State, seat: Seat, command: cmd.ElCapitanCommand, rng: Rng) ->
         case cmd.TakeLoan():
             out = building.take_loan(state, seat, command.amount, pirate.pirate_owed(state))
             end_turn(out, rng)
-            return out.events
+            return out
         case cmd.MovePirate():
             return pirate.decide_move(state, seat, command)
         case cmd.EndTurn():

@@ -8,10 +8,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from domain.eic import data
+from domain.eic.board import docks, purchase_cost
 from domain.eic.commands import LeaveShipInFarEast, LoadShip, PlaceEnvoy, RecallEnvoy, SellShares, SendShip
 from domain.eic.rules import envoys, exchange, loading, navigation, selling
 from domain.eic.rules.common import may_sell_shares
-from domain.eic.state import Player, State, docks, purchase_cost
+from domain.eic.state import Player, State
 from domain.engine import Command
 
 

@@ -10,12 +10,12 @@ from msgspec.structs import replace
 
 from domain.eic import GAME, data
 from domain.eic import events as ev
+from domain.eic.board import clamp_stock, sale
 from domain.eic.commands import PlaceEnvoy, PledgeStartShare, SellShares
 from domain.eic.rules.envoys import placements, reachable
 from domain.eic.rules.epoch_end import growth_steps
 from domain.eic.rules.flow import _expertise
 from domain.eic.rules.navigation import deck
-from domain.eic.state import clamp_stock, sale
 from domain.engine import RuleViolation
 
 from .helpers import act, occupy, player, run, start

@@ -8,9 +8,9 @@ from msgspec.structs import replace
 
 from domain.eic import GAME, data
 from domain.eic import events as ev
+from domain.eic.board import share_value
 from domain.eic.bots import random_bot
 from domain.eic.commands import BuyShare, Pass, PledgeStartShare, RedeemStartShare, SellShares
-from domain.eic.state import share_value
 from domain.engine import Rng, RuleViolation, rng_for
 
 from .helpers import act, player, run, shares_total, start

@@ -6,10 +6,10 @@ import pytest
 from msgspec.structs import replace
 
 from domain.eic import GAME, data
+from domain.eic.board import sale
 from domain.eic.commands import SellFromWarehouse, UnloadShip
 from domain.eic.rules.loading import speed
 from domain.eic.rules.selling import europe_demand
-from domain.eic.state import sale
 from domain.engine import RuleViolation
 
 from .helpers import act, goods_total, occupy, player, run, ship, start

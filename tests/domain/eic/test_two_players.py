@@ -144,7 +144,7 @@ def test_neutral_dividends_from_the_supply_and_its_income_to_the_supply():
 
 
 def ended_stock(state, ended):
-    from domain.eic.state import clamp_stock
+    from domain.eic.board import clamp_stock
 
     return clamp_stock(clamp_stock(state.stock[N] + ended.rank_moves[N]) + ended.growth[N])
 

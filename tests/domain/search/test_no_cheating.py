@@ -71,9 +71,9 @@ def _swap(shares: tuple[str, ...], out: str, into: str) -> tuple[str, ...]:
 def _eic_other(state: Any, seat: int) -> Any:
     """Another company's two unseen ships of different kinds trade places (the zones follow), and a
     market card the seat has not seen is another card of the deck."""
+    from domain.eic.board import with_player
     from domain.eic.bots import _unseen
     from domain.eic.rules.navigation import deck, influence_viewers
-    from domain.eic.state import with_player
 
     for owner in range(state.seats):
         ships = state.players[owner].ships
