@@ -16,12 +16,13 @@ from typing import Any
 import msgspec
 import redis
 
-from domain.engine import Game, seed_commitment
+from domain.engine import Game
 from events import codec, keys
 from events.archived import fold_archive
-from events.chain import envelopes_for, genesis
+from events.chain import genesis
 from events.envelope import CommandRecord, Envelope, GameHeader
 from events.errors import GameExists, SequenceConflict, UnknownGame
+from events.game_setup import SetUp, set_up
 from events.replica_ack import ReplicaAck, append_with_ack
 
 LUA = resources.files("events") / "lua"
@@ -135,6 +136,18 @@ def append_args(items: Sequence[AppendItem], create: bool = False) -> list[bytes
     return args
 
 
+def setup_item(made: SetUp) -> AppendItem:
+    """A creation as the append script's one command (run with ``create``)."""
+    return AppendItem(record=made.record, envelopes=made.envelopes, at_hash="", meta_fields=made.meta_fields)
+
+
+def created_meta(made: SetUp) -> GameMeta:
+    """The meta of a game just created from ``made``."""
+    return GameMeta(header=made.header, seed=made.seed, last_seq=len(made.envelopes),
+                    last_hash=made.envelopes[-1].hash, status="live", bots=made.bots,
+                    tournament=made.tournament, spectator_delay=made.spectator_delay)  # fmt: skip
+
+
 class EventStore:
     """Appends, reads and snapshots of every game on one standalone Redis (a game's keys share a hash slot,
     ready for a Cluster: see deploy/CLUSTER.md)."""
@@ -209,6 +222,7 @@ class EventStore:
         spectator_delay: int = 0,
         setup_id: str | None = None,
         hold: str = "",
+        created_ms: int | None = None,
     ) -> GameMeta:
         """Set a game up: its header, secret seed and opening events, in one atomic script.
 
@@ -216,59 +230,24 @@ class EventStore:
         The game is in ``keys.CREATING`` from before its script until it is in the game lists, so a creator
         killed in between leaves it to ``serve``'s reconciler. ``hold``: the caller writes more beside the game
         (``services/game_creation.py``); the game keeps ``creating=<hold>`` in its meta, and is listed by
-        ``list_created`` once that is written.
+        ``list_created`` once that is written. ``created_ms``: the clock reading (now unless given).
         """
-        game = self.games[game_key]
-        setup_id = setup_id or new_setup_id()
-        events = game.setup(seats, dict(options), seed)
-        ts = now_ms()
-        header = GameHeader(
-            game_id=game_id,
-            game=game_key,
-            seats=seats,
-            options=dict(options),
-            seed_commitment=seed_commitment(seed),
-            created_ms=ts,
-        )
-        envelopes = envelopes_for(game_id, events, 0, genesis(header), setup_id, None, ts)
-        record = CommandRecord(
-            command_id=setup_id,
-            origin="server",
-            seat=None,
-            command=b"",
-            status="applied",
-            at_seq=0,
-            first_seq=1,
-            last_seq=len(envelopes),
-            ts_ms=ts,
-        )
-        bot_map = {str(seat): name for seat, name in (bots or {}).items()}
-        meta_fields: dict[str, bytes | str | int] = {
-            "header": codec.encode_header(header),
-            "seed": seed,
-            "status": "live",
-            "bots": msgspec.json.encode(bot_map),
-            "tournament": int(tournament),
-            "spectator_delay": spectator_delay,
-            **({"creating": hold} if hold else {}),
-        }
-        item = AppendItem(record=record, envelopes=envelopes, at_hash="", meta_fields=meta_fields)
+        made = set_up(self.games[game_key], game_key, game_id, seats, options, seed,
+                      setup_id=setup_id or new_setup_id(), ts=now_ms() if created_ms is None else created_ms,
+                      bots=bots, tournament=tournament, spectator_delay=spectator_delay, hold=hold)  # fmt: skip
+        return self.create_set_up(made, listed=not hold)
+
+    def create_set_up(self, made: SetUp, listed: bool = True) -> GameMeta:
+        """``create``'s writing, of a creation computed before (``events/game_setup.py``); ``listed``: put
+        it in the game lists too (not while held)."""
+        game_id, ts = made.header.game_id, made.header.created_ms
         self.redis.zadd(keys.CREATING, {game_id: ts})
-        result = parse_append_replies(self._append_now(game_id, [item], create=True))[0]
+        result = parse_append_replies(self._append_now(game_id, [setup_item(made)], create=True))[0]
         if result.status == "exists":  # its entry is left: the reconciler lists the game if it never was
             raise GameExists(game_id)
-        if not hold:
+        if listed:
             self.list_created(game_id, ts)
-        return GameMeta(
-            header=header,
-            seed=seed,
-            last_seq=len(envelopes),
-            last_hash=envelopes[-1].hash,
-            status="live",
-            bots=bot_map,
-            tournament=tournament,
-            spectator_delay=spectator_delay,
-        )
+        return created_meta(made)
 
     def list_created(self, game_id: str, created_ms: int) -> None:
         """A new game in the game lists and out of ``keys.CREATING``: one round trip, the creation's last."""
