@@ -3,14 +3,15 @@ seats and the entrants' names on the seats, and the bots set going.
 
 What is the same for every table (the people's key digests, the entrants tied to accounts) is read once
 for the round, and every table's seats are written in pipelines of ``SEAT_BATCH`` tables, before the games
-are created (a person's key opens the seat from the moment its game exists); each game is then created on
-its own (the event store's create), 8 at a time (``fan_out``). A round of 2,500 tables read the same two
-hashes 5,000 times before (issue 46, item 4).
+are created (a person's key opens the seat from the moment its game exists). The games are then created
+256 a pipeline (``events/create_batch.py``: each game's set-up computed as the event store's ``create``
+does, the writes batched; one by one on a Cluster), and the bots of the tables that need a bot turn
+enqueued 8 at a time (``fan_out``). A round of 2,500 tables read the same two hashes 5,000 times before
+(issue 46, item 4) and took three round trips a game to create (issue 42).
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import secrets
 from collections.abc import Sequence
@@ -18,7 +19,7 @@ from typing import Any
 
 from domain.tournament import RoundPaired, State
 from events import keys
-from events.errors import GameExists
+from events.create_batch import NewGame, create_many, loaded_new
 from events.store import EventStore
 from events.tournament_store import tournament_key
 from workers.botrunner import runners_alive
@@ -65,24 +66,30 @@ def open_round(
     statuses = game_statuses(store, paired.games)
     seat_round(store.redis, state, paired)
     game = store.games[state.settings.game]
+    tables = list(zip(paired.tables, paired.games, strict=True))
+    bots = {game_id: _bots(state, players) for players, game_id in tables}
+    # Not created yet (or lost in a crash before it was); one that exists meanwhile is left alone.
+    new = [NewGame(game_id=g, seats=len(players), seed=secrets.token_bytes(32), bots=bots[g])
+           for players, g in tables if statuses.get(g) is None]  # fmt: skip
+    created = create_many(store, state.settings.game, state.settings.options, new, tournament=True)
 
-    def open_table(table: tuple[tuple[int, ...], str]) -> None:
-        players, game_id = table
-        bots = {seat: state.entrants[p].bot or "" for seat, p in enumerate(players) if state.entrants[p].bot}
-        if statuses.get(game_id) is None:  # not created yet (or lost in a crash before it was)
-            with contextlib.suppress(GameExists):
-                store.create(
-                    state.settings.game, game_id, len(players), state.settings.options,
-                    secrets.token_bytes(32), bots=bots, tournament=True,
-                )  # fmt: skip
-        # A live runner plays all but the search bots' turns: a table with none has nothing to enqueue.
-        searching = any(searches(game, bot) for bot in bots.values())
-        if statuses.get(game_id) != b"finished" and (searching or not runners):
-            scheduler.ensure(game_id, store.load(game_id), only_searching=runners)
+    def start_bots(game_id: str) -> None:
+        made = created.get(game_id)
+        scheduler.ensure(
+            game_id, loaded_new(store, made) if made else store.load(game_id), only_searching=runners
+        )
 
+    # A live runner plays all but the search bots' turns: a table with none has nothing to enqueue.
+    due = [g for _, g in tables if statuses.get(g) != b"finished"
+           and (not runners or any(searches(game, bot) for bot in bots[g].values()))]  # fmt: skip
     # 8 at a time: their first moves reach the fold worker as a burst of cold loads, which it now folds
     # keeping its leases (renewed within a step) and its cache (issue 42).
-    each(open_table, list(zip(paired.tables, paired.games, strict=True)))
+    each(start_bots, due)
+
+
+def _bots(state: State, players: Sequence[int]) -> dict[int, str]:
+    """A table's bot seats: seat -> the entrant's bot."""
+    return {seat: bot for seat, p in enumerate(players) if (bot := state.entrants[p].bot)}
 
 
 def seat_round(client: Any, state: State, paired: RoundPaired) -> None:
