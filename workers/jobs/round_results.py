@@ -51,9 +51,17 @@ def outcomes_key(tournament_id: str, number: int) -> str:
     return tournament_key(tournament_id, f"outcomes:r{number}")
 
 
+OUTCOMES_TTL_MS = 86_400_000
+"""How long a round's stored outcomes outlive the last one stored: the close deletes them once it recorded
+the round, but the hook runs again for a duplicate command, and one after the close would leave the hash
+for ever. A round whose last game ended longer ago than this is closed with cold loads instead (correct,
+slower)."""
+
+
 def keep_outcome(pipe: Any, tournament_id: str, number: int, game_id: str, kept: StoredOutcome) -> None:
     """Queue the storing of an ended game's outcome (the fold worker's hook, in the pipeline it counts with)."""
     pipe.hset(outcomes_key(tournament_id, number), game_id, _encoder.encode(kept))
+    pipe.pexpire(outcomes_key(tournament_id, number), OUTCOMES_TTL_MS)
 
 
 def forget_outcomes(client: Any, tournament_id: str, numbers: Sequence[int]) -> None:

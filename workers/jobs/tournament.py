@@ -239,7 +239,7 @@ class TournamentTrigger:
         pipe.sadd(_done_key(tid, number), game_id)
         pipe.scard(_done_key(tid, number))
         pipe.hget(tables_key(tid), f"r{number}")
-        _, _, done, tables = pipe.execute()
+        *_, done, tables = pipe.execute()
         if tables is not None and done >= int(tables):
             enqueue_round(self.queue, self.redis_url, tid, number, self.partitions, self.plugins)
 
