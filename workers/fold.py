@@ -66,7 +66,7 @@ class Flight(msgspec.Struct, kw_only=True):
     entries: Sequence[InboxEntry]
     by_game: dict[str, list[Decision]]
     poison: list[tuple[InboxEntry, str]]
-    dropped: list[InboxEntry] = msgspec.field(default_factory=list)
+    dropped: list[InboxEntry]
     """Clock timeouts the log does not justify (``workers/timeout_guard.py``): acknowledged, not recorded."""
     appends: Any = b""
     """The script calls, packed (``Appender.pack_appends``): one per game, in the order of ``by_game``."""
@@ -250,7 +250,7 @@ class FoldWorker:
 
     def _decide_batch(self, entries: Sequence[InboxEntry]) -> Flight:
         """Decide every entry, each game's commands on top of the one before (optimistically)."""
-        flight = Flight(entries=entries, by_game={}, poison=[])
+        flight = Flight(entries=entries, by_game={}, poison=[], dropped=[])
         ts = now_ms()
         for entry in entries:
             self._keep_leases()
