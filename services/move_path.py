@@ -45,6 +45,7 @@ COMPILED = (
     "services.gateway.feeds.fanout",
     "services.gateway.feeds.feed_reads",
     "services.gateway.feeds.hub",
+    "services.gateway.feeds.pending",
     "services.gateway.feeds.polling",
     "services.gateway.feeds.viewer",
     "services.gateway.feeds.writes",
