@@ -26,7 +26,7 @@ from typing import Any
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from services.config import Limits
-from services.gateway.sockets.socket_writer import SocketProtocol
+from services.gateway.sockets.protocol import SocketProtocol
 from services.gateway.wire.close_codes import MAX_WS_MESSAGE
 
 

@@ -16,7 +16,7 @@ import uvicorn
 from services.bootstrap import build
 from services.config import Settings
 from services.gateway.app import create_app
-from services.gateway.sockets.socket_writer import SocketProtocol
+from services.gateway.sockets.protocol import SocketProtocol
 
 
 def main() -> None:

@@ -8,7 +8,7 @@ import pytest
 from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
 
-from services.gateway.sockets.socket_writer import Flag
+from services.gateway.sockets.protocol import Flag
 from services.gateway.wire.framing import text_frame
 
 

@@ -12,7 +12,7 @@ from starlette.websockets import WebSocket
 from websockets.sync.client import connect
 
 from services.gateway.feeds.writes import DirectWriter
-from services.gateway.sockets import socket_writer, ws
+from services.gateway.sockets import protocol, ws
 from tests.gateway.client import create
 from tests.gateway.harness import ServerThread
 
@@ -25,7 +25,7 @@ def test_a_movers_event_and_result_leave_in_one_write(
     writes: list[int] = []
 
     def counted(websocket: WebSocket) -> DirectWriter | None:
-        writer = socket_writer.direct_writer(websocket)
+        writer = protocol.direct_writer(websocket)
         if writer is not None:
             writer.transport = _Counted(writer.transport, writes)
         return writer

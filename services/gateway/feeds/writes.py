@@ -7,7 +7,7 @@ of its kind (``wire/framing.py``) straight to the socket's transport, while the 
 nothing else is queued for it; otherwise the frame takes the ordinary path (``sockets/ws.py``), which waits
 for the socket to drain. The writes of one event loop's turn are made together (``Flusher``).
 
-It needs uvicorn's sans-I/O WebSocket protocol (the socket's ``sockets/socket_writer.SocketProtocol`` makes
+It needs uvicorn's sans-I/O WebSocket protocol (the socket's ``sockets/protocol.SocketProtocol`` makes
 one known to the application and makes its writer, ``direct_writer``). It lives here, with the feeds that
 write through it, so that a frame's way out goes down the layers: the feeds import nothing of the sockets.
 """
@@ -20,7 +20,7 @@ import weakref
 import structlog
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-log = structlog.get_logger("socket_writer")
+log = structlog.get_logger("writes")
 
 
 WRITE_BUFFER_LIMIT = 64 * 1024

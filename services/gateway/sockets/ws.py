@@ -28,7 +28,7 @@ from services.gateway.access.sessions import session_seat, session_secret
 from services.gateway.context import SEAT_CACHE_S, Gateway, client_address, gateway_of
 from services.gateway.feeds.fanout import GameFeed
 from services.gateway.feeds.viewer import Viewer
-from services.gateway.sockets.socket_writer import UNREAD, direct_writer, socket_protocol
+from services.gateway.sockets.protocol import UNREAD, direct_writer, socket_protocol
 from services.gateway.sockets.ws_commands import receive_loop
 from services.gateway.wire.close_codes import (
     CLOSE_BAD_ORIGIN,

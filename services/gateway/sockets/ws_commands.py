@@ -17,7 +17,7 @@ from services.gateway.context import Gateway
 from services.gateway.feeds.fanout import GameFeed, encode_text
 from services.gateway.feeds.pending import PendingCommand, rejection_text
 from services.gateway.feeds.viewer import Viewer
-from services.gateway.sockets.socket_writer import flood_reason, socket_protocol
+from services.gateway.sockets.protocol import flood_reason, socket_protocol
 from services.gateway.wire import json_checks
 from services.gateway.wire.close_codes import (
     CLOSE_BAD_DATA,
