@@ -3,9 +3,10 @@
 Closing a 10,000-player round loads its 2,500 finished games and trims them, a few round trips a game; one
 game after the other, most of the close's time on this loaded 2-core machine was spent waiting for replies
 (issue 42). A few threads keep that many requests in flight, so Redis answers them together; the work per
-game is the same and independent of the others' (each game is its own keys). The next round's games are
-opened 8 at a time too (``open_round``): their first moves reach the fold worker
-as one burst of cold loads, which it folds keeping its leases (``FoldWorker._keep_leases``).
+game is the same and independent of the others' (each game is its own keys). The next round's bot turns
+are enqueued 8 at a time too (``open_round``; its games are created in pipelines, ``events/create_batch.py``):
+their first moves reach the fold worker as one burst of cold loads, which it folds keeping its leases
+(``FoldWorker._keep_leases``).
 """
 
 from __future__ import annotations
