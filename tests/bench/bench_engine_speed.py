@@ -1,8 +1,9 @@
 """What a search pays per event: ``legal_commands`` + ``decide`` + ``evolve`` per CPU-second (issue 45).
 
 Random-bot games at 4 seats are recorded first (every state, seat and command); then the recorded
-positions are timed apart, in CPU time: ``decide`` + ``evolve`` over the trajectory, and one
-``legal_commands`` call per position (what a tree search lists at every node). The bots' own thinking
+positions are timed apart, in CPU time: ``decide`` + ``evolve`` over the trajectory (``Game.play``, as the
+search steps: a game whose ``decide`` folds its events hands that state back, so each event is folded
+once), and one ``legal_commands`` call per position (what a tree search lists at every node). The bots' own thinking
 is not counted. Prints events per CPU-second with and without the listing, and the listing's cost a call.
 Each timing is the least of ``REPEATS`` passes over the same positions: on a shared machine other work
 only ever adds CPU time (caches, frequency), so the least is the closest to the engine's own cost.
