@@ -1,6 +1,6 @@
 // The lobby: live and finished games (refreshed), and a form to create a game with its options,
 // players' names and bots; after creation, a link per seat (the seat's token is in the link only).
-import { BOTS } from "./bots.js";
+import { BOTS, botWords } from "./bots.js";
 import { el, People, replaceIfChanged } from "./dom.js";
 import { t } from "./i18n.js";
 import { api } from "./net.js";
@@ -78,7 +78,7 @@ async function create(event) {
   $("created").replaceChildren(el("div", { class: "notice ok" }, t("links.ready")),
     el("ul", { class: "links" }, made.seats.map((s) => el("li", {}, people.who(s.seat), " ",
       s.token ? [el("a", { href: `/games/${made.game_id}#token=${s.token}`, class: "seat-link" }, t("links.play")), " ",
-        el("button", { type: "button", class: "copy", onclick: (e) => copy(`${watch}#token=${s.token}`, e.target) }, t("links.copy"))] : el("span", { class: "tag bot" }, t("players.bot", { kind: s.bot })))),
+        el("button", { type: "button", class: "copy", onclick: (e) => copy(`${watch}#token=${s.token}`, e.target) }, t("links.copy"))] : el("span", { class: "tag bot" }, botWords(s.bot)))),
       el("li", {}, t("links.spectators"), " ", el("a", { href: watch, class: "watch-link" }, t("links.watch")), " ", el("button", { type: "button", class: "copy", onclick: (e) => copy(watch, e.target) }, t("links.copy")))));
   refresh();
 }

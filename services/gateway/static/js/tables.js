@@ -1,7 +1,7 @@
 // The lobby's part for accounts: sign in, open tables (join with one click), open a table, "my games"
 // with whose turn it is, and the leaderboards. Refreshed every 3 s, like the lobby's game lists.
 import { mountAccount } from "./account.js";
-import { BOTS } from "./bots.js";
+import { BOTS, botWords } from "./bots.js";
 import { el, People, replaceIfChanged } from "./dom.js";
 import { lang, t, tNodes } from "./i18n.js";
 import { api } from "./net.js";
@@ -65,7 +65,7 @@ function tableRow(table) {
     table.table_id === INVITED ? el("div", { class: "notice" }, t("tables.invited")) : "",
     el("b", {}, table.title), " ", el("span", { class: "badge" }, badge),
     table.rated ? el("span", { class: "tag" }, t("tables.tag_rated")) : "", table.private ? el("span", { class: "tag" }, t("tables.tag_private")) : "",
-    el("div", { class: "names" }, t("tables.seated_list"), " ", table.seated.join(", "), table.bots.length ? ` + ${table.bots.map((b) => t("players.bot", { kind: b })).join(", ")}` : ""),
+    el("div", { class: "names" }, t("tables.seated_list"), " ", table.seated.join(", "), table.bots.length ? ` + ${table.bots.map(botWords).join(", ")}` : ""),
     el("div", { class: "options" }, describeOptions(table.game, table.options)), clockLine(table),
     seated ? inviteBox(table) : "", join, mine ? startButton(table) : "", leave);
 }

@@ -1,6 +1,7 @@
 // The tournament pages: `/tournaments` (every tournament) and `/tournaments/<id>` (standings with each
 // tie-break and rating, the rounds with their tables, each one click from watching its game). Both poll
 // the JSON every 2 s (the gateway has no push channel for tournaments; a poll is one small GET).
+import { botWords } from "./bots.js";
 import { el, People } from "./dom.js";
 import { t, tNodes } from "./i18n.js";
 import { api, bearer } from "./net.js";
@@ -128,7 +129,7 @@ function standingsTable(tour) {
     const mine = you !== null && you.player === r.player;
     return el("tr", { class: [changed ? "changed" : "", mine ? "mine" : ""].join(" ").trim(), "data-player": r.player },
       el("td", { class: "num rank" }, r.rank), el("td", { class: "num player-no" }, r.player),
-      el("td", {}, el("span", { class: "who", title: r.bot ? t("players.bot", { kind: r.bot }) : "" }, r.name), r.bot ? el("span", { class: "tag" }, t("players.bot", { kind: r.bot })) : "",
+      el("td", {}, el("span", { class: "who", title: r.bot ? botWords(r.bot) : "" }, r.name), r.bot ? el("span", { class: "tag" }, botWords(r.bot)) : "",
         r.withdrawn ? el("span", { class: "tag withdrawn" }, t("tour.withdrawn")) : ""),
       tour.tie_breaks.map((k) => el("td", { class: "num " + k }, r[k])),
       el("td", { class: "num played" }, r.tables, r.byes ? el("small", {}, " ", t(r.byes > 1 ? "tour.byes" : "tour.bye_one", { n: r.byes })) : ""),

@@ -1,5 +1,6 @@
 // The players' panel (names, colours, public money, what each holds in the open, who is to act) and the
 // final table.
+import { botWords } from "../bots.js";
 import { el } from "../dom.js";
 import { t } from "../i18n.js";
 
@@ -9,7 +10,7 @@ export function playersPanel(view, ctx, board) {
     const money = board.money ? board.money(view, seat) : "";
     const tags = [];
     if (seat === viewer) tags.push(el("span", { class: "tag you" }, t("players.you")));
-    if (bots[String(seat)]) tags.push(el("span", { class: "tag bot" }, t("players.bot", { kind: bots[String(seat)] })));
+    if (bots[String(seat)]) tags.push(el("span", { class: "tag bot" }, botWords(bots[String(seat)])));
     if (outcome && outcome.winners.includes(seat)) tags.push(el("span", { class: "tag win" }, t("players.winner")));
     return el("li", { class: "player" + (toAct.includes(seat) && !outcome ? " acting" : ""), "data-seat": seat },
       el("span", { class: "turn", title: t("players.to_act") }, toAct.includes(seat) && !outcome ? "▶" : ""),
