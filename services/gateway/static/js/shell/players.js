@@ -59,7 +59,20 @@ export function placeOf(outcome, index, game) {
   return first + 1;
 }
 
+// The rules' tie-break notes as the engines write them (domain/*/rules), in the page's language.
+const TIE_NOTES = {
+  "the rulebook names no tie-break: tied players share the place (project decision)": t("tie.manila"),
+  "equal money shares the place; listed in seat order": t("tie.elcapitan"),
+  "ended by a vote of the players": t("tie.vote"),
+};
+const TIE_REASONS = { "company value": t("tie.company_value"), treasury: t("tie.treasury"), initiative: t("tie.initiative") };
+
 /** The rules' tie-break note names seats ("seat 0 before seat 2 on treasury"): say their names. */
 function tieBreak(text, people) {
-  return text.replace(/\bseat (\d+)/g, (_, n) => people.name(Number(n)));
+  if (Object.hasOwn(TIE_NOTES, text)) return TIE_NOTES[text];
+  return text.split("; ").map((note) => {
+    const before = /^seat (\d+) before seat (\d+) on (.+)$/.exec(note);
+    if (!before) return note.replace(/\bseat (\d+)/g, (_, n) => people.name(Number(n)));
+    return t("tie.before", { a: people.name(Number(before[1])), b: people.name(Number(before[2])), reason: TIE_REASONS[before[3]] || before[3] });
+  }).join("; ");
 }
