@@ -14,10 +14,12 @@ import pytest
 from domain.tournament import Entrant
 from events import keys
 from events.create_batch import NewGame, create_many, loaded_new
+from events.replica_ack import NotReplicated, ReplicaAck
 from events.store import EventStore
 from events.tournament_store import TournamentStore
 from services import tournament_service as service
 from services.bootstrap import require_rq
+from tests.events.store_contract import store_on
 from tests.support.pipeline import services_for
 from workers.fold import FoldWorker
 from workers.jobs.round_results import OUTCOMES_TTL_MS, outcomes_key
@@ -180,3 +182,18 @@ def test_a_duplicate_hook_after_the_close_leaves_outcomes_that_expire(redis_url,
     assert not redis_client.exists(outcomes_key(tid, 1))
     hook(games[0], services.store.load(games[0]))  # the fold worker's hook for a duplicate command
     assert 0 < redis_client.pttl(outcomes_key(tid, 1)) <= OUTCOMES_TTL_MS
+
+
+def test_a_batch_unconfirmed_by_replicas_is_not_listed_as_create_is_not(redis_url, redis_client) -> None:
+    """Under the replica acknowledgement a Redis with no replica confirms nothing: ``create`` raises after
+    its script and leaves its game in ``CREATING`` unlisted (for the reconciler); a batch does the same."""
+    store = store_on(redis_url, ReplicaAck(mode="wait", replicas=1, timeout_ms=50))
+    games = new_games("tacked", 3)
+    with pytest.raises(NotReplicated):
+        create_one_by_one(store, games[:1])
+    with pytest.raises(NotReplicated):
+        create_many(store, "manila", {}, games[1:], tournament=True)
+    for g in games:
+        assert store.meta(g.game_id).seed == g.seed  # written on the master
+        assert redis_client.zscore(keys.CREATING, g.game_id) is not None
+        assert redis_client.zscore(keys.GAMES_INDEX, g.game_id) is None
