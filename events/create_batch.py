@@ -1,6 +1,7 @@
 """Many games created at once (a tournament round's tables): each game's set-up computed as ``create``
 computes it (``events/game_setup.py``: byte-identical events for the same seed, set-up id and clock), and
-the writes of ``CREATE_BATCH`` games sent in two round trips where ``create`` takes three a game.
+the writes of ``CREATE_BATCH`` games sent in two round trips (and redis-py's check that the script is
+loaded) where ``create`` takes three a game.
 
 The same keys and guarantees as ``EventStore.create``: each game's set-up is its own run of the append
 script with ``create`` (atomic per game, ``exists`` if the game has a position already: one writer), the
@@ -33,7 +34,7 @@ from events.store import (
 )
 
 CREATE_BATCH = 256
-"""Games whose set-ups one pipeline writes (a Manila game's opening events are ~10 KB)."""
+"""Games whose set-ups one pipeline writes (a Manila game's opening events and meta are ~1.2 KB)."""
 THREADS = 8
 """Games created at once on a Cluster, each on its own."""
 
