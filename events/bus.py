@@ -21,6 +21,7 @@ from events import codec, keys
 from events.cluster_reads import ClusterReads
 from events.envelope import InboxMessage, Origin
 from events.store import now_ms
+from events.transport.resp import INBOX_FIELD, inbox_append
 
 DEFAULT_PARTITIONS = 16
 # From the package, not __file__: compiled by mypyc, a module's __file__ names its group's library.
@@ -118,12 +119,12 @@ class CommandBus:
         pipe = self.redis.pipeline(transaction=False)
         for message in messages:
             partition = keys.partition_for(message.game_id, self.partitions)
-            pipe.xadd(keys.inbox(partition), {"m": codec.encode_inbox(message)})
+            pipe.execute_command(*inbox_append(partition, codec.encode_inbox(message)))
         pipe.execute()
 
     def submit_raw(self, partition: int, raw: bytes) -> None:
         """Put raw bytes on a partition (used by tests to deliver a malformed message)."""
-        self.redis.xadd(keys.inbox(partition), {"m": raw})
+        self.redis.execute_command(*inbox_append(partition, raw))
 
     # --- the worker's side ------------------------------------------------------------------------------
 
@@ -278,9 +279,9 @@ class CommandBus:
 
 
 def _message_field(fields: list[bytes] | None) -> bytes:
-    """The ``m`` field of an entry as Redis sends it (``[field, value, ...]``; ``None`` if it was deleted)."""
+    """The message field of an entry as Redis sends it (``[field, value, ...]``; ``None`` if it was deleted)."""
     if fields:
         for n in range(0, len(fields) - 1, 2):
-            if fields[n] == b"m":
+            if fields[n] == INBOX_FIELD:
                 return fields[n + 1]
     return b""

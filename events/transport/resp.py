@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 import hiredis
 
@@ -37,11 +37,21 @@ def bulk(value: bytes) -> bytes:
 
 # --- submitting a command: the results check of its id, and the XADD onto its game's inbox partition -----
 
+INBOX_FIELD: Final = b"m"
+"""The field of an inbox entry that holds its message (``codec.encode_inbox``'s bytes)."""
+
+
+def inbox_append(partition: int, message: bytes) -> Call:
+    """The one ``XADD`` of an inbox entry: ``message`` under ``INBOX_FIELD`` on ``partition``'s stream, its id
+    Redis's. Every way a command goes onto the inbox is this call (the bus's pipeline, the links' calls,
+    and ``packed_submit``'s head, packed from it), so the entry's form is written once."""
+    return ("XADD", keys.inbox(partition), "*", INBOX_FIELD, message)
+
 
 def submit_calls(game_id: str, partitions: int, field: bytes, message: bytes) -> list[Call]:
     """The results check of ``field`` and the ``XADD`` of ``message`` onto the game's partition."""
     partition = keys.partition_for(game_id, partitions)
-    return [("HGET", keys.results(game_id), field), ("XADD", keys.inbox(partition), "*", "m", message)]
+    return [_results_check(game_id, field), inbox_append(partition, message)]
 
 
 def packed_submit(game_id: str, partitions: int, field: bytes, message: bytes) -> bytes:
@@ -51,14 +61,28 @@ def packed_submit(game_id: str, partitions: int, field: bytes, message: bytes) -
     return b"%s$%d\r\n%s\r\n%s$%d\r\n%s\r\n" % (check, len(field), field, append, len(message), message)
 
 
+def _results_check(game_id: str, field: bytes) -> Call:
+    """Whether the command's id has a result already (a command sent again is not run twice)."""
+    return ("HGET", keys.results(game_id), field)
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def _submit_heads(game_id: str, partitions: int) -> tuple[bytes, bytes]:
-    """The leading parts of ``submit_calls``' two commands: the same for every command of a game."""
+    """The leading parts of ``submit_calls``' two commands, the same for every command of a game: each
+    call packed with an empty last argument, which is then cut off (so the heads are the calls' own)."""
     partition = keys.partition_for(game_id, partitions)
     return (
-        b"*3\r\n$4\r\nHGET\r\n" + bulk(keys.results(game_id).encode()),
-        b"*5\r\n$4\r\nXADD\r\n" + bulk(keys.inbox(partition).encode()) + b"$1\r\n*\r\n$1\r\nm\r\n",
+        _without_last_argument(pack(_results_check(game_id, b""))),
+        _without_last_argument(pack(inbox_append(partition, b""))),
     )
+
+
+def _without_last_argument(packed: bytes) -> bytes:
+    """A packed command whose last argument is empty (``$0``), without that argument."""
+    empty = b"$0\r\n\r\n"
+    if not packed.endswith(empty):
+        raise ValueError("the last argument is not empty")
+    return packed[: -len(empty)]
 
 
 # --- appending: one script call per game and batch -----------------------------------------------------
