@@ -26,10 +26,9 @@ import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-import msgspec
 import structlog
 
-from events import codec, keys
+from events import codec, keys, seat_names
 from services.bootstrap import Services
 from services.games import kick_bots
 from services.gateway.access.auth import digest, tokens_key
@@ -48,7 +47,7 @@ _FINISH = """
 --       then token digest / seat pairs
 if redis.call('HGET', KEYS[1], 'creating') ~= ARGV[1] then return 0 end
 if #ARGV > 3 then redis.call('HSET', KEYS[2], unpack(ARGV, 4)) end  -- the first write takes the memory
-if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], 'names', ARGV[2]) end
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[3], 'names', ARGV[2]) end  -- seat_names.FIELD
 if tonumber(ARGV[3]) > 0 then redis.call('HSET', KEYS[3], 'delay_s', ARGV[3]) end
 redis.call('HDEL', KEYS[1], 'creating')
 return 1
@@ -86,7 +85,7 @@ async def finish(
     redis: Any, game_id: str, mark: str, tokens: Mapping[int, str], chosen: list[str], delay_s: float
 ) -> bool:
     """Step 2: whether the game is now whole (``False``: the reconciler undid it meanwhile)."""
-    shown = msgspec.json.encode(chosen).decode() if any(chosen) else ""
+    shown = seat_names.encoded(chosen).decode() if any(chosen) else ""
     pairs = [part for seat, token in tokens.items() for part in (digest(token), seat)]
     game_keys = (keys.meta(game_id), tokens_key(game_id), spectating_key(game_id))
     return bool(await redis.eval(_FINISH, 3, *game_keys, mark, shown, repr(float(max(0.0, delay_s))), *pairs))

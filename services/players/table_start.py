@@ -21,12 +21,11 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import msgspec
 import structlog
 from starlette.concurrency import run_in_threadpool
 
 from domain.engine import RuleViolation
-from events import keys
+from events import keys, seat_names
 from events.errors import GameExists
 from services.bootstrap import ClusterNotSupported, Services
 from services.games import create_game
@@ -106,7 +105,7 @@ for seat = 0, n - 1 do
 end
 redis.call('HSET', KEYS[4], unpack(mapping))
 redis.call('ZADD', KEYS[6], ARGV[3], ARGV[2])
-redis.call('HSET', KEYS[5], 'names', ARGV[5])  -- services/gateway/api/names.py's field
+redis.call('HSET', KEYS[5], 'names', ARGV[5])  -- events/seat_names.py's field
 redis.call('HSET', KEYS[1], 'status', 'started', 'game_id', ARGV[2])
 redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[6])
@@ -199,7 +198,7 @@ def _finish_call(
     return [
         _FINISH, 6 + len(accounts), table_key(table.table_id), seated_key(table.table_id), STARTING,
         seat_accounts_key(game_id), spectating_key(game_id), LIVE, *[account_games_key(a) for a in accounts],
-        table.table_id, game_id, created_ms, int(table.rated), msgspec.json.encode([*shown, *bots]),
+        table.table_id, game_id, created_ms, int(table.rated), seat_names.encoded([*shown, *bots]),
         STARTED_TTL_S, *accounts,
     ]  # fmt: skip
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import httpx
 import pytest
+import redis
 
+from events import seat_names
 from tests.gateway.client import create
+from workers.jobs.round_open import name_seats
 
 pytestmark = pytest.mark.redis
 
@@ -28,3 +31,15 @@ def test_bad_names_are_refused_before_the_game_exists(api: httpx.Client, names: 
     refused = api.post("/api/games", json={"game": "race", "seats": 2, "names": names, "game_id": "named"})
     assert (refused.status_code, refused.json()["error"]) == (422, "bad_names")
     assert api.get("/api/games/named").status_code == 404
+
+
+def test_a_tournament_writes_a_games_names_as_its_creation_does(
+    api: httpx.Client, redis_client: redis.Redis
+) -> None:
+    """One writer of the field (``events/seat_names.py``): the names a tournament puts on a game's seats
+    (``round_open.name_seats``) are the bytes the gateway's creation wrote for the same names."""
+    gid = create(api, "race", 2, names=["  Anna  Lena ", "Zoë"])["game_id"]
+    field = (seat_names.spectating(gid), seat_names.FIELD)
+    by_creation = redis_client.hget(*field)
+    name_seats(redis_client, gid, ["Anna Lena", "\tZoë\u0007"])
+    assert redis_client.hget(*field) == by_creation == '["Anna Lena","Zoë"]'.encode()

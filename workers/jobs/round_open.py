@@ -12,13 +12,12 @@ enqueued 8 at a time (``fan_out``). A round of 2,500 tables read the same two ha
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections.abc import Sequence
 from typing import Any
 
 from domain.tournament import RoundPaired, State
-from events import keys
+from events import keys, seat_names
 from events.create_batch import NewGame, create_many, loaded_new
 from events.store import EventStore
 from events.tournament_store import tournament_key
@@ -29,7 +28,6 @@ from workers.jobs.fan_out import each
 from workers.jobs.people import people_digests, queue_seat_people
 from workers.jobs.schedule import make_scheduler
 
-NAME_CHARS = 24
 SEAT_BATCH = 256
 """Tables whose seats one pipeline writes."""
 
@@ -103,17 +101,11 @@ def seat_round(client: Any, state: State, paired: RoundPaired) -> None:
         for players, game_id in tables[start : start + SEAT_BATCH]:
             queue_seat_people(pipe, digests, game_id, players)
             queue_tournament_accounts(pipe, claimed, game_id, players)  # rated for accounts
-            queue_names(pipe, game_id, [state.entrants[p].name for p in players])
+            seat_names.queue_write(pipe, game_id, [state.entrants[p].name for p in players])
         pipe.execute()
 
 
 def name_seats(client: Any, game_id: str, names: Sequence[str]) -> None:
-    """The entrants' names on their seats, where the gateway keeps a game's names (presentation only:
-    ``services/gateway/api/names.py``): cut to the 24 printable characters a name may have there."""
-    queue_names(client, game_id, names)
-
-
-def queue_names(pipe: Any, game_id: str, names: Sequence[str]) -> None:
-    """``name_seats`` on a pipeline (or a client: one command)."""
-    shown = ["".join(c for c in " ".join(n.split()) if c.isprintable())[:NAME_CHARS] for n in names]
-    pipe.hset(keys.game_key(game_id, "spectating"), "names", json.dumps(shown))
+    """The entrants' names on their seats, where the gateway keeps a game's names, by the one writer of
+    that field (``events/seat_names.py``: cut to the printable characters a name may have there)."""
+    seat_names.queue_write(client, game_id, names)

@@ -1,33 +1,33 @@
-"""Player names: chosen at creation, kept in the gateway's settings hash of the game, shown by the web client.
+"""Player names: chosen at creation, kept in the game's spectating hash (``events/seat_names.py``, their one
+writer and cleaning rule), shown by the web client.
 
-Names are presentation only: the rules never see them, so they live beside the event log, not in it.
 A seat without a chosen name is called "Player N" (N counted from 1), a bot seat after its bot.
 """
 
 from __future__ import annotations
 
-import msgspec
 from redis.asyncio import Redis
 
 from domain.engine import RuleViolation
 from domain.players.reserved import check_unreserved, digits_read, plain
 from domain.players.rules import NAME
 from events.keys import account as account_record
+from events.seat_names import FIELD, MAX_NAME, cleaned, decoded, spectating
 from services.gateway.api.requests import ApiError
-from services.gateway.feeds.fanout import spectating_key
 
-MAX_NAME = 24
-FIELD = "names"
+__all__ = ["FIELD", "MAX_NAME", "checked", "decoded", "load", "refuse_impersonation", "with_defaults"]
 
 
 def checked(names: list[str], seats: int) -> list[str]:
-    """The names as stored: one per seat at most, stripped, printable, at most ``MAX_NAME`` characters."""
+    """The names as stored: one per seat at most, stripped, printable, at most ``MAX_NAME`` characters; a
+    name the one cleaning rule (``seat_names.cleaned``) would change otherwise than by its spaces is refused,
+    so its chooser is told rather than cut."""
     if len(names) > seats:
         raise ApiError(422, "bad_names", f"{len(names)} names for {seats} seats")
     out = []
     for name in names:
-        clean = " ".join(name.split())
-        if len(clean) > MAX_NAME or not clean.isprintable():
+        clean = cleaned(name)
+        if clean != " ".join(name.split()):
             raise ApiError(422, "bad_names", f"a name is at most {MAX_NAME} printable characters")
         out.append(clean)
     return out
@@ -63,14 +63,5 @@ def with_defaults(names: list[str], seats: int, bots: dict[str, str]) -> list[st
     ]
 
 
-async def store(redis: Redis, game_id: str, names: list[str]) -> None:
-    if any(names):
-        await redis.hset(spectating_key(game_id), FIELD, msgspec.json.encode(names))
-
-
-def decoded(raw: bytes | str | None) -> list[str]:
-    return msgspec.json.decode(raw, type=list[str]) if raw else []
-
-
 async def load(redis: Redis, game_id: str, seats: int, bots: dict[str, str]) -> list[str]:
-    return with_defaults(decoded(await redis.hget(spectating_key(game_id), FIELD)), seats, bots)
+    return with_defaults(decoded(await redis.hget(spectating(game_id), FIELD)), seats, bots)
