@@ -9,7 +9,7 @@ from domain.manila import commands as cmd
 from domain.manila import data
 from domain.manila import events as ev
 from domain.manila.rules.common import forced_loans, refuse
-from domain.manila.state import State, boat_of, free_seat, is_stowaway, means
+from domain.manila.state import Player, State, boat_of, free_seat, is_stowaway, means
 
 FIELDS: tuple[str, ...] = (*data.GOODS, *data.HARBOUR_FIELDS, *data.SHIPYARD_FIELDS, *data.OTHER_FIELDS)
 
@@ -70,21 +70,26 @@ def terms(state: State, seat: int, field: str) -> tuple[int, bool] | None:
     cost = field_cost(state, field)
     if cost is None:
         return None
-    return _terms_at(state, seat, field, cost, lambda: _cheapest_boat_seat(state))
+    return _terms_at(_purse(state.players[seat]), field, cost, lambda: _cheapest_boat_seat(state))
+
+
+def _purse(player: Player) -> tuple[int, int, bool]:
+    """(cash, means, stowaway): what placing asks of a player, worked out once for a whole listing."""
+    return player.cash, means(player), is_stowaway(player)
 
 
 def _terms_at(
-    state: State, seat: int, field: str, cost: int, cheapest_seat: Callable[[], int | None]
+    purse: tuple[int, int, bool], field: str, cost: int, cheapest_seat: Callable[[], int | None]
 ) -> tuple[int, bool] | None:
     """:func:`terms` for a free field of price ``cost``; ``cheapest_seat`` is asked only when needed."""
-    player = state.players[seat]
-    if is_stowaway(player):
+    cash, most, stowaway = purse
+    if stowaway:
         return (0, True) if field in data.GOODS else None
-    if cost <= means(player):
+    if cost <= most:
         return cost, False
     cheapest = cheapest_seat()
-    if field in data.GOODS and cheapest is not None and means(player) < cheapest == cost:
-        return player.cash, False
+    if field in data.GOODS and cheapest is not None and most < cheapest == cost:
+        return cash, False
     return None
 
 
@@ -123,9 +128,10 @@ def legal(state: State, seat: int) -> list[cmd.ManilaCommand]:
     costs = [(f, field_cost(state, f)) for f in FIELDS]
     known = [c for f, c in costs if c is not None and f in data.GOODS]
     cheapest = min(known) if known else None
+    purse = _purse(state.players[seat])
     out: list[cmd.ManilaCommand] = [
         cmd.PlaceAccomplice(field=f)
         for f, cost in costs
-        if cost is not None and _terms_at(state, seat, f, cost, lambda: cheapest) is not None
+        if cost is not None and _terms_at(purse, f, cost, lambda: cheapest) is not None
     ]
     return [*out, cmd.PassPlacement()]
