@@ -19,6 +19,7 @@ from redis.cluster import RedisCluster
 
 from events import codec, keys
 from events.cluster_reads import ClusterReads
+from events.connection import raw_reads
 from events.envelope import InboxMessage, Origin
 from events.store import now_ms
 from events.transport.resp import INBOX_FIELD, inbox_append
@@ -55,9 +56,7 @@ class CommandBus:
         self._raw: Any = client
         self._cluster_reads = ClusterReads(client) if isinstance(client, RedisCluster) else None
         if isinstance(client, redis.Redis):
-            raw = redis.Redis(connection_pool=client.connection_pool)
-            raw.response_callbacks.pop("XREADGROUP", None)
-            self._raw = raw
+            self._raw = raw_reads(client.connection_pool)
         self._trim = client.register_script(TRIM_LUA)
 
     @property

@@ -23,6 +23,7 @@ import redis
 from redis.exceptions import AskError, MovedError
 
 from events import keys
+from events.connection import raw_reads
 
 POLL_MS = 20
 """How long an empty blocking read waits before it returns (the latency a command may wait on a Cluster)."""
@@ -40,8 +41,7 @@ class ClusterReads:
         """The node's connections, with ``XREADGROUP``'s reply left raw (see ``CommandBus``)."""
         client = self._raw.get(node.name)
         if client is None:
-            client = redis.Redis(connection_pool=node.redis_connection.connection_pool)
-            client.response_callbacks.pop("XREADGROUP", None)
+            client = raw_reads(node.redis_connection.connection_pool)
             self._raw[node.name] = client
         return client
 

@@ -1,11 +1,11 @@
-"""A process's services: its Redis client for the game data, rq's Redis, the event store and the command bus.
+"""The composition root: a process's services, its Redis client for the game data, rq's Redis, the event
+store and the command bus.
 
 Every process of ours gets its game-data client here (``connect``: standalone or Cluster, as
-``events/connection.py`` tells them apart). Clients with a narrower use are built beside that use: the
-gateway's asyncio clients and reader wires (``services/gateway/app.py``, ``events/transport/multiplexed.py``), the
-fold worker's own connections (``events/transport/pipelined.py``, ``pipelined_cluster.py``), per-node clients for reads
-across a Cluster (``events/cluster_reads.py``), the rq jobs' own (``events/connection.py``: a job gets a URL),
-and short-lived probes that a Redis answers (``services/redis_launcher.py``, ``services/discovery.py``).
+``events/connection.py`` tells them apart) and rq's (``rq_client``); the gateway's asyncio clients are made
+from the same URL when its app starts (``services/gateway/context.py``). Every client is built by
+``events/connection.py`` (the layers below the services use it too: a job gets a URL, the fast links open
+their own connections), and no other module of ours builds one (``tests/contract/test_clients_in_one_place.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import msgspec
 import redis
 
 from domain import Game, games_with_plugins
+from events import connection
 from events.bus import CommandBus
 from events.replica_ack import check_supported
 from events.store import EventStore
@@ -60,7 +61,7 @@ def rq_client(settings: Settings, data: Any) -> redis.Redis | None:
     if settings.rq_redis_url:
         if cluster.is_cluster(settings.rq_redis_url):
             raise ClusterNotSupported(RQ_ON_CLUSTER)
-        return redis.Redis.from_url(settings.rq_redis_url, health_check_interval=30)
+        return connection.rq_client(settings.rq_redis_url)
     return None if cluster.is_cluster_client(data) else data
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import msgspec
 import redis
 
+from events.connection import probe
 from services.config import Settings
 from services.redis_launcher import running_url
 
@@ -105,7 +106,7 @@ def at_home(settings: Settings) -> Settings:
 
 def _answers(url: str) -> bool:
     try:
-        return bool(redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=1).ping())
+        return bool(probe(url, 0.5, 1).ping())
     except (redis.RedisError, ValueError):
         return False
 

@@ -25,6 +25,7 @@ from types import TracebackType
 import redis
 import structlog
 
+from events.connection import local_probe, probe
 from services.cluster import node_url
 from services.config import Settings
 
@@ -147,7 +148,7 @@ class EmbeddedRedis:
     def adopt(self, url: str) -> str:
         """Take over the server answering at ``url`` on this data folder: learn its TCP port, so that a
         restart listens where every child already connects; returns ``url``."""
-        client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=2)
+        client = probe(url, 1, 2)
         try:
             port = client.config_get("port").get("port")
         finally:
@@ -165,9 +166,7 @@ class EmbeddedRedis:
             return self.process.poll() is None
         if not self.adopted:
             return False
-        client = redis.Redis(
-            host="127.0.0.1", port=self.port or 0, socket_connect_timeout=0.5, socket_timeout=1
-        )
+        client = local_probe(self.port or 0, 0.5, 1)
         try:
             return bool(client.ping())
         except redis.BusyLoadingError:
@@ -179,7 +178,7 @@ class EmbeddedRedis:
 
     def _wait_ready(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout
-        client = redis.Redis(host="127.0.0.1", port=self.port or 0, socket_connect_timeout=0.2)
+        client = local_probe(self.port or 0, 0.2)
         while time.monotonic() < deadline:
             if self.process is not None and self.process.poll() is not None:
                 raise RuntimeError(
@@ -205,7 +204,7 @@ class EmbeddedRedis:
             return
         # SHUTDOWN closes the connection by design.
         with contextlib.suppress(redis.ConnectionError):
-            redis.Redis(host="127.0.0.1", port=self.port or 0).shutdown(nosave=False)
+            local_probe(self.port or 0).shutdown(nosave=False)
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -217,7 +216,7 @@ class EmbeddedRedis:
 
     def _stop_adopted(self) -> None:
         with contextlib.suppress(redis.RedisError):
-            redis.Redis(host="127.0.0.1", port=self.port or 0, socket_timeout=10).shutdown(nosave=False)
+            local_probe(self.port or 0, timeout=10).shutdown(nosave=False)
         deadline = time.monotonic() + 10
         while self.running() and time.monotonic() < deadline:
             time.sleep(0.05)
@@ -242,7 +241,7 @@ def running_url(data_dir: Path) -> str | None:
         return None
     url = url_file.read_text().strip()
     try:
-        if redis.Redis.from_url(url, socket_connect_timeout=0.3).ping():
+        if probe(url, 0.3).ping():
             return url
     except redis.RedisError:
         return None
@@ -255,7 +254,7 @@ def wait_for_redis(url: str, timeout: float = 120.0) -> None:
     deadline, wait_s = time.monotonic() + timeout, 0.1
     while True:
         # Any one node of a Cluster answering is enough to go on: the Cluster client finds the others.
-        client = redis.Redis.from_url(node_url(url), socket_connect_timeout=1)
+        client = probe(node_url(url), 1)
         try:
             client.dbsize()
             return

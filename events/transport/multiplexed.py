@@ -24,12 +24,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import hiredis
-import redis.asyncio as aioredis
 import structlog
 from mypy_extensions import mypyc_attr
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
+from events.connection import async_client
 from events.transport.resp import Call, pack_calls, packed_submit, submit_calls
 
 log = structlog.get_logger("transport")
@@ -177,7 +177,7 @@ class Multiplexed(Calls):
                 return
             # redis-py opens the connection and does the handshake (AUTH, SELECT) its URL asks for; then
             # the replies go to a protocol of the link's own.
-            pool: Any = aioredis.Redis.from_url(self.url).connection_pool
+            pool: Any = async_client(self.url).connection_pool
             connection = pool.make_connection()
             await connection.connect()
             await connection.send_command("CLIENT", "ID")

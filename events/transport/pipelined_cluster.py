@@ -33,6 +33,7 @@ import redis
 import structlog
 from redis.cluster import RedisCluster
 
+from events.connection import node_client
 from events.replica_ack import ReplicaAck
 from events.transport.interface import Appender
 from events.transport.pipelined import Pipelined, ScriptPipeline
@@ -201,15 +202,7 @@ class ClusterScriptPipeline:
 
     def _client(self, node: Node) -> redis.Redis:
         """A plain client of one node, with the Cluster client's credentials."""
-        kwargs = self.cluster.nodes_manager.connection_kwargs
-        return redis.Redis(
-            host=node[0],
-            port=node[1],
-            username=kwargs.get("username"),
-            password=kwargs.get("password"),
-            socket_connect_timeout=kwargs.get("socket_connect_timeout") or 5,
-            socket_keepalive=True,
-        )
+        return node_client(node, self.cluster)
 
 
 def _refusal(reply: Any) -> bool:

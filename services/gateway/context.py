@@ -7,11 +7,10 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-import redis.asyncio as aioredis
-from redis.asyncio.cluster import RedisCluster as AsyncRedisCluster
 from starlette.requests import HTTPConnection
 
 from domain.engine import Game
+from events import connection
 from events.transport import slots as cluster_slots
 from events.transport.interface import Link
 from events.transport.multiplexed_cluster import SlotMap, link_for
@@ -55,16 +54,12 @@ MAX_REDIS_CONNECTIONS = 5_000
 def async_client(url: str, on_cluster: bool = False) -> Any:
     """An asyncio Redis client returning bytes, like the synchronous ones (redis-py's ``RedisCluster`` on a
     Cluster: it routes each command and pipeline by slot and follows ``MOVED``/``ASK``)."""
-    options: dict[str, Any] = {
-        "decode_responses": False,
-        "socket_timeout": 10.0,
-        "max_connections": MAX_REDIS_CONNECTIONS,
-    }
+    options: dict[str, Any] = {"socket_timeout": 10.0, "max_connections": MAX_REDIS_CONNECTIONS}
     if on_cluster:
-        return AsyncRedisCluster.from_url(
-            cluster_slots.node_url(url, cluster_slots.seed_node(url)), **options
+        return connection.async_client(
+            cluster_slots.node_url(url, cluster_slots.seed_node(url)), on_cluster=True, **options
         )
-    return aioredis.Redis.from_url(url, **options)
+    return connection.async_client(url, **options)
 
 
 class Gateway:

@@ -18,7 +18,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
-import redis.asyncio as aioredis
 import structlog
 from redis.exceptions import RedisError
 from starlette.requests import Request
@@ -26,7 +25,7 @@ from starlette.responses import Response
 
 from domain.engine import RuleViolation
 from domain.players.rules import chat_reaches, checked_author, checked_chat, may_post
-from events import keys
+from events import connection, keys
 from events.transport import slots as cluster_slots
 from events.transport.multiplexed_cluster import ClusterMultiplexed
 from services import cluster
@@ -219,7 +218,7 @@ class ChatRelay:
         nodes = known or [cluster_slots.seed_node(gateway.redis_url)]
         node = nodes[self._attempts % len(nodes)]
         self._attempts += 1
-        return aioredis.Redis.from_url(cluster_slots.node_url(gateway.redis_url, node))
+        return connection.async_client(cluster_slots.node_url(gateway.redis_url, node))
 
     def _take(self, data: bytes) -> None:
         try:
