@@ -5,8 +5,6 @@ by place, standings with stated tie-breaks, and OpenSkill ratings. Pure and dete
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from domain.tournament.data import (
     FORMATS,
     ON_TIMEOUT,
@@ -36,16 +34,7 @@ from domain.tournament.ratings import Rating
 from domain.tournament.rules import current_standings, game_id, total_rounds
 from domain.tournament.standings import StandingRow, TableResult
 from domain.tournament.state import PlayedRound, State
-
-
-def fold(events: Sequence[TournamentEvent], state: State | None = None) -> State:
-    """Apply ``events`` in order, starting from ``state`` (``None``: before ``TournamentCreated``)."""
-    for event in events:
-        state = evolve(state, event)
-    if state is None:
-        raise ValueError("no events to fold")
-    return state
-
+from domain.tournament.table_fold import fold
 
 __all__ = [
     "FORMATS",

@@ -47,27 +47,38 @@ def _paired(state: State, event: RoundPaired) -> State:
     return replace(state, rounds=(*state.rounds, played))
 
 
-def _table_finished(state: State, event: TableFinished) -> State:
-    played = state.rounds[event.round - 1]
-    result = TableResult(
+def table_result(event: TableFinished) -> TableResult:
+    return TableResult(
         ranking=event.ranking,
         scores=event.scores,
         winners=event.winners,
         final_hash=event.final_hash,
         places=event.places,
     )
+
+
+def rate_into(ratings: list[Rating], event: TableFinished, result: TableResult) -> None:
+    """The table's players' new ratings written into ``ratings`` (one per entrant)."""
+    rated = [
+        (p, place) for p, place in zip(event.ranking, result.place_of(), strict=True) if p not in event.absent
+    ]
+    if event.adjudicated or len(rated) < 2:  # no-shows and adjudicated games move no rating
+        return
+    ranking, places = [p for p, _ in rated], [place for _, place in rated]
+    # Only the table's players: a dict of every entrant's rating cost O(field) a table (issue 42).
+    for player, rating in rate_table({p: ratings[p] for p in ranking}, ranking, places).items():
+        ratings[player] = rating
+
+
+def _table_finished(state: State, event: TableFinished) -> State:
+    """One table (several at once: ``table_fold.py``, which a round close and a cold load use)."""
+    played = state.rounds[event.round - 1]
+    result = table_result(event)
     results = (*played.results[: event.table], result, *played.results[event.table + 1 :])
     rounds = list(state.rounds)
     rounds[event.round - 1] = replace(played, results=results)
     ratings = list(state.ratings)
-    rated = [
-        (p, place) for p, place in zip(event.ranking, result.place_of(), strict=True) if p not in event.absent
-    ]
-    if not event.adjudicated and len(rated) >= 2:  # no-shows and adjudicated games move no rating
-        ranking, places = [p for p, _ in rated], [place for _, place in rated]
-        # Only the table's players: a dict of every entrant's rating cost O(field) a table (issue 42).
-        for player, rating in rate_table({p: ratings[p] for p in ranking}, ranking, places).items():
-            ratings[player] = rating
+    rate_into(ratings, event, result)
     return replace(state, rounds=tuple(rounds), ratings=tuple(ratings))
 
 

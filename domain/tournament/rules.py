@@ -34,8 +34,9 @@ from domain.tournament.formats import pair_elimination, pair_round_robin, round_
 from domain.tournament.history import Player, RoundPairing
 from domain.tournament.pairing import pair_swiss
 from domain.tournament.seeds import Seeds, check_seeds
-from domain.tournament.standings import StandingRow, check_tie_breaks, standings
+from domain.tournament.standings import StandingRow, TableResult, check_tie_breaks, standings
 from domain.tournament.state import State
+from domain.tournament.table_fold import TableFold
 from domain.tournament.tables import check_size
 
 RULES = 3
@@ -281,7 +282,10 @@ def record_table(state: State, finished: TableFinished) -> list[TournamentEvent]
     return record_tables(state, [finished])
 
 
-def _check_table(state: State, finished: TableFinished) -> None:
+def _check_table(
+    state: State, finished: TableFinished, results: Sequence[TableResult | None] | None = None
+) -> None:
+    """``results``: the round's results so far when ``state`` has not folded them (``TableFold``)."""
     if state.status not in ("running", "paused"):
         raise _refuse("not_running", f"the tournament is {state.status}")
     if not 1 <= finished.round <= len(state.rounds):
@@ -289,7 +293,7 @@ def _check_table(state: State, finished: TableFinished) -> None:
     played = state.rounds[finished.round - 1]
     if not 0 <= finished.table < len(played.results):
         raise _refuse("table", f"round {finished.round} has no table {finished.table + 1}")
-    if played.results[finished.table] is not None:
+    if (played.results if results is None else results)[finished.table] is not None:
         raise _refuse(
             "table_recorded", f"round {finished.round} table {finished.table + 1} is already recorded"
         )
@@ -340,22 +344,27 @@ def record_tables_state(
     state: State, finished: Sequence[TableFinished]
 ) -> tuple[list[TournamentEvent], State]:
     """``record_tables``, with the state its events lead to (folded here already: the round job need not
-    fold them again, a second of rating a 10,000-player round)."""
+    fold them again, a second of rating a 10,000-player round). The tables up to a round's close are folded
+    at once (``TableFold``: each costs its players, not the field); ``state``'s status, rounds and pairings
+    are those the tables see, as a table's result changes none of them."""
     events: list[TournamentEvent] = []
     open_tables: dict[int, int] = {}  # round -> its tables still without a result
+    tables = TableFold(state)
     for table in finished:
-        _check_table(state, table)
+        known = 1 <= table.round <= len(state.rounds)  # else _check_table refuses it
+        _check_table(state, table, tables.results(table.round) if known else None)
         if table.round not in open_tables:
-            open_tables[table.round] = state.rounds[table.round - 1].results.count(None)
-        state = evolve(state, table)
+            open_tables[table.round] = tables.results(table.round).count(None)
+        tables.add(table)
         events.append(table)
         open_tables[table.round] -= 1
         if open_tables[table.round] > 0 or state.status == "paused":
             continue
         closed = RoundClosed(round=table.round)
-        state = evolve(state, closed)
+        state = evolve(tables.state(), closed)
         paired = advance(state)
         events += [closed, *paired]
         for event in paired:
             state = evolve(state, event)
-    return events, state
+        tables = TableFold(state)
+    return events, tables.state()

@@ -37,7 +37,8 @@ def _one_at_a_time(state: State, finished: Sequence[TableFinished]) -> list[Tour
             closed = evolve(after, RoundClosed(round=table.round))
             new = [table, RoundClosed(round=table.round), *rules.advance(closed)]
         events += new
-        state = fold(new, state)
+        for event in new:  # evolve itself: fold folds a run of tables at once (TableFold)
+            state = evolve(state, event)
     return events
 
 
