@@ -380,11 +380,11 @@ async function start() {
   $("title").textContent = body.title;
   if (body.tournament_id) $("title").after(el("a", { href: `/tournaments/${encodeURIComponent(body.tournament_id)}`, id: "tournament-link" }, t("game.tournament", { id: body.tournament_id })));
   $("seat-info").replaceChildren(S.viewer === null ? t("game.watching") : el("span", {}, tNodes("game.you_play", { who: S.people.who(S.viewer) })),
-    token ? el("a", { href: "#", id: "leave", onclick: leave }, " ", t("game.watch_instead")) : "");
+    token ? " " : "", token ? el("a", { href: "#", id: "leave", onclick: leave }, t("game.watch_instead")) : ""); // the space outside the link: not underlined
   if (S.viewer !== null && !body.tournament && body.status !== "finished") $("seat-info").append(" ", resignControl({ gameId, token }));
   const seats = new SeatControls({ gameId, token, viewer: S.viewer, people: S.people, announcer }); // take back, vote
   clocks.onClock = (clock) => seats.take(clock);
-  $("seat-info").after(seats.box);
+  $("decide").before(seats.box); // in the action bar: on a phone the players' panel is far below the board
   if (S.viewer !== null && body.status !== "finished") {
     const box = el("div", { class: "take-back", id: "take-back-box" });
     $("decide").after(box);

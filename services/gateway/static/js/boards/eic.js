@@ -169,7 +169,7 @@ function markets(view, narrow) {
           tip(t("eic.tip.market_row", { market: name, n: count, good: GOOD_WORDS[i], spaces: prices.length, trade, die: values[i] })));
       }),
       svg("text", { x: x + 10, y: 156, class: "small" }, card ? t("eic.card_label") : t("eic.card_face_down")),
-      card ? cardEffect(x + 50, 144, card, view.seats === 4) : null,
+      card ? cardEffect(x + 60, 144, card, view.seats === 4) : null,
       tip(card ? marketCard(known[m]) : t("eic.tip.card_down", { market: name })));
   }));
 }
@@ -243,6 +243,14 @@ function ports(view, ctx, width, perRow) {
 /** The market cards the viewer may choose from (only while choosing), each a card to click. */
 const offeredCards = (ctx) => [...(ctx.offered || [])].filter((k) => k.startsWith("card:")).map((k) => k.slice(5));
 
+/** A market card's line for four players ("4 players: +1 silk"), squeezed into the card when it is longer
+ * than the card is wide (German words are longer; a phone's type is larger). */
+function fourPlayers(card, x, y, width) {
+  const words = t("eic.four_players", { extra: effect(card).extra });
+  const fits = words.length <= (width < 600 ? 15 : 17);
+  return svg("text", { x: x + 8, y: y + 106, class: "small", textLength: fits ? null : 116, lengthAdjust: "spacingAndGlyphs" }, words);
+}
+
 function cardChoice(view, ctx, width) {
   const offered = offeredCards(ctx);
   if (!offered.length) return null;
@@ -260,7 +268,7 @@ function cardChoice(view, ctx, width) {
       card.base.flatMap((n, i) => (n ? [i] : [])).map((i, row) => svg("g", {},
         svg("rect", { x: x + 8, y: y + 26 + row * 20, width: 14, height: 14, rx: 2, fill: GOOD_COLOUR[i] }),
         svg("text", { x: x + 28, y: y + 38 + row * 20, class: "slot-text" }, `${card.base[i] > 0 ? "+" : "−"}${Math.abs(card.base[i])} ${GOOD_WORDS[i]}`))),
-      extra ? svg("text", { x: x + 8, y: y + 106, class: "small" }, `4 players: ${effect(card).extra}`) : null,
+      extra ? fourPlayers(card, x, y, width) : null,
       tip(marketCard(id))));
   });
   return g;

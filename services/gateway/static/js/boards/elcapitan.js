@@ -128,10 +128,10 @@ function cards(view, ctx, geo, top) {
 /** The map's key: drawn samples and what they mean (two lines on a phone). */
 function legend(view, geo, top) {
   const items = [
-    [(x, y) => svg("line", { x1: x, y1: y - 4, x2: x + 18, y2: y - 4, class: "ec-lane" }), "lane: one seal"],
-    [(x, y) => svg("circle", { cx: x + 6, cy: y - 4, r: 4, class: "ec-payday" }), "what a payday pays now"],
-    [(x, y) => svg("rect", { x, y: y - 11, width: 12, height: 12, rx: 2, class: "ec-site dark" }), "shuts a warehouse down"],
-    [(x, y) => svg("path", { d: `M${x},${y + 1} L${x + 12},${y + 1} L${x},${y - 11} Z`, class: "ec-triangle" }), view.seats <= 3 ? "shuts one down too (2–3 players)" : "only with 2–3 players"],
+    [(x, y) => svg("line", { x1: x, y1: y - 4, x2: x + 18, y2: y - 4, class: "ec-lane" }), t("ec.legend.lane")],
+    [(x, y) => svg("circle", { cx: x + 6, cy: y - 4, r: 4, class: "ec-payday" }), t("ec.legend.payday")],
+    [(x, y) => svg("rect", { x, y: y - 11, width: 12, height: 12, rx: 2, class: "ec-site dark" }), t("ec.legend.shuts")],
+    [(x, y) => svg("path", { d: `M${x},${y + 1} L${x + 12},${y + 1} L${x},${y - 11} Z`, class: "ec-triangle" }), t(view.seats <= 3 ? "ec.legend.shuts_too" : "ec.legend.few_players")],
   ];
   const g = svg("g", { class: "ec-legend" });
   let x = 6;

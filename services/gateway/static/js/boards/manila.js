@@ -62,7 +62,7 @@ function boatCard(boat, r, people) {
   const g = svg("g", { class: "target boat-card", "data-target": `boat:${boat.good}` },
     svg("rect", { x: 6, y: y - 40, width: 182, height: 80, rx: 10, fill: GOOD_COLOUR[boat.good], class: "card-bg" }),
     svg("text", { x: 16, y: y - 20, class: "card-title" + onGood(boat.good) }, cap(goodName(boat.good))),
-    svg("text", { x: 180, y: y - 20, class: "card-sub" + onGood(boat.good), "text-anchor": "end" }, `cargo ${CARGO[boat.good]}`),
+    svg("text", { x: 180, y: y - 20, class: "card-sub" + onGood(boat.good), "text-anchor": "end" }, t("manila.cargo_of", { n: CARGO[boat.good] })),
     tip(t("manila.tip.boat", { good: goodName(boat.good), cargo: CARGO[boat.good], costs: SEAT_COSTS[boat.good].join(", ") })));
   boat.seats.forEach((occupant, i) => {
     const x = 16 + i * 42;
@@ -163,7 +163,8 @@ function market(view) {
     const row = svg("g", { class: "target share-row", "data-target": `share:${good}` },
       svg("rect", { x: 616, y, width: 372, height: 32, rx: 6, fill: "#fffdf5", stroke: "#0002" }),
       svg("rect", { x: 620, y: y + 5, width: 70, height: 22, rx: 4, fill: GOOD_COLOUR[good] }),
-      svg("text", { x: 626, y: y + 21, class: "slot-text light" + onGood(good) }, cap(goodName(good))),
+      // "Ginseng" spilled over its chip's right edge: a longer name is squeezed into it
+      svg("text", { x: 626, y: y + 21, class: "slot-text light" + onGood(good), textLength: goodName(good).length > 6 ? 58 : null, lengthAdjust: "spacingAndGlyphs" }, cap(goodName(good))),
       tip(t("manila.tip.market", { good: cap(goodName(good)), worth: TRACK[view.market[i]], left: view.supply[i] })));
     TRACK.forEach((_, j) => row.append(svg("circle", { cx: 748 + j * 44, cy: y + 16, r: view.market[i] === j ? 11 : 4, class: view.market[i] === j ? "marker" : "dot", fill: view.market[i] === j ? GOOD_COLOUR[good] : null })));
     row.append(svg("text", { x: 970, y: y + 21, "text-anchor": "middle", class: "slot-text" }, view.supply[i]));
