@@ -205,6 +205,16 @@ def _paid_out(start: State, now: State) -> bool:
     return now.voyage != start.voyage and now.phase == "auction"
 
 
+def shortlist(state: State, seat: int, legal: list[cmd.ManilaCommand]) -> list[cmd.ManilaCommand]:
+    """The commands worth comparing with the greedy one, best first by its score; in the auction also
+    passing and the bid that tops what a greedy merchant ever bids (its lowest bids differ by a peso)."""
+    ranked = sorted(legal, key=lambda c: -_score(state, seat, c))
+    if state.phase != "auction":
+        return ranked
+    topping = cmd.Bid(amount=max(GREEDY_MAX_BID + 1, state.high_bid + 1))
+    return [c for c in (cmd.PassBid(), topping) if c in legal] + ranked
+
+
 SEARCHER = Searcher(
     game=GAME,
     determinize=determinize,
@@ -213,6 +223,9 @@ SEARCHER = Searcher(
     value=prospects,
     rollout_depth=80,
     horizon=_paid_out,
+    shortlist=shortlist,
+    candidates=4,
+    margin=0.0,
 )
 STRONG_ITERATIONS = 60
 """Iterations of the ``strong`` bot a move as seated (see docs/benchmarks.md)."""

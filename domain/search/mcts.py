@@ -66,6 +66,11 @@ class Searcher:
     margin: float = 0.02
     """How much better (in share of the win) another root command must do than the guide's, with at
     least as many visits, to be played instead: few iterations are noisy, and the guide is no fool."""
+    shortlist: Callable[[Any, Seat, list[Any]], list[Any]] | None = None
+    """The commands worth comparing with the guide's, best first (the game's heuristic ranking): when
+    given, ``domain.search.paired`` compares them on common samples instead of growing a tree."""
+    candidates: int = 4
+    """With ``shortlist``: how many commands, the guide's included, are compared."""
 
 
 class _Node:
@@ -226,12 +231,3 @@ def _choice(s: Searcher, root: _Node, first: Any, seat: Seat, legal: list[Any], 
         if gain > best_gain:
             best, best_gain = command, gain
     return best
-
-
-def strong_bot(s: Searcher, iterations: int) -> Bot:
-    """A ``Bot`` (``(state, seat, rng) -> command``) searching ``iterations`` samples a move."""
-
-    def choose(state: Any, seat: Seat, rng: Rng) -> Any:
-        return search(s, state, seat, rng, iterations)
-
-    return choose
