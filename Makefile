@@ -30,8 +30,9 @@ $(STAMP): pyproject.toml
 # from builds it again. Without a C compiler it stays interpreted.
 $(COMPILED): $(STAMP) $(wildcard domain/engine.py domain/eic/board.py domain/eic/evolve.py domain/elcapitan/evolve.py domain/manila/evolve.py domain/*/rules/*.py events/*.py events/transport/*.py workers/*.py services/gateway/*.py services/gateway/*/*.py services/compiled.py services/move_path.py)
 	@echo "compiling a move's path and the rules with mypyc (a few minutes; log in build/mypyc.log)"
+	@mkdir -p build && touch build/.compiling
 	MYPY_CACHE_DIR=build/mypyc-cache $(PY) -m services.compiled
-	touch $(COMPILED)
+	touch -r build/.compiling $(COMPILED)  # as old as the build: a source edited meanwhile builds again
 
 run: $(COMPILED)
 	$(VENV)/bin/harbormaster serve --demo

@@ -9,10 +9,12 @@ is passed over.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import time
 
-from services.move_path import COMPILED, GROUP, ROOT, group_forms, shared_library, source
+from services.move_path import COMPILED, GROUP, ROOT, group_forms, shared_library, source, stale
 
 LOG = ROOT / "build" / "mypyc.log"
 
@@ -43,6 +45,7 @@ def build() -> int:
     remove()
     LOG.parent.mkdir(exist_ok=True)
     paths = [str(source(m).relative_to(ROOT)) for m in COMPILED]
+    started = time.time()  # before mypyc reads a source
     with LOG.open("w") as log:
         done = subprocess.run(
             [sys.executable, "-c", BUILD, GROUP, *paths],
@@ -53,7 +56,14 @@ def build() -> int:
         sys.stderr.write(f"mypyc failed (see {LOG}): the move path runs interpreted, and slower\n")
         return done.returncode or 1
     for form in group_forms():
-        form.touch()  # a module's unchanged part is copied from an earlier build with that build's time
+        # Dated when the sources were read, not now (a module's unchanged part is copied from an earlier
+        # build with that build's time): a source edited during the build (in a shared checkout) is then
+        # newer than the forms, so the stale build is passed over, not run as code older than the tree.
+        os.utime(form, (started, started))
+    if stale():
+        remove()
+        sys.stderr.write("a source changed during the build: the move path runs interpreted; build again\n")
+        return 1
     broken = _import_failure()
     if broken:
         remove()
