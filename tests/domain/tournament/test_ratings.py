@@ -69,3 +69,21 @@ def test_ratings_predict_the_stronger_player() -> None:
         ratings.update(rate_table(ratings, (0, 1)))
     assert win_probability(ratings[0], ratings[1]) > 0.8
     assert ratings[0].ordinal > ratings[1].ordinal
+
+
+def test_a_table_in_order_is_rated_as_openskills_rate_rates_it() -> None:
+    """``rate_table`` skips ``rate``'s checks and deep copy for ranks in order (issue 42): its floats are
+    still ``rate``'s, bit for bit, on tables of 2-5 with ties, in order or not (the latter through ``rate``)."""
+    from domain.engine import Rng
+    from domain.tournament.ratings import _model
+
+    model, rng = _model(), Rng(b"openskill")
+    for _ in range(400):
+        seats = rng.randint(2, 5)
+        old = {p: Rating(rng.randint(500, 4000) / 100, rng.randint(50, 900) / 100) for p in range(seats)}
+        drawn = sorted(rng.randint(0, seats - 1) for _ in range(seats))
+        places = [drawn.index(d) for d in drawn] if rng.randint(0, 2) else rng.shuffled(range(seats))
+        teams = [[model.rating(mu=old[p].mu, sigma=old[p].sigma)] for p in range(seats)]
+        rated = model.rate(teams, ranks=[place + 1.0 for place in places])
+        expected = {p: Rating(team[0].mu, team[0].sigma) for p, team in enumerate(rated)}
+        assert rate_table(old, list(range(seats)), places) == expected
