@@ -64,7 +64,7 @@ def _version(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in re.findall(r"\d+", text)[:3])
 
 
-@pytest.mark.parametrize("package", ["uvicorn", "websockets", "redis"])
+@pytest.mark.parametrize("package", ["uvicorn", "websockets", "redis", "openskill"])
 def test_the_installed_version_is_the_pinned_one(package: str) -> None:
     low, high = _pinned(package)
     installed = importlib.metadata.version(package)
