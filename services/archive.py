@@ -1,7 +1,8 @@
 """Archive: each finished game as compressed JSON Lines (the ``harbormaster export`` format, gzipped).
 
 ``<archive dir>/<game id>.jsonl.gz`` (``HARBORMASTER_ARCHIVE``, default ``<data dir>/archive``), written
-to a temporary name, flushed to disk and renamed, so a file under its final name is always whole. The
+to a temporary name, flushed to disk and linked into place, so a file under its final name is always whole
+and never replaced by a different one once it verifies (``services/archive_conflict.py``). The
 gzip header carries no time (mtime 0): the same game archives to the same bytes. ``harbormaster verify``
 reads the file as it is. An index in Redis (``hm:archive``) gives each archived game's file and last
 hash; the tournament export lists them.
@@ -37,6 +38,7 @@ from events.log_store import enqueue
 from events.store import EventStore
 from events.tlog import leaves
 from services.archive_bucket import ArchiveBucket, BucketError
+from services.archive_conflict import file_entry, found_conflict, place
 from services.audit.jsonl import LINE_DECODER, CommandLine
 from services.audit.verify import verify_file
 from services.config import Settings
@@ -68,13 +70,11 @@ def write_archive(store: EventStore, game_id: str, archive_dir: str | Path) -> d
     # A temporary name of this writer's own: an rq job and `tournament run`'s own pass may archive the
     # same game at once, and a shared `.part` name let one rename the file from under the other.
     handle, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-    last_line = b""
     try:
         with os.fdopen(handle, "wb") as raw:
             with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as zipped:
                 for line in export_lines(store, game_id):
                     zipped.write(line + b"\n")
-                    last_line = line
             raw.flush()
             os.fsync(raw.fileno())
         os.chmod(partial, 0o644)  # mkstemp's 0600 would differ from the archive files written before
@@ -82,14 +82,15 @@ def write_archive(store: EventStore, game_id: str, archive_dir: str | Path) -> d
         if kept is not None and kept.get("verified"):  # a writer whose lease ran out: the verified file stays
             os.unlink(partial)
             return kept
-        os.replace(partial, path)
+        # Linked, never renamed over a file: Redis may have lost the index entry of a verified one.
+        conflict = place(Path(partial), path, game_id, store.games) or found_conflict(path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(partial)
         raise
-    end = json.loads(last_line)
-    entry = {"file": str(path), "last_seq": end["last_seq"], "last_hash": end["last_hash"]}
-    entry["bytes"] = path.stat().st_size
+    entry = file_entry(path)  # the file under the name: this writer's, or the verified one kept
+    if conflict is not None:
+        entry["conflict"] = conflict
     if not set_entry_unless_verified(store.redis, game_id, entry):
         return archived(store.redis, [game_id])[game_id]
     return entry

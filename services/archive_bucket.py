@@ -56,21 +56,32 @@ class ArchiveBucket:
         data = path.read_bytes()
         digest = base64.b64encode(hashlib.sha256(data).digest()).decode()
         try:
-            self.client.put_object(
-                Bucket=self.bucket,
-                Key=self.key(path.name),
-                Body=data,
-                ChecksumSHA256=digest,  # the server refuses the upload if what it got differs
-                ContentType="application/gzip",
-            )
+            self._put_new(path.name, data, digest)
             stored = self.client.head_object(
                 Bucket=self.bucket, Key=self.key(path.name), ChecksumMode="ENABLED"
             )
         except Exception as exc:  # botocore's errors: the network, the credentials, the bucket
             raise BucketError(f"upload of {path.name} to {self.url(path.name)} failed: {exc}") from exc
         if stored.get("ContentLength") != len(data) or stored.get("ChecksumSHA256", digest) != digest:
-            raise BucketError(f"the bucket holds a different {path.name} than was sent")
+            # Never overwritten: an object there is an archive uploaded (and verified) before.
+            raise BucketError(f"the bucket holds a different {path.name} than was sent; it is kept as it is")
         return self.url(path.name)
+
+    def _put_new(self, name: str, data: bytes, digest: str) -> None:
+        """Upload unless an object holds the key (``If-None-Match: *``): the same archive again is found
+        equal by the caller's check, a different one refused there; neither replaces what is stored."""
+        try:
+            self.client.put_object(
+                Bucket=self.bucket,
+                Key=self.key(name),
+                Body=data,
+                ChecksumSHA256=digest,  # the server refuses the upload if what it got differs
+                ContentType="application/gzip",
+                IfNoneMatch="*",
+            )
+        except Exception as exc:
+            if getattr(exc, "response", {}).get("Error", {}).get("Code") != "PreconditionFailed":
+                raise
 
 
 @contextmanager

@@ -16,6 +16,7 @@ from typing import Any
 from events.log_store import LogStore
 from services import tournament_service as service
 from services.archive import archived
+from services.archive_conflict import conflict_files
 from services.bootstrap import Services
 from services.cli_common import UserError
 from services.log_cli import export_lines as log_lines
@@ -37,6 +38,11 @@ def write_folder(services: Services, tid: str, folder: Path) -> dict[str, Any]:
         if source.is_file():
             if source.resolve() != target.resolve():
                 shutil.copyfile(source, target)
+            for other in conflict_files(
+                source
+            ):  # a second archive: the auditor sees both (tournament verify)
+                if other.resolve() != (folder / other.name).resolve():
+                    shutil.copyfile(other, folder / other.name)
             copied.append(game_id)
         else:
             missing.append(game_id)

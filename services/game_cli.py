@@ -170,7 +170,24 @@ def cmd_verify(args: argparse.Namespace) -> int:
         f"OK {escaped(report.game)} {escaped(report.game_id)}: {report.events} events, {report.commands} "
         f"commands; {checked}{timeouts}{chat}"
     )
-    return anchor_cli.verify_chain(chain, args)
+    anchored = anchor_cli.verify_chain(chain, args)
+    return _conflict(path) or anchored
+
+
+def _conflict(path: Path) -> int:
+    """1 when another, different archive of the game lies beside the file (``services/archive_conflict.py``):
+    the file verifies, but it is not the game's one history."""
+    from services.archive_conflict import CONFLICT_MARK, conflict_files
+
+    if CONFLICT_MARK in path.name:
+        print(f"CONFLICT: {escaped(path.name)} is the second archive of its game, kept beside the verified "
+              "one (docs/reliability.md)", file=sys.stderr)  # fmt: skip
+        return 1
+    others = conflict_files(path)
+    for other in others:
+        print(f"CONFLICT: a different archive of this game lies beside it: {escaped(other.name)} "
+              "(docs/reliability.md)", file=sys.stderr)  # fmt: skip
+    return 1 if others else 0
 
 
 def cmd_games(services: Services, args: argparse.Namespace) -> int:
@@ -204,6 +221,13 @@ def cmd_archive(services: Services, args: argparse.Namespace) -> int:
         written = archive_missing(services.store, services.store.list_games(), folder)
     for entry in written:
         print(json.dumps(entry))
+    conflicts = [e for e in written if e.get("conflict")]
+    for entry in conflicts:  # the first verified file is kept; neither is the game's one history
+        print(f"CONFLICT {entry['game_id']}: {entry['file']} (kept, ends at {entry['last_hash']}) and "
+              f"{entry['conflict']['file']} (ends at {entry['conflict']['last_hash']}) differ; "
+              "see docs/reliability.md", file=sys.stderr)  # fmt: skip
+    if conflicts:
+        return 1
     unverified = [e["game_id"] for e in written if not e.get("verified") and not e.get("busy")]
     if unverified:  # an upload the bucket refused, or a file that did not verify: not archived
         print(f"not verified (see the log): {', '.join(unverified)}", file=sys.stderr)

@@ -364,7 +364,8 @@ def export_lines(services: Services, tid: str) -> Iterator[bytes]:
             yield ENCODER.encode({"kind": "game", "round": played.number, "table": index + 1, "game_id": game_id,
                                   "final_hash": result.final_hash if result else None,
                                   "archive": entry.get("file"), "archive_object": entry.get("object"),
-                                  "archive_last_hash": entry.get("last_hash")})  # fmt: skip
+                                  "archive_last_hash": entry.get("last_hash"),
+                                  "archive_conflict": entry.get("conflict")})  # fmt: skip
     # The end line: how far the export reaches, so that a file cut short (or padded) is told from a whole one.
     last = envelopes[-1]
     yield ENCODER.encode({"kind": "end", "last_seq": last.seq, "last_hash": last.hash, "events": len(envelopes),

@@ -45,6 +45,8 @@ class GameLine(msgspec.Struct, kw_only=True):
     archive: str | None = None
     archive_object: str | None = None
     archive_last_hash: str | None = None
+    archive_conflict: dict[str, Any] | None = None
+    """A second, different archive kept beside the verified one (``services/archive_conflict.py``)."""
 
 
 class _Game(msgspec.Struct, kw_only=True):
@@ -81,6 +83,7 @@ def check_games(
                 report.problems.append(f"{where}: no game line")
             else:
                 _check_line(listed, played.number, index, recorded, where, report)
+                _check_conflict(listed, archives, where, report)
                 if recorded is None and listed.archive_last_hash is not None:
                     _ended_unrecorded(state, game_id, where, report)
             if recorded is not None and recorded.adjudicated:  # decided by the organiser, not by a game
@@ -112,6 +115,21 @@ def _check_line(
         report.problems.append(
             f"{where}: the game line's archive ends at {line.archive_last_hash}, not at the result"
         )
+
+
+def _check_conflict(line: GameLine, archives: Path | None, where: str, report: TournamentReport) -> None:
+    """Two different archives of one game (Redis lost seconds and the game ended twice): a problem, and
+    neither file is taken as the game's history, whichever the result matches."""
+    # Named as services/archive_conflict.py keeps them: <id>.conflict-<sha256 prefix>.jsonl.gz
+    others = sorted(p.name for p in archives.glob(f"{line.game_id}.conflict-*.jsonl.gz")) if archives else []
+    if line.archive_conflict is None and not others:
+        return
+    conflict = line.archive_conflict or {}
+    second = conflict.get("file") or ", ".join(others)
+    report.problems.append(
+        f"{where}: archive conflict: the verified archive ends at {line.archive_last_hash}, a second "
+        f"one ({Path(second).name}) at {conflict.get('last_hash', 'another hash')}; neither is proven"
+    )
 
 
 def _ended_unrecorded(state: State, game_id: str, where: str, report: TournamentReport) -> None:

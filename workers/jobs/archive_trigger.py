@@ -113,8 +113,8 @@ def trim_archived(store: EventStore, game_ids: Sequence[str]) -> list[str]:
     trimmed = []
     for game_id, raw in zip(game_ids, entries, strict=True):
         entry = json.loads(raw) if raw else {}
-        if not entry.get("verified"):
-            continue
+        if not entry.get("verified") or entry.get("conflict"):
+            continue  # two archives disagree: Redis's copy stays for whoever settles it
         try:
             meta = store.meta(game_id)
         except UnknownGame:

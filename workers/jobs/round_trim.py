@@ -65,7 +65,7 @@ def _due(client: Any, tournament_id: str, game_ids: Sequence[str]) -> dict[str, 
     two round trips."""
     entries = client.hmget(ARCHIVE_INDEX, list(game_ids))
     verified = [(g, json.loads(raw)) for g, raw in zip(game_ids, entries, strict=True) if raw]
-    verified = [(g, entry) for g, entry in verified if entry.get("verified")]
+    verified = [(g, entry) for g, entry in verified if entry.get("verified") and not entry.get("conflict")]
     if not verified:
         return {}
     pipe = client.pipeline(transaction=False)
