@@ -82,11 +82,19 @@ def supply_empty(state: State, seat: int) -> bool:
     return p.warehouses == 0 and p.neutral == 0 and p.fortresses == 0
 
 
+LOAN_CARDS: Final[dict[int, int]] = {kind.amount: kind.cards for kind in data.LOANS}
+"""How many loan cards of each amount the bank holds at the start."""
+
+
 def loans_available(state: State, amount: int) -> int:
-    """Loan cards of ``amount`` left on their bank space."""
-    total = next(kind.cards for kind in data.LOANS if kind.amount == amount)
-    out = sum(1 for p in state.players for loan in p.loans if loan.amount == amount)
-    return total - out
+    """Loan cards of ``amount`` left on their bank space (counted by loops: every listing asks it for each
+    amount, twice, issue 45)."""
+    out = 0
+    for p in state.players:
+        for loan in p.loans:
+            if loan.amount == amount:
+                out += 1
+    return LOAN_CARDS[amount] - out
 
 
 def repayment(amount: int, extended: bool) -> int:

@@ -42,15 +42,19 @@ def turn_steps(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:
     if not state.turn.acted:
         for card in dict.fromkeys(p.hand):
             out += [cmd.Sail(card=card, to=to) for to in sailing.sail_targets(state, seat, card)]
-        out += building.action_commands(state, seat)
-        out += _loans(state, seat)
+        actions = building.action_commands(state, seat)
+        out += actions
+        out += _loans(state, seat, actions)
     return out
 
 
-def _loans(state: State, seat: Seat) -> list[cmd.ElCapitanCommand]:
-    """The loans ``building.check_loan`` accepts; the first round and an owed pirate move, which it
-    refuses for every loan, are tested once before it (cheaper than a refusal per loan kind)."""
+def _loans(state: State, seat: Seat, actions: list[cmd.ElCapitanCommand]) -> list[cmd.ElCapitanCommand]:
+    """The loans ``building.check_loan`` accepts; the first round, an owed pirate move and (after buying
+    cards) an action open here (``actions``, just listed), which it refuses for every loan, are tested once
+    before it (cheaper than a refusal per loan kind)."""
     if state.phase == 1 and state.round == 1:
+        return []
+    if state.turn.bought and actions:
         return []
     owed = pirate.pirate_owed(state)
     if owed:
