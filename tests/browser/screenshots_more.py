@@ -4,7 +4,7 @@
 
 - ``<game>-player-de-<width>.png``: each game's board mid-game as a player, in German (``locale="de-DE"``);
 - ``undo-<width>.png`` (and ``undo-de-390.png``): El Capitán just after a card bought with one click, with
-  *Undo my move* shown;
+  *Undo my move* shown; ``resign-ask-…``: the screen after *Resign* was clicked there;
 - ``seat-bot-<width>.png`` (and ``-de-390``): the clock handed Bob's seat to a bot; his page offers
   *Take my seat back*;
 - ``vote-<width>.png`` (and ``-de-390``): Bob's time ran out at a table opened with "the others vote"; Ann's
@@ -85,6 +85,10 @@ def _undo(browser: Any, api: httpx.Client, base: str) -> None:
             card.click()  # one click buys
             page.locator("#take-back").wait_for(timeout=WAIT_MS)
             _shot(page, _name("undo", width, language))
+            page.locator("#resign").click()  # the question Resign asks, on the same page
+            page.locator("#resign-no").wait_for(timeout=WAIT_MS)
+            page.locator("#players").scroll_into_view_if_needed()
+            page.screenshot(path=str(_name("resign-ask", width, language)))  # the screen, not the page
         finally:
             page.context.close()
 
