@@ -30,6 +30,11 @@ def game_key(game_id: str, part: str) -> str:
     return f"{PREFIX}:{{g:{game_id}}}:{part}"
 
 
+def spectating(game_id: str) -> str:
+    """The game's spectating hash: its seats' names (``events/seat_names.py``) and its spectators' delay."""
+    return game_key(game_id, "spectating")
+
+
 def events(game_id: str) -> str:
     """The game's event stream: one entry per event, entry id ``<seq>-0``."""
     return game_key(game_id, "events")

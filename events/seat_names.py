@@ -23,11 +23,6 @@ MAX_NAME: Final = 24
 """The characters a name may have."""
 
 
-def spectating(game_id: str) -> str:
-    """The game's spectating hash (its names, its spectators' delay)."""
-    return keys.game_key(game_id, "spectating")
-
-
 def cleaned(name: str) -> str:
     """The one rule: whitespace runs become one space, other characters that do not print are dropped, the
     ends trimmed, at most ``MAX_NAME`` characters."""
@@ -47,4 +42,4 @@ def decoded(raw: bytes | str | None) -> list[str]:
 
 def queue_write(pipe: Any, game_id: str, names: Sequence[str]) -> None:
     """The names on their seats, on a pipeline (or a client: one command)."""
-    pipe.hset(spectating(game_id), FIELD, encoded(names))
+    pipe.hset(keys.spectating(game_id), FIELD, encoded(names))

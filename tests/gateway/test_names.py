@@ -6,7 +6,7 @@ import httpx
 import pytest
 import redis
 
-from events import seat_names
+from events import keys, seat_names
 from tests.gateway.client import create
 from workers.jobs.round_open import name_seats
 
@@ -39,7 +39,7 @@ def test_a_tournament_writes_a_games_names_as_its_creation_does(
     """One writer of the field (``events/seat_names.py``): the names a tournament puts on a game's seats
     (``round_open.name_seats``) are the bytes the gateway's creation wrote for the same names."""
     gid = create(api, "race", 2, names=["  Anna  Lena ", "Zoë"])["game_id"]
-    field = (seat_names.spectating(gid), seat_names.FIELD)
+    field = (keys.spectating(gid), seat_names.FIELD)
     by_creation = redis_client.hget(*field)
     name_seats(redis_client, gid, ["Anna Lena", "\tZoë\u0007"])
     assert redis_client.hget(*field) == by_creation == '["Anna Lena","Zoë"]'.encode()

@@ -12,7 +12,8 @@ from domain.engine import RuleViolation
 from domain.players.reserved import check_unreserved, digits_read, plain
 from domain.players.rules import NAME
 from events.keys import account as account_record
-from events.seat_names import FIELD, MAX_NAME, cleaned, decoded, spectating
+from events.keys import spectating
+from events.seat_names import FIELD, MAX_NAME, cleaned, decoded
 from services.gateway.api.requests import ApiError
 
 __all__ = ["FIELD", "MAX_NAME", "checked", "decoded", "load", "refuse_impersonation", "with_defaults"]

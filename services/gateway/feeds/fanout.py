@@ -54,7 +54,7 @@ def encode_text(frame: Any) -> str:
 
 def spectating_key(game_id: str) -> str:
     """The gateway's own settings of a game (``delay_s``: the spectator delay in seconds)."""
-    return keys.game_key(game_id, "spectating")
+    return keys.spectating(game_id)
 
 
 class Entry(msgspec.Struct, frozen=True):
