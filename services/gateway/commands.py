@@ -37,7 +37,9 @@ def parse_command(feed: GameFeed, raw: bytes, command_id: str | None) -> tuple[b
     if type(command).__name__ in CLOCK_ONLY:  # what the clock does to a seat: a player's would fake it
         raise ApiError(403, "clock_only_command", f"only the table's clock sends {type(command).__name__}")
     if type(command).__name__ in OWN_ENDPOINTS:  # only a table's game has a stand-in for a resigned seat
-        raise ApiError(409, "seat_command_endpoint", "resign, take a seat back or vote by their own endpoints")
+        raise ApiError(
+            409, "seat_command_endpoint", "resign, take a seat back or vote by their own endpoints"
+        )
     if feed.meta.tournament and isinstance(command, TakeBack):  # a tournament's moves are final (issue 44)
         raise ApiError(409, "take_back_off", "moves are not taken back in a tournament game")
     canonical = codec.encode_command(command)
