@@ -364,7 +364,7 @@ def _follow(services: Services, url: str, tid: str, console: Console, commands_b
 
 
 def _finished_tables(services: Services, state: State) -> int:
-    from workers.jobs.tournament import game_statuses
+    from workers.jobs.round_open import game_statuses
 
     current = state.current()
     if current is None:
