@@ -55,10 +55,19 @@ class ArchiveWatch:
         self.first: dict[str, tuple[str, str]] = {}
         """Game id -> (file hash, last hash) when first seen verified."""
         self.replaced: list[str] = []
-        self.lost: list[str] = []
+        self.files_gone: list[str] = []
+        self.gone: dict[str, str] = {}
+        """Index entries gone since first seen verified. A rollback takes an entry back with its seconds and
+        the game's archive job writes it again (the file found the same: ``services/archive_conflict.py``):
+        an entry back as first seen is not lost."""
         self.passes = 0
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, name="archive-watch", daemon=True)
+
+    @property
+    def lost(self) -> list[str]:
+        """Files gone, and index entries gone and not back as first seen."""
+        return [*self.files_gone, *self.gone.values()]
 
     def _run(self) -> None:
         while not self.stop.wait(1.0):
@@ -77,8 +86,8 @@ class ArchiveWatch:
         self.passes += 1
         entries = {k.decode(): json.loads(v) for k, v in index.items()}
         for game_id in self.first:
-            if game_id not in entries and f"{game_id}: index entry gone" not in self.lost:
-                self.lost.append(f"{game_id}: index entry gone")
+            if game_id not in entries:
+                self.gone.setdefault(game_id, f"{game_id}: index entry gone")
         for game_id, entry in entries.items():
             if entry.get("verified"):
                 self._seen(game_id, Path(entry["file"]), str(entry.get("last_hash")))
@@ -87,10 +96,12 @@ class ArchiveWatch:
     def _seen(self, game_id: str, path: Path, last_hash: str) -> None:
         digest = file_hash(path)
         if digest is None:
-            if f"{game_id}: file gone" not in self.lost:
-                self.lost.append(f"{game_id}: file gone")
+            if f"{game_id}: file gone" not in self.files_gone:
+                self.files_gone.append(f"{game_id}: file gone")
             return
         first = self.first.setdefault(game_id, (digest, last_hash))
+        if first == (digest, last_hash):
+            self.gone.pop(game_id, None)  # back as it was
         if first != (digest, last_hash) and not any(r.startswith(game_id) for r in self.replaced):
             self.replaced.append(
                 f"{game_id}: was {first[0][:12]}/{first[1][:12]}, now {digest[:12]}/{last_hash[:12]}"

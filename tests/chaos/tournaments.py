@@ -6,7 +6,10 @@ lost or replaced, every export verifies, and every result, standings row and rat
 from the archives; and each scripted person's story shows as it should.
 
 Redis's rollback fault is left out by default: a rollback takes acknowledged seconds away by design
-(``docs/reliability.md``), and a game re-played after it would rightly be archived anew.
+(``docs/reliability.md``); a game re-played after it to another end keeps its first archive and has the
+second kept beside it as a conflict, which ``tournament verify`` reports (neither is proven). With
+``--faults ...,rollback=N`` the run checks the rest: no archive replaced, none lost for good (an index entry
+a rollback took back counts only if it never comes back as it was).
 """
 
 from __future__ import annotations
