@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import zlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -82,8 +83,7 @@ def place(partial: Path, path: Path, game_id: str, games: Mapping[str, Any]) -> 
         if new == old:  # a retried job, or another writer of the same history
             os.unlink(partial)
             return None
-        report = verify_file(path, games)
-        if report.ok and report.finished:
+        if _verifies(path, games):
             return _keep_beside(partial, path, game_id, new, old)
         # Never verified (a writer died before its check): nothing verified is lost. Moved aside, not
         # replaced, so a writer that links in between is still seen by the loop.
@@ -94,6 +94,15 @@ def place(partial: Path, path: Path, game_id: str, games: Mapping[str, Any]) -> 
             continue
         log.warning("archive_unverified_replaced", game_id=game_id, old_sha256=old)
         os.unlink(aside)
+
+
+def _verifies(path: Path, games: Mapping[str, Any]) -> bool:
+    """Whether the file verifies on its own as a finished game (a damaged one does not: it is no archive)."""
+    try:
+        report = verify_file(path, games)
+    except (OSError, EOFError, zlib.error, ValueError):
+        return False
+    return report.ok and report.finished
 
 
 def _keep_beside(partial: Path, path: Path, game_id: str, new: str, old: str) -> dict[str, Any]:

@@ -156,3 +156,16 @@ def test_the_bucket_never_replaces_an_object(tmp_path, monkeypatch) -> None:
         assert stored == b"first archive"
     finally:
         server.stop()
+
+
+def test_a_damaged_file_under_the_name_is_no_archive_and_is_replaced(redis_url, tmp_path) -> None:
+    """Nothing verified is lost when the file under the name does not verify (here: not even gzip)."""
+    services = services_for(redis_url)
+    game_id, _ = create_game(services, "race", 1, {"goal": 6}, game_id="damaged-1")
+    play(services, redis_url, game_id, ROLLS)
+    path = archive_path(tmp_path, game_id)
+    path.write_bytes(b"not an archive")
+    entry = archive_game(services.store, game_id, tmp_path)
+    assert entry.get("verified") is True and "conflict" not in entry, entry
+    assert verify_file(path, services.store.games).ok and conflict_files(path) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]  # the damaged one set aside and gone
