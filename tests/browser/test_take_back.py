@@ -37,7 +37,7 @@ def open_seat(browser: Any, base: str, game_id: str, token: str, width: int) -> 
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     page.goto(f"{base}/games/{game_id}#token={token}")
-    page.locator("#take-back-box").wait_for()
+    page.locator("#take-back-setting").wait_for()  # drawn (the Undo row stays hidden until a move)
     return context, page
 
 

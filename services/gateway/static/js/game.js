@@ -250,7 +250,7 @@ function rewound(seq) {
 /** At the end everything hidden is shown: the log again, unredacted, and replay from the start. */
 async function finish() {
   S.decision = null;
-  if (takeBack) takeBack.box.remove(), (takeBack = null); // nothing is taken back once the game is over
+  if (takeBack) takeBack.box.remove(), takeBack.settingBox.remove(), (takeBack = null); // nothing is taken back once the game is over
   setConn(t("conn.game_over"));
   receipts.end();
   showRatings(gameId, $("ratings"));
@@ -388,7 +388,9 @@ async function start() {
   if (S.viewer !== null && body.status !== "finished") {
     const box = el("div", { class: "take-back", id: "take-back-box" });
     $("decide").after(box);
-    takeBack = new TakeBack({ gameId, token, send: sendCommand, box });
+    const settingBox = el("div", { class: "take-back-setting", id: "take-back-setting" });
+    $("seat-info").after(settingBox); // with the seat's line, not in the action bar
+    takeBack = new TakeBack({ gameId, token, send: sendCommand, box, settingBox });
   }
   if (S.viewer !== null) keepInMyGames(gameId, token);
   log = new GameLog($("log"), S.board, context);

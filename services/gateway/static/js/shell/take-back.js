@@ -1,6 +1,7 @@
 // Taking back one's moves of the turn (issue 44). While the seat may (it moved, nobody else has acted since
 // and nothing hidden or random came out), an "Undo my move" button posts {"type": "TakeBack"}: an event in
-// the log like any move, never a deletion (domain/take_back.py). Beside it, the player's setting "Ask before
+// the log like any move, never a deletion (domain/take_back.py). Apart from it (a seat's preference, not part of the
+// decision: on a phone the sticky action bar was over half the screen), the player's setting "Ask before
 // one-click moves that cannot be undone", kept in this browser (localStorage): with it on, a move the board
 // plays on one click asks for Confirm first when the server lists it as final (GET …/undo?final=1:
 // it reveals something, rolls or draws, or the game takes nothing back, as a tournament's).
@@ -19,12 +20,14 @@ function asking() {
 }
 
 export class TakeBack {
-  /** `send(command)`: the page's one way to send a move; `box`: where the button and setting live. */
-  constructor({ gameId, token, send, box }) {
+  /** `send(command)`: the page's one way to send a move; `box`: where the button lives; `settingBox`: where the
+   * setting does (`box` if not given). */
+  constructor({ gameId, token, send, box, settingBox = null }) {
     this.gameId = gameId;
     this.token = token;
     this.send = send;
     this.box = box;
+    this.settingBox = settingBox;
     this.may = false;
     this.allowed = true;
     this.final = null; // the seat's final moves at `finalFor` (JSON texts), null while unknown
@@ -92,7 +95,8 @@ export class TakeBack {
         el("input", { type: "checkbox", id: "ask-one-click", checked: asking(), onchange: (e) => this.keep(e.target.checked) }),
         " ", t("takeback.ask_setting"));
       this.parts = { button: el("span", { class: "take-back-button" }), note: el("span", { class: "take-back-off" }) };
-      this.box.replaceChildren(this.parts.button, this.parts.note, setting);
+      this.box.replaceChildren(this.parts.button, this.parts.note, ...(this.settingBox ? [] : [setting]));
+      if (this.settingBox) this.settingBox.replaceChildren(setting);
     }
     this.parts.button.replaceChildren(this.may
       ? el("button", { type: "button", id: "take-back", disabled: this.busy, onclick: () => this.takeBack() }, t("takeback.button"))
