@@ -2,10 +2,19 @@
 and the time a move takes at each budget.
 
 One ``strong`` seat (in each seat in turn) against greedy bots at 4 seats; a shared first place counts as
-a win shared (1/k). The budget is a count of search iterations (the domain has no clock); the time a
-move per level is measured in CPU seconds on this machine. Environment: ``HM_STRONG_GAMES`` games a game
-(default 20), ``HM_STRONG_ITERATIONS`` iterations a move (default 40), ``HM_STRONG_GAMES_ONLY`` a comma list
-of game keys, ``HM_STRONG_SEATS`` the seats (default 4). The issue's target (>= 200 games at 1 s a move) takes hours on this machine.
+a win shared (1/k). The budget is a count of search iterations (the domain has no clock): playouts, spread
+over a shortlist of candidates compared on common samples in Manila and El Capitán (``domain/search/
+paired.py``), tree iterations in East India Companies. The time a move per level is measured in CPU seconds
+on this machine; an El Capitán playout runs to the phase's payday, so it costs about six of Manila's.
+Environment: ``HM_STRONG_GAMES`` games a game (default 20), ``HM_STRONG_ITERATIONS`` iterations a move
+(default 40), ``HM_STRONG_GAMES_ONLY`` a comma list of game keys, ``HM_STRONG_SEATS`` the seats (default 4).
+
+Figures (docs/benchmarks.md, ``strong_bots``), 40 iterations a move at 4 seats, load average 8–13 on the
+2 cores: Manila won 31 of 40 (78 %, 95 % CI 62–88 %; 0.03 CPU-s a move; 31 of 40 again at 200), at
+3 seats 32 of 40 (80 %, 65–90 %); El Capitán 31 of 40 (78 %, 62–88 %; 0.23 CPU-s a move; the match
+split over processes, docs/history/benchmarks-notebook.md). Before the paired comparison (the tree for
+every game): Manila 42 % (27–59 %), El Capitán 29 % (15–49 %). El Capitán's games take ~20 CPU-s each at
+40 playouts a move; the issue's 200 games at 1 s a move take hours a game here.
 """
 
 from __future__ import annotations
