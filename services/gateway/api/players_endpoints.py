@@ -102,7 +102,7 @@ ENDPOINTS: dict[str, dict[str, Endpoint]] = {
         for handler, verb, text in TABLE_VERBS
     },
     "/api/games/{game_id}/resign": {
-        "post": op(tables_http.resign_game, "Resign one's seat (seat token or session) of a table's game: a stand-in "
+        "post": op(seat_http.resign_game, "Resign one's seat (seat token or session) of a table's game: a stand-in "
                    "bot plays it to the end, and the rating places it last (a loss). 409 for a game no table made, "
                    "a finished one or a bot's seat.", "200", pp.Resigned, "401 403 404 409",
                    parameters=[GAME_ID], security=[{"seatToken": []}, *SESSION]),

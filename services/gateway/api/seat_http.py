@@ -14,6 +14,7 @@ from starlette.responses import Response
 
 from services.gateway.access import auth
 from services.gateway.api.accounts_http import require_same_site
+from services.gateway.api.players_protocol import Resigned
 from services.gateway.api.requests import (
     ApiError,
     decode_body,
@@ -51,6 +52,18 @@ async def _seat(request: Request) -> int:
     if seat is None:  # not reached: required=True refuses a spectator
         raise ApiError(401, "missing_token", "only a seat does this")
     return seat
+
+
+async def resign_game(request: Request) -> Response:
+    """``POST /api/games/{game_id}/resign``: the caller's seat (seat token or signed-in account) resigns;
+    a stand-in bot plays it to the end (``services/players/resign.py``)."""
+    gateway, game_id = gateway_of(request), request.path_params["game_id"]
+    seat = await _seat(request)
+    try:
+        first = await run_in_threadpool(resign.resign, gateway.services, gateway.redis_url, game_id, seat)
+    except TableError as exc:
+        raise ApiError(exc.status, exc.code, exc.message) from exc
+    return json_response(Resigned(game_id=game_id, seat=seat, resigned=True, first=first))
 
 
 async def take_back_seat(request: Request) -> Response:

@@ -16,23 +16,20 @@ from domain.engine import Game, RuleViolation
 from events.errors import UnknownGame
 from events.store import meta_from_hash, queue_meta_read
 from services.bootstrap import ClusterNotSupported
-from services.gateway.access import auth
 from services.gateway.api import names
 from services.gateway.api.accounts_http import require_account, require_same_site
 from services.gateway.api.game_winners import winners_of
 from services.gateway.api.linked_games import linked_key
-from services.gateway.api.players_protocol import MyGame, MyGames, OpenTable, Resigned, TableInfo, TableList
+from services.gateway.api.players_protocol import MyGame, MyGames, OpenTable, TableInfo, TableList
 from services.gateway.api.requests import (
     ApiError,
     charge_command,
     decode_body,
-    feed_of,
     json_response,
     read_body,
-    viewer_seat,
 )
 from services.gateway.context import Gateway, client_address, gateway_of
-from services.players import resign, table_start, tables
+from services.players import table_start, tables
 from services.players.table_start import display_names as display_names  # chat's and ratings' too
 from services.players.tables import Table, TableError, now_ms
 from workers.jobs import table_clocks
@@ -253,21 +250,3 @@ async def _to_act(gateway: Gateway, game_id: str) -> list[int] | None:
     except UnknownGame:
         return []
     return None if feed.finished else feed.to_act(feed.state)
-
-
-async def resign_game(request: Request) -> Response:
-    """``POST /api/games/{game_id}/resign``: the caller's seat (seat token or signed-in account) resigns;
-    a stand-in bot plays it to the end (``services/players/resign.py``)."""
-    gateway = gateway_of(request)
-    game_id = request.path_params["game_id"]
-    await feed_of(gateway, game_id)  # 404 for no game
-    if auth.bearer(request.headers.get("authorization")) is None:
-        require_same_site(request)  # the cookie is what authenticates this write
-    seat = await viewer_seat(gateway, request, game_id, required=True)
-    if seat is None:  # not reached: required=True refuses a spectator
-        raise ApiError(401, "missing_token", "only a seat resigns")
-    try:
-        first = await run_in_threadpool(resign.resign, gateway.services, gateway.redis_url, game_id, seat)
-    except TableError as exc:
-        raise ApiError(exc.status, exc.code, exc.message) from exc
-    return json_response(Resigned(game_id=game_id, seat=seat, resigned=True, first=first))
