@@ -14,23 +14,18 @@ share second place.
 from __future__ import annotations
 
 import sys
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import msgspec
-from playwright.sync_api import sync_playwright
 
-from services.redis_launcher import EmbeddedRedis
 from tests.browser import people
-from tests.browser.conftest import CHROMIUM
+from tests.browser.shooting import SHOTS, headless_chromium, own_redis
 from tests.gateway.harness import UNLIMITED
 from tests.players.stack import rated_stack
 
 PEOPLE = {"Ann": "198.51.100.1", "Bob": "198.51.100.2", "Cy": "198.51.100.3"}
 TRUSTING = msgspec.structs.replace(UNLIMITED, trusted_proxies=("127.0.0.1",))
 """The tests' gateway behind a proxy on loopback (each browser says its own address)."""
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 _POST = """async ([path, body]) => {
   const r = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
@@ -106,20 +101,15 @@ def shoot(browser: Any, base: str, game_id: str, width: int) -> None:
 
 
 def main() -> int:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as folder:
-        server = EmbeddedRedis(Path(folder))
-        server.start()
-        try:
-            with rated_stack(server.url, bot_delay_s=0.0, limits=TRUSTING) as stack, sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-                ann, bob, cy = (person(browser, stack.base, name, 1360) for name in PEOPLE)
-                game_id = tie_for_second(ann, bob, cy)
-                for width in (390, 1360):
-                    shoot(browser, stack.base, game_id, width)
-                browser.close()
-        finally:
-            server.stop()
+    with (
+        own_redis() as server,
+        rated_stack(server.url, bot_delay_s=0.0, limits=TRUSTING) as stack,
+        headless_chromium() as browser,
+    ):
+        ann, bob, cy = (person(browser, stack.base, name, 1360) for name in PEOPLE)
+        game_id = tie_for_second(ann, bob, cy)
+        for width in (390, 1360):
+            shoot(browser, stack.base, game_id, width)
     sys.stdout.write(f"screenshots written to {SHOTS}\n")
     return 0
 

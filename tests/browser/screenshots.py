@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -20,18 +19,15 @@ from typing import Any
 
 import httpx
 import redis
-from playwright.sync_api import sync_playwright
 
 from events.tlog.note import Signer
 from services import tournament_service as service
-from services.redis_launcher import EmbeddedRedis
-from tests.browser.conftest import CHROMIUM
+from tests.browser.shooting import SHOTS, headless_chromium, own_redis
 from tests.gateway.client import create, play_random
 from tests.gateway.harness import running_stack
 from tests.support.pipeline import services_for
 from workers.log_sequencer import LogSequencer
 
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
 MOVES = {"manila": 45, "elcapitan": 60, "eic": 60}
 WIDTHS = (1360, 390)
@@ -132,31 +128,21 @@ def _tournaments(browser: Any, api: httpx.Client, base: str, url: str) -> None:
 def main(argv: list[str]) -> int:
     """All screenshots; ``games`` or ``tournaments`` as the argument takes only those, a game's kind
     (``manila``, ``elcapitan``, ``eic``) only that game's board."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
     only = argv[0] if argv else None
-    with tempfile.TemporaryDirectory() as folder:
-        server = EmbeddedRedis(Path(folder))
-        server.start()
-        try:
-            with (
-                running_stack(server.url, bot_delay_s=0.0) as stack,
-                httpx.Client(base_url=stack.base, timeout=60) as api,
-                sync_playwright() as playwright,
-            ):
-                browser = playwright.chromium.launch(
-                    executable_path=CHROMIUM, headless=True, args=["--no-sandbox"]
-                )
-                if only in (None, "games"):
-                    _games(browser, api, stack.base)
-                if only in MOVES:
-                    _games(browser, api, stack.base, (only,))
-                if only in (None, "receipts"):
-                    _receipts(browser, api, stack.base, server.url)
-                if only in (None, "tournaments"):
-                    _tournaments(browser, api, stack.base, server.url)
-                browser.close()
-        finally:
-            server.stop()
+    with (
+        own_redis() as server,
+        running_stack(server.url, bot_delay_s=0.0) as stack,
+        httpx.Client(base_url=stack.base, timeout=60) as api,
+        headless_chromium() as browser,
+    ):
+        if only in (None, "games"):
+            _games(browser, api, stack.base)
+        if only in MOVES:
+            _games(browser, api, stack.base, (only,))
+        if only in (None, "receipts"):
+            _receipts(browser, api, stack.base, server.url)
+        if only in (None, "tournaments"):
+            _tournaments(browser, api, stack.base, server.url)
     sys.stdout.write(f"screenshots written to {SHOTS}\n")
     return 0
 

@@ -17,18 +17,15 @@ other module does.
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import sync_playwright
 
-from services.redis_launcher import EmbeddedRedis
-from tests.browser.conftest import CHROMIUM
 from tests.browser.people import person
 from tests.browser.rating_scene import TRUSTING
 from tests.browser.screenshots import MOVES, SHOTS, WIDTHS, _mid_game
+from tests.browser.shooting import headless_chromium, own_redis
 from tests.browser.test_seat_events import bobs_time_runs_out, open_and_join
 from tests.gateway.client import create
 from tests.gateway.harness import running_stack
@@ -115,31 +112,21 @@ def _seats(browser: Any, base: str, url: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    SHOTS.mkdir(parents=True, exist_ok=True)
     only = argv[0] if argv else None
-    with tempfile.TemporaryDirectory() as folder:
-        server = EmbeddedRedis(Path(folder))
-        server.start()
-        try:
-            with (
-                running_stack(
-                    server.url, bot_delay_s=0.0, limits=TRUSTING, on_applied=lambda _: Hooks(server.url)
-                ) as stack,
-                httpx.Client(base_url=stack.base, timeout=60) as api,
-                sync_playwright() as playwright,
-            ):
-                browser = playwright.chromium.launch(
-                    executable_path=CHROMIUM, headless=True, args=["--no-sandbox"]
-                )
-                if only in (None, "german"):
-                    _german(browser, api, stack.base)
-                if only in (None, "undo"):
-                    _undo(browser, api, stack.base)
-                if only in (None, "seats"):
-                    _seats(browser, stack.base, server.url)
-                browser.close()
-        finally:
-            server.stop()
+    with (
+        own_redis() as server,
+        running_stack(
+            server.url, bot_delay_s=0.0, limits=TRUSTING, on_applied=lambda _: Hooks(server.url)
+        ) as stack,
+        httpx.Client(base_url=stack.base, timeout=60) as api,
+        headless_chromium() as browser,
+    ):
+        if only in (None, "german"):
+            _german(browser, api, stack.base)
+        if only in (None, "undo"):
+            _undo(browser, api, stack.base)
+        if only in (None, "seats"):
+            _seats(browser, stack.base, server.url)
     sys.stdout.write(f"screenshots written to {SHOTS}\n")
     return 0
 
