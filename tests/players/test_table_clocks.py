@@ -44,8 +44,10 @@ def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
         yield server
 
 
-def open_race(ann: httpx.Client, bob: httpx.Client, clock: dict[str, Any]) -> str:
-    table = ann.post("/api/tables", json={"game": "race", "seats": 2, "options": {"goal": 8}, "clock": clock})
+def open_race(ann: httpx.Client, bob: httpx.Client, clock: dict[str, Any], goal: int = 8) -> str:
+    table = ann.post(
+        "/api/tables", json={"game": "race", "seats": 2, "options": {"goal": goal}, "clock": clock}
+    )
     assert table.status_code == 201, table.text
     game_id: str = bob.post(f"/api/tables/{table.json()['table_id']}/join").json()["game_id"]
     return game_id
@@ -148,7 +150,7 @@ def test_a_turn_based_seat_out_of_time_goes_to_a_bot_until_its_player_takes_it_b
     stack: ServerThread, redis_url: str, redis_client: redis.Redis
 ) -> None:
     ann, bob = sign_up(stack.base, "ann"), sign_up(stack.base, "bob")
-    game_id = open_race(ann, bob, {"preset": "day"})
+    game_id = open_race(ann, bob, {"preset": "day"}, goal=40)  # no 3 rolls of a die each can end it
     services = services_for(redis_url)
     clock = GameClocks(services.redis)(game_id)
     assert clock is not None and (clock.move_ms, clock.stood_in) == (DAY, True)
@@ -183,17 +185,15 @@ def test_a_turn_based_seat_out_of_time_goes_to_a_bot_until_its_player_takes_it_b
     bot_moves = [r for r in services.store.records(game_id) if r.origin == "bot" and r.status == "applied"]
     assert [r.seat for r in bot_moves] == [0]  # the stand-in (greedy) played ann's turn
     wait_until(lambda: redis_client.get(PASS_KEY) is None)
-    if state_of(bob, game_id)["status"] != "finished":
-        roll(bob, game_id)
-    if state_of(bob, game_id)["status"] != "finished":
-        roll(ann, game_id)  # a move of her own leaves the seat the bot's: taking it back is a control
-        assert seat_clock(0)["away"]
-        taken = ann.post(f"/api/games/{game_id}/take-back")
-        assert taken.status_code == 200, taken.text
-        assert not seat_clock(0)["away"] and not seat_clock(0)["bot_plays"]
-        again = ann.post(f"/api/games/{game_id}/take-back")
-        assert (again.status_code, again.json()["error"]) == (409, "seat_not_away")
-        assert not claim_timeouts(services.store, services.bus, [game_id], now_ms=now_ms(), clock=clock)
+    roll(bob, game_id)
+    roll(ann, game_id)  # a move of her own leaves the seat the bot's: taking it back is a control
+    assert seat_clock(0)["away"]
+    taken = ann.post(f"/api/games/{game_id}/take-back")
+    assert taken.status_code == 200, taken.text
+    assert not seat_clock(0)["away"] and not seat_clock(0)["bot_plays"]
+    again = ann.post(f"/api/games/{game_id}/take-back")
+    assert (again.status_code, again.json()["error"]) == (409, "seat_not_away")
+    assert not claim_timeouts(services.store, services.bus, [game_id], now_ms=now_ms(), clock=clock)
     report = verify_lines(list(export_lines(services.store, game_id)), TEST_GAMES)
     assert report.ok and report.timeouts == 1, report.problems
     ann.close()
