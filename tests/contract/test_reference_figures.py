@@ -43,8 +43,9 @@ SUMMARISED = [
      r"([\d.]+)–([\d.]+)× boardgame.io's moves/s at 50 games and ([\d.]+)–([\d.]+)× at 200"),
     (r"p99 from submit to append is (\d+)–(\d+) ms at 10,000", r"p99 submit → appended (\d+)–(\d+) ms at 10,000"),
     (r"1,000th spectator in a median (\d+)–(\d+) ms", r"1,000th spectator a median (\d+)–(\d+) ms"),
-    (r"takes ([\d.]+) minutes at load", r"round ([\d.]+) minutes at load"),
-    (r"the 5 s goal \((\d+) s\)", r"the close ([\d.]+) s \(goal 5 s"),
+    (r"games of Manila\) takes\s+(\d+) s on a quiet", r"Manila round (\d+) s"),
+    (r"its pairing ([\d.]+) s and its", r"Manila round \d+ s \([\d,]+ commands\), close [\d.]+ s \(decide [\d.]+ / act [\d.]+\), pairing ([\d.]+) s"),
+    (r"and its close ([\d.]+) s", r"Manila round \d+ s \([\d,]+ commands\), close ([\d.]+) s"),
 ]  # fmt: skip
 """The README's figures in short and the same figures in ``docs/benchmarks.md``: (README, benchmarks page)."""
 
