@@ -61,7 +61,10 @@ class Part:
 
     def stop(self) -> int:
         code = (
-            stop_process(self.process, timeout=30) if self.process.poll() is None else self.process.returncode
+            # a warm stop is what is checked, not its speed: at load 20 a worker finishing its job took over 30 s
+            stop_process(self.process, timeout=120)
+            if self.process.poll() is None
+            else self.process.returncode
         )
         self.handle.close()
         return code
