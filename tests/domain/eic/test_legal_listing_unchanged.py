@@ -11,26 +11,16 @@ from domain.eic import GAME
 from domain.eic.bots import random_bot
 from domain.eic.rules import legal_commands
 from domain.eic.state import State
-from domain.engine import Rng, decide_at
+from domain.engine import Rng
+from tests.domain.positions import positions
 
 from .reference_legal import legal_commands as reference
 
 
 def _positions(seed: int, uniform: bool) -> list[State]:
     """Every position of one game: random merchants, or a player choosing uniformly among all commands."""
-    seats = 2 + seed % 3
     options = GAME.option_examples[seed // 3 % len(GAME.option_examples)]
-    state, events = GAME.start(seats, options, f"listing-{seed}".encode())
-    rng = Rng(f"bots-{seed}".encode())
-    out = [state]
-    while GAME.outcome(state) is None:
-        seat = min(GAME.to_act(state))
-        command = rng.choice(GAME.legal_commands(state, seat)) if uniform else random_bot(state, seat, rng)
-        new = decide_at(GAME, state, seat, command, f"listing-{seed}".encode(), len(events))
-        state = GAME.fold(new, state)
-        events += new
-        out.append(state)
-    return out
+    return positions(GAME, seed, 2 + seed % 3, options, random_bot, uniform)
 
 
 def _variants(state: State, rng: Rng) -> list[State]:

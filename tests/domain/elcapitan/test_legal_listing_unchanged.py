@@ -9,7 +9,8 @@ from msgspec.structs import replace
 from domain.elcapitan import GAME
 from domain.elcapitan.bots import random_bot
 from domain.elcapitan.state import State
-from domain.engine import Rng, decide_at
+from domain.engine import Rng
+from tests.domain.positions import positions
 
 from .reference_legal import legal_commands as reference
 
@@ -17,21 +18,8 @@ from .reference_legal import legal_commands as reference
 def _positions(seed: int, uniform: bool) -> list[State]:
     """Every position of one game: random merchants, or a player choosing uniformly among all commands
     (who buys, sails and borrows where the merchant would not)."""
-    seats = 2 + seed % 4
     options = GAME.option_examples[seed % len(GAME.option_examples)]
-    state, events = GAME.start(seats, options, f"listing-{seed}".encode())
-    rng = Rng(f"bots-{seed}".encode())
-    out = [state]
-    for _ in range(900):
-        if GAME.outcome(state) is not None:
-            break
-        seat = min(GAME.to_act(state))
-        command = rng.choice(GAME.legal_commands(state, seat)) if uniform else random_bot(state, seat, rng)
-        new = decide_at(GAME, state, seat, command, f"listing-{seed}".encode(), len(events))
-        state = GAME.fold(new, state)
-        events += new
-        out.append(state)
-    return out
+    return positions(GAME, seed, 2 + seed % 4, options, random_bot, uniform, limit=900)
 
 
 def _variants(state: State, rng: Rng) -> list[State]:
