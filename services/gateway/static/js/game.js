@@ -45,7 +45,8 @@ let receipts = null; // what this browser was shown, and the log's receipts for 
 
 /** The one function that sends a move: on the game's socket when it is open, else over HTTP. */
 function sendCommand(command) {
-  return socket && socket.readyState === WebSocket.OPEN ? commands.send(socket, command) : sendOverHttp(gameId, token, command);
+  if (socket && socket.readyState === WebSocket.OPEN) return commands.send(socket, command);
+  return sendOverHttp(gameId, token, command, commands.nextId("http-"));
 }
 const viewCache = new Map();
 

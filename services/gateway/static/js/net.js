@@ -22,8 +22,12 @@ export class SocketCommands {
     this.pending = new Map();
     this.counter = 0;
   }
+  /** Each move's own id, whichever way it goes: the log shows the web client sent it. */
+  nextId(way) {
+    return `web-${way}${Date.now().toString(36)}-${(this.counter += 1)}`;
+  }
   send(socket, command) {
-    const id = `web-${Date.now().toString(36)}-${(this.counter += 1)}`;
+    const id = this.nextId("");
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
       socket.send(JSON.stringify({ type: "command", command_id: id, command }));
@@ -45,11 +49,11 @@ export class SocketCommands {
 }
 
 /** One move over HTTP, waiting for its outcome: {ok, message} (used while the socket is not open). */
-export async function sendOverHttp(gameId, token, command) {
+export async function sendOverHttp(gameId, token, command, commandId) {
   const { status, body } = await api(`/api/games/${encodeURIComponent(gameId)}/commands?wait=true`, {
     method: "POST",
     headers: { ...bearer(token), "Content-Type": "application/json" },
-    body: JSON.stringify({ command }),
+    body: JSON.stringify({ command, command_id: commandId }),
   });
   if (status === 200 || status === 202) return { ok: true, message: "" };
   return { ok: false, message: body ? body.message || body.error : t("error.refused", { status }) };
