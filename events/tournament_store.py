@@ -35,6 +35,13 @@ INDEX = keys.TOURNAMENTS
 FAILED_FIELD = "failed"
 """The meta hash's field with the reason a tournament was set aside (``TournamentStore.mark_failed``)."""
 MAX_FAILURE = 500
+MARK_FAILED_LUA = """
+-- KEYS[1] = the tournament's meta hash; ARGV = the field, the reason. Sets a tournament aside only if it
+-- exists: a reason written under an id nobody created would set aside the tournament created under it later.
+if redis.call('HEXISTS', KEYS[1], 'header') == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
 _decoder = msgspec.msgpack.Decoder(TournamentEvent)
 
 
@@ -72,6 +79,7 @@ class TournamentStore:
     def __init__(self, client: redis.Redis) -> None:
         self.redis: Any = client
         self._append = client.register_script(APPEND_LUA)
+        self._mark_failed = client.register_script(MARK_FAILED_LUA)
 
     def _run(self, tournament_id: str, item: AppendItem, create: bool) -> AppendResult:
         args = append_args([item], create)
@@ -102,6 +110,9 @@ class TournamentStore:
         meta: dict[str, bytes | str | int] = {"header": codec.encode_header(header), "status": "created"}
         item = AppendItem(record=record, envelopes=envelopes, at_hash="", meta_fields=meta)
         if self._run(tid, item, create=True).status == "exists":
+            # The index is in another slot (a Cluster) and written after the script: a creator killed in
+            # between left the tournament unlisted, and its retry lists it (at its own creation time).
+            self.redis.zadd(INDEX, {tid: self.header(tid).created_ms}, nx=True)
             raise TournamentExists(tid)
         self.redis.zadd(INDEX, {tid: ts})
         return header
@@ -168,14 +179,21 @@ class TournamentStore:
         return [codec.decode_envelope(fields[b"e"]) for _, fields in entries]
 
     def list(self, offset: int = 0, limit: int = 50) -> list[str]:
+        """Up to ``limit`` ids from the ``offset``-th newest on (a negative offset: from the newest)."""
+        if limit <= 0:  # ZREVRANGE 0 -1 would be every tournament
+            return []
+        offset = max(0, offset)
         return [i.decode() for i in self.redis.zrevrange(INDEX, offset, offset + limit - 1)]
 
     def mark_failed(self, tournament_id: str, reason: str) -> None:
         """Set the tournament aside: something about it (a setting stored before settings were checked, a
         game that cannot be set up) fails every time it is acted on. The reason is kept beside its
         status, outside its event stream (a fact about this server, not a decision of the tournament);
-        nothing acts on it again (``reconcile_running``, round jobs) until an operator clears the field."""
-        self.redis.hset(_keys(tournament_id)[3], FAILED_FIELD, reason[:MAX_FAILURE])
+        nothing acts on it again (``reconcile_running``, round jobs) until an operator clears the field.
+        Raises ``UnknownTournament`` (and writes nothing) for an id nobody created."""
+        meta = _keys(tournament_id)[3]
+        if not self._mark_failed(keys=[meta], args=[FAILED_FIELD, reason[:MAX_FAILURE]], client=self.redis):
+            raise UnknownTournament(tournament_id)
 
     def failure(self, tournament_id: str) -> str | None:
         """Why the tournament was set aside, or ``None``."""

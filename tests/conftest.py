@@ -84,6 +84,7 @@ REDIS_CONTRACT = frozenset({
     "transport",
     "integration/test_embedded_redis.py",
     "events/test_event_store.py",
+    "events/test_tournament_store.py",
     "integration/test_leases.py",
     "integration/test_archive_trim.py",
     "integration/test_archive_owner.py",

@@ -2,7 +2,8 @@
 33.4): games stored with ids from before ids were checked (``.``, ``:``, ``../evil``) end and are archived
 inside the archive folder while the fold worker lives on; a tournament id with hyphens has its round closed
 by the trigger, with nothing reconciling; a tournament stored with points missing for its final table is
-set aside as failed by its round job, which is not retried."""
+set aside as failed by its round job, which is not retried; a round job left from a tournament no longer
+stored ends without writing anything under its id."""
 
 from __future__ import annotations
 
@@ -14,16 +15,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from rq import Queue
 
 from domain import GAMES
 from domain.tournament import Entrant, PointsByPlace, TournamentSettings
 from domain.tournament import rules as tournament_rules
-from events.tournament_store import TournamentStore
+from events.tournament_store import TournamentStore, tournament_key
 from services import tournament_service as service
 from services.archive import archived
 from services.bootstrap import Services
 from tests.support.pipeline import TEST_PLUGINS, eventually, services_for, stop_process, worker_process
 from workers.jobs.archive_trigger import archive_job_id
+from workers.jobs.tournament import TOURNAMENT_QUEUE, enqueue_round, round_job_id
 
 pytestmark = pytest.mark.redis
 
@@ -104,3 +107,17 @@ def test_a_round_job_that_fails_on_a_stored_tournament_sets_it_aside(workers, re
     assert tournaments.failure("cup") == "ValueError: no points configured for tables of 3"
     assert service.describe(services, "cup", full=False)["status"] == "failed"
     assert redis_client.zcard("rq:failed:hm-tournaments") == 0  # marked, not failed over and over
+
+
+def test_a_round_job_of_a_tournament_no_longer_stored_sets_nothing_aside(workers, redis_client) -> None:
+    """Its reason, written under an id nobody created, would set aside the tournament created under it later
+    (``TournamentStore.mark_failed`` refuses it); the job ends, it does not fail."""
+    services, _, _ = workers
+    url = services.settings.redis_url or ""
+    enqueue_round(
+        Queue(TOURNAMENT_QUEUE, connection=redis_client), url, "gone", 1, services.bus.partitions, ()
+    )
+    job = f"rq:job:{round_job_id('gone', 1)}"
+    eventually(lambda: redis_client.hget(job, "status") == b"finished", timeout=60, message="the job ended")
+    assert redis_client.exists(tournament_key("gone", "meta")) == 0
+    assert redis_client.zcard("rq:failed:hm-tournaments") == 0

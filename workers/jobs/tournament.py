@@ -24,7 +24,7 @@ from domain.tournament import rules as tournament_rules
 from events import ids
 from events.connection import connect
 from events.store import EventStore, LoadedGame
-from events.tournament_store import LoadedTournament, TournamentStore, tournament_key
+from events.tournament_store import LoadedTournament, TournamentStore, UnknownTournament, tournament_key
 from workers.jobs.archive_trigger import recorded_key
 from workers.jobs.clock_due import arm_opened, claim_round, end_games
 from workers.jobs.failures import TRANSIENT, failure_reason
@@ -199,6 +199,9 @@ def run_round_job(
         return len(events)
     except TRANSIENT:
         raise  # rq tries the job again
+    except UnknownTournament:  # a job left from a tournament no longer stored: nothing to set aside
+        log.warning("round_job_without_tournament", tournament_id=tournament_id, round=number)
+        return 0
     except Exception as exc:  # this tournament fails, not the worker; marked, so not retried for ever
         log.exception("tournament_failed", tournament_id=tournament_id, round=number)
         tournaments.mark_failed(tournament_id, failure_reason(exc))
