@@ -196,10 +196,10 @@ def adjudicate(
             )
         position = meta.last_hash
 
-    def decide(now: State) -> list[Any]:
+    def adjudication(now: State) -> list[Any]:
         return tournament_rules.adjudicate(now, number, table - 1, ranking, position, reason)
 
-    _verb(services, url, tid, f"adjudicate-r{number}-t{table}", decide)
+    _verb(services, url, tid, f"adjudicate-r{number}-t{table}", adjudication)
 
 
 def replace_person(services: Services, url: str, tid: str, player: int, name: str) -> str:

@@ -1,11 +1,12 @@
 """The bot runner: one loop plays the bot seats of many games, reading each game's events as they come.
 
-One rq job per bot move (load the game, decide, submit) cost ~20 ms of an rq worker and a few of the fold
+One rq job per bot move (load the game, choose, submit) cost ~20 ms of an rq worker and a few of the fold
 worker's (the enqueue) per move: a 1,000-player tournament ran at ~51 commands/s. The runner keeps each
 game it plays folded in memory instead: one ``XREAD`` on every such game's event stream brings the new
-events of all of them, which it folds into its cached states (``evolve``: no reload), decides the bot seats
-to act (the same ``moves_at`` as the rq job, from the state at that position, under the same position-derived
-command ids) and submits every move of the pass in one pipeline through the bus, like any player.
+events of all of them, which it folds into its cached states (``evolve``: no reload), chooses the moves of
+the bot seats to act (the same ``moves_at`` as the rq job, from the state at that position, under the same
+position-derived command ids) and submits every move of the pass in one pipeline through the bus, like any
+player.
 
 On a Cluster a read of several streams is refused across slots, so there each game's stream is read on
 its own, the reads batched per node by the Cluster pipeline, polled every ``CLUSTER_POLL_MS`` while
@@ -146,7 +147,7 @@ class BotRunner:
     def _rewind_stale(self) -> None:
         """Load again the games the store is behind (Redis lost its last seconds): their read would start
         past the stream's end and bring nothing until the game came back there, on another history, and
-        moves decided on the lost events would be refused. One position read a game, in one round trip."""
+        moves chosen on the lost events would be refused. One position read a game, in one round trip."""
         ids = list(self.games)
         if not ids:
             return

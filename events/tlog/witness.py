@@ -1,4 +1,4 @@
-"""A witness's decisions, pure: given what it cosigned last and a new signed checkpoint with a consistency
+"""A witness's verdicts, pure: given what it cosigned last and a new signed checkpoint with a consistency
 proof, cosign, wait, or refuse; and when the log has signed two histories, the evidence that it did.
 
 The witness (``services/witness``) fetches and stores; everything it concludes is concluded here, so the
@@ -126,13 +126,13 @@ class Forked(msgspec.Struct, frozen=True):
     evidence: Evidence
 
 
-Decision = Cosign | Unchanged | Stale | Refused | Forked
+Verdict = Cosign | Unchanged | Stale | Refused | Forked
 
 
 def needed_proof(state: WitnessState, signed: str) -> tuple[int, int] | None:
-    """The ``(old, new)`` sizes of the consistency proof :func:`decide` needs for ``signed``, if any.
+    """The ``(old, new)`` sizes of the consistency proof :func:`judge` needs for ``signed``, if any.
 
-    Read unverified, only to know what to fetch: :func:`decide` verifies everything itself.
+    Read unverified, only to know what to fetch: :func:`judge` verifies everything itself.
     """
     try:
         size = parse(note.split(signed)[0]).size
@@ -143,13 +143,13 @@ def needed_proof(state: WitnessState, signed: str) -> tuple[int, int] | None:
     return (min(size, state.size), max(size, state.size))
 
 
-def decide(
+def judge(
     state: WitnessState,
     signed: str,
     proof: Sequence[bytes] | None,
     signer: note.Signer,
     timestamp: int,
-) -> Decision:
+) -> Verdict:
     """What to do with the log's signed checkpoint ``signed``, given the consistency proof between its size
     and the cosigned one (``None``: the log answered that it has none). ``timestamp`` (POSIX seconds, not 0)
     goes into the cosignature."""
@@ -170,7 +170,7 @@ def decide(
     return _grown(state, new, signed, proof, signer, timestamp)
 
 
-def _older(state: WitnessState, new: Checkpoint, signed: str, proof: Sequence[bytes] | None) -> Decision:
+def _older(state: WitnessState, new: Checkpoint, signed: str, proof: Sequence[bytes] | None) -> Verdict:
     if proof is None:
         reason = f"the log went back from {state.size} to {new.size} and cannot prove it a prefix"
         return _forked(state, signed, proof, "rollback", reason)
@@ -189,7 +189,7 @@ def _grown(
     proof: Sequence[bytes] | None,
     signer: note.Signer,
     timestamp: int,
-) -> Decision:
+) -> Verdict:
     if proof is None and state.size > 0:
         return Refused(f"the log gave no consistency proof from {state.size} to {new.size}")
     try:

@@ -1,5 +1,5 @@
-"""The witness's loop: fetch the log's checkpoint, the consistency proof from the last cosigned one, decide
-(``events/tlog/witness.decide``), store the new state durably, and only then post the cosignature.
+"""The witness's loop: fetch the log's checkpoint, the consistency proof from the last cosigned one, judge it
+(``events/tlog/witness.judge``), store the new state durably, and only then post the cosignature.
 
 Exit codes (``docs/audit.md``): 0 a ``--once`` round that ended well; 2 a mistake of the user's (a bad key,
 state or address); 3 ``--once`` and the server unreachable; 4 ``--once`` and a checkpoint refused (not the
@@ -49,26 +49,26 @@ class Witness:
         signed = self.client.checkpoint()
         sizes = core.needed_proof(self.state, signed)
         proof = self.client.consistency(*sizes) if sizes else []
-        decision = core.decide(self.state, signed, proof, self.signer, int(now()))
-        if isinstance(decision, core.Cosign):
-            files.save_state(self.state_path, decision.state)  # durably, before the cosignature leaves
-            self.state = decision.state
+        verdict = core.judge(self.state, signed, proof, self.signer, int(now()))
+        if isinstance(verdict, core.Cosign):
+            files.save_state(self.state_path, verdict.state)  # durably, before the cosignature leaves
+            self.state = verdict.state
             log.info("cosigned", origin=self.state.origin, size=self.state.size)
-            self._deliver(decision.note + decision.line)
-        elif isinstance(decision, core.Unchanged):
+            self._deliver(verdict.note + verdict.line)
+        elif isinstance(verdict, core.Unchanged):
             self._deliver_again(signed, int(now()))
-        elif isinstance(decision, core.Stale):
+        elif isinstance(verdict, core.Stale):
             log.warning(
                 "old_checkpoint_served",
                 origin=self.state.origin,
-                size=decision.size,
+                size=verdict.size,
                 cosigned=self.state.size,
             )
-        elif isinstance(decision, core.Refused):
-            log.error("checkpoint_refused", origin=self.state.origin, reason=decision.reason)
+        elif isinstance(verdict, core.Refused):
+            log.error("checkpoint_refused", origin=self.state.origin, reason=verdict.reason)
             return EXIT_REFUSED
         else:
-            return self._alarm(decision, now())
+            return self._alarm(verdict, now())
         return None
 
     def _deliver_again(self, signed: str, timestamp: int) -> None:
@@ -88,17 +88,17 @@ class Witness:
             log.warning("cosignature_not_taken", size=self.state.size, status=status, answer=answer)
         self.refused = 0 if status in (200, 204) else status
 
-    def _alarm(self, decision: core.Forked, at: float) -> int:
+    def _alarm(self, verdict: core.Forked, at: float) -> int:
         stamp = datetime.fromtimestamp(at, UTC)
-        text = core.evidence_text(decision.evidence, self.signer.verifier.vkey, stamp.isoformat())
+        text = core.evidence_text(verdict.evidence, self.signer.verifier.vkey, stamp.isoformat())
         path = files.write_evidence(self.state_path, text, stamp.strftime("%Y%m%dT%H%M%SZ"))
-        self.state = msgspec.structs.replace(decision.state, evidence=str(path))
+        self.state = msgspec.structs.replace(verdict.state, evidence=str(path))
         files.save_state(self.state_path, self.state)
         log.error(
             "log_forked",
             origin=self.state.origin,
-            fault=decision.evidence.fault,
-            reason=decision.evidence.reason,
+            fault=verdict.evidence.fault,
+            reason=verdict.evidence.reason,
             evidence=str(path),
         )
         return EXIT_FORKED

@@ -51,7 +51,7 @@ def line(level: str, hog: bool, turns: list[Any]) -> str:
         f"{statistics.median(waits):.1f}/{max(waits):.1f} s; greedy fallbacks "
         f"{sum(r['greedy_instead'] for r in records)}"
         + "".join(
-            f"\n  over: loaded at {r['loaded_s']:.2f}, decided at {r['decided_s']:.2f}, sent by {r['elapsed_s']:.2f} s"
+            f"\n  over: loaded at {r['loaded_s']:.2f}, chosen at {r['chosen_s']:.2f}, sent by {r['elapsed_s']:.2f} s"
             for r in records
             if r["elapsed_s"] > deadline
         )

@@ -1,4 +1,4 @@
-"""The witness's decisions, pure: consistent growth is cosigned, and every way a log can lie (a fork, a
+"""The witness's verdicts, pure: consistent growth is cosigned, and every way a log can lie (a fork, a
 rollback, a bad proof, another key, another origin) is refused, with evidence an outsider re-proves; and two
 players' receipts of one game that disagree are caught by comparing them."""
 
@@ -12,16 +12,16 @@ from events.tlog.checkpoint import Checkpoint, open_checkpoint
 from events.tlog.receipts import Receipt, ReceiptError, conflicting_heads
 from events.tlog.witness import (
     Cosign,
-    Decision,
     Forked,
     Refused,
     Stale,
     Unchanged,
+    Verdict,
     WitnessState,
     check_evidence,
     cosigned_by,
-    decide,
     evidence_text,
+    judge,
     needed_proof,
     pin,
     read_evidence,
@@ -77,11 +77,11 @@ def test_a_vkey_whose_base64_holds_a_plus_reads_back() -> None:
     assert note.Verifier.from_vkey(signer.verifier.vkey).public == signer.verifier.public
 
 
-def follow(state: WitnessState, log: Log, witness: note.Signer, size: int | None = None) -> Decision:
+def follow(state: WitnessState, log: Log, witness: note.Signer, size: int | None = None) -> Verdict:
     signed = log.checkpoint(size)
     sizes = needed_proof(state, signed)
     proof = log.proof(*sizes) if sizes else []
-    return decide(state, signed, proof, witness, NOW)
+    return judge(state, signed, proof, witness, NOW)
 
 
 def test_consistent_growth_is_cosigned_and_the_line_verifies(witness: note.Signer) -> None:
@@ -89,15 +89,15 @@ def test_consistent_growth_is_cosigned_and_the_line_verifies(witness: note.Signe
     state = pin(log.signer.verifier.vkey)
     for step in (1, 2, 5, 8, 13):
         log.grow(step)
-        decision = follow(state, log, witness)
-        assert isinstance(decision, Cosign)
-        assert decision.state.size == log.tree.size and decision.state.root == log.tree.root()
-        cosigned = decision.note + decision.line
+        verdict = follow(state, log, witness)
+        assert isinstance(verdict, Cosign)
+        assert verdict.state.size == log.tree.size and verdict.state.root == log.tree.root()
+        cosigned = verdict.note + verdict.line
         assert cosigned_by(cosigned, witness.verifier)
         assert open_checkpoint(cosigned, log.signer.verifier, ORIGIN).size == log.tree.size
         _, signatures = note.split(cosigned)
         assert note.cosignature_time(signatures[-1]) == NOW and len(signatures) == 2
-        state = decision.state
+        state = verdict.state
     assert isinstance(follow(state, log, witness), Unchanged)
 
 
@@ -107,15 +107,15 @@ def test_a_fork_at_the_same_size_is_refused_with_evidence_an_outsider_proves(wit
     cosigned = follow(pin(log.signer.verifier.vkey), log, witness)
     assert isinstance(cosigned, Cosign)
     forged = log.forked(at=3)
-    decision = follow(cosigned.state, forged, witness)
-    assert isinstance(decision, Forked) and decision.evidence.fault == "fork"
-    assert decision.state.halted.startswith("fork: two roots for the tree of 6")
-    assert decision.evidence.cosigned == cosigned.state.cosigned
-    assert decision.evidence.conflicting == forged.checkpoint()
-    text = evidence_text(decision.evidence, witness.verifier.vkey, "2027-01-01T00:00:00Z")
+    verdict = follow(cosigned.state, forged, witness)
+    assert isinstance(verdict, Forked) and verdict.evidence.fault == "fork"
+    assert verdict.state.halted.startswith("fork: two roots for the tree of 6")
+    assert verdict.evidence.cosigned == cosigned.state.cosigned
+    assert verdict.evidence.conflicting == forged.checkpoint()
+    text = evidence_text(verdict.evidence, witness.verifier.vkey, "2027-01-01T00:00:00Z")
     assert text.count("— harbormaster.test/log ") == 2
     assert "two roots for its tree of 6" in check_evidence(read_evidence(text))
-    refused = follow(decision.state, log, witness)  # even the honest history: the witness is done with it
+    refused = follow(verdict.state, log, witness)  # even the honest history: the witness is done with it
     assert isinstance(refused, Refused) and "for good" in refused.reason
 
 
@@ -126,10 +126,10 @@ def test_growth_that_rewrites_history_fails_its_proof_and_is_evidence(witness: n
     assert isinstance(first, Cosign)
     forged = log.forked(at=2)
     forged.grow(4)
-    decision = follow(first.state, forged, witness)
-    assert isinstance(decision, Forked) and decision.evidence.fault == "inconsistent"
-    assert decision.evidence.proof == forged.proof(5, 9)
-    shown = check_evidence(read_evidence(evidence_text(decision.evidence, witness.verifier.vkey, "now")))
+    verdict = follow(first.state, forged, witness)
+    assert isinstance(verdict, Forked) and verdict.evidence.fault == "inconsistent"
+    assert verdict.evidence.proof == forged.proof(5, 9)
+    shown = check_evidence(read_evidence(evidence_text(verdict.evidence, witness.verifier.vkey, "now")))
     assert "trees of 5 and 9 are not one history" in shown
 
 
@@ -139,13 +139,13 @@ def test_a_rollback_to_another_history_is_evidence_and_an_old_checkpoint_is_not(
     state = pin(log.signer.verifier.vkey)
     cosigned = follow(state, log, witness)
     assert isinstance(cosigned, Cosign)
-    older = decide(cosigned.state, log.checkpoint(5), log.proof(5, 8), witness, NOW)
+    older = judge(cosigned.state, log.checkpoint(5), log.proof(5, 8), witness, NOW)
     assert older == Stale(5)  # a cache's old answer: a prefix, proven
-    unproven = decide(cosigned.state, log.checkpoint(5), None, witness, NOW)
+    unproven = judge(cosigned.state, log.checkpoint(5), None, witness, NOW)
     assert isinstance(unproven, Forked) and unproven.evidence.fault == "rollback"
     assert "went back from 8 to 5" in check_evidence(unproven.evidence)
     forged = log.forked(at=2)
-    rewritten = decide(cosigned.state, forged.checkpoint(5), log.proof(5, 8), witness, NOW)
+    rewritten = judge(cosigned.state, forged.checkpoint(5), log.proof(5, 8), witness, NOW)
     assert isinstance(rewritten, Forked) and rewritten.evidence.fault == "rollback"
     assert "not one history" in check_evidence(rewritten.evidence)
 
@@ -165,12 +165,12 @@ def test_a_bad_signature_another_key_or_another_origin_is_refused_without_alarm(
         (wrong_origin, "no signature of a trusted key"),
         ("not a note", "not a checkpoint"),
     ):
-        decision = decide(state, signed, [], witness, NOW)
-        assert isinstance(decision, Refused) and why in decision.reason
+        verdict = judge(state, signed, [], witness, NOW)
+        assert isinstance(verdict, Refused) and why in verdict.reason
     # The log's own key over another origin line: signed, but not this log's checkpoint.
     other_origin = note.sign(Checkpoint("elsewhere.test/log", 3, log.tree.root()).text, log.signer)
-    decision = decide(state, other_origin, [], witness, NOW)
-    assert isinstance(decision, Refused) and "not 'harbormaster.test/log'" in decision.reason
+    verdict = judge(state, other_origin, [], witness, NOW)
+    assert isinstance(verdict, Refused) and "not 'harbormaster.test/log'" in verdict.reason
 
 
 def test_growth_without_a_proof_is_not_cosigned_but_is_no_alarm(witness: note.Signer) -> None:
@@ -180,8 +180,8 @@ def test_growth_without_a_proof_is_not_cosigned_but_is_no_alarm(witness: note.Si
     assert isinstance(first, Cosign)
     log.grow(3)
     assert needed_proof(first.state, log.checkpoint()) == (4, 7)
-    decision = decide(first.state, log.checkpoint(), None, witness, NOW)
-    assert isinstance(decision, Refused) and "no consistency proof from 4 to 7" in decision.reason
+    verdict = judge(first.state, log.checkpoint(), None, witness, NOW)
+    assert isinstance(verdict, Refused) and "no consistency proof from 4 to 7" in verdict.reason
 
 
 def test_the_posted_note_holds_only_the_logs_signature_and_this_witness_line(witness: note.Signer) -> None:
@@ -189,11 +189,11 @@ def test_the_posted_note_holds_only_the_logs_signature_and_this_witness_line(wit
     log.grow(2)
     other = note.Signer.generate("witness.test/w2", note.COSIGNATURE_V1)
     served = log.checkpoint() + other.cosignature_line(Checkpoint(ORIGIN, 2, log.tree.root()).text, NOW)
-    decision = decide(pin(log.signer.verifier.vkey), served, [], witness, NOW)
-    assert isinstance(decision, Cosign)
-    assert decision.note == log.checkpoint() and decision.state.cosigned == served
+    verdict = judge(pin(log.signer.verifier.vkey), served, [], witness, NOW)
+    assert isinstance(verdict, Cosign)
+    assert verdict.note == log.checkpoint() and verdict.state.cosigned == served
     with pytest.raises(note.NoteError, match="after 1970"):
-        decide(pin(log.signer.verifier.vkey), served, [], witness, 0)
+        judge(pin(log.signer.verifier.vkey), served, [], witness, 0)
 
 
 def test_evidence_that_shows_nothing_is_rejected(witness: note.Signer) -> None:
@@ -202,7 +202,7 @@ def test_evidence_that_shows_nothing_is_rejected(witness: note.Signer) -> None:
     first = follow(pin(log.signer.verifier.vkey), log, witness)
     assert isinstance(first, Cosign)
     log.grow(2)
-    honest = decide(first.state, log.checkpoint(), log.proof(3, 8), witness, NOW)  # a wrong proof, honest log
+    honest = judge(first.state, log.checkpoint(), log.proof(3, 8), witness, NOW)  # a wrong proof, honest log
     assert isinstance(honest, Forked)
     corrected = msgspec.structs.replace(honest.evidence, proof=log.proof(6, 8))
     with pytest.raises(note.NoteError, match="the proof verifies"):
@@ -265,7 +265,7 @@ def test_two_witnesses_shown_two_histories_each_cosign_but_their_heads_together_
     seen_by_bob = follow(pin(honest.signer.verifier.vkey), split, bob)
     assert isinstance(seen_by_alice, Cosign) and isinstance(seen_by_bob, Cosign)
     bobs_head = seen_by_bob.note + seen_by_bob.line
-    caught = decide(seen_by_alice.state, bobs_head, [], alice, NOW)
+    caught = judge(seen_by_alice.state, bobs_head, [], alice, NOW)
     assert isinstance(caught, Forked) and caught.evidence.fault == "fork"
     assert "two roots for its tree of 5" in check_evidence(caught.evidence)
     assert cosigned_by(caught.evidence.conflicting, bob.verifier)  # and bob vouched for the other history

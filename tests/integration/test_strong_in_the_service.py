@@ -115,7 +115,7 @@ def test_strong_turns_are_rq_jobs_within_their_deadline_spread_over_the_workers_
         # turn, loading and sending included, within rq's timeout, the backstop (on this shared 2-core
         # machine at load averages of 13-18 the whole turn overran its deadline in 6 of 314 turns, by the
         # loading or the sending wherever the phases were printed: docs/history/benchmarks-notebook.md, "Strong turns").
-        assert turn["decided_s"] <= max(turn["level_s"], turn["loaded_s"]) + DEADLINE_MARGIN_S, turn
+        assert turn["chosen_s"] <= max(turn["level_s"], turn["loaded_s"]) + DEADLINE_MARGIN_S, turn
         assert turn["elapsed_s"] <= job.timeout and not turn["greedy_instead"], turn
         assert job.timeout == 1  # the deadline (0.45 s) in rq's whole seconds
     assert max(it for job in turns for it in job.meta["bot_turn"]["iterations"]) > 1  # they searched

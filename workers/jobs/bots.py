@@ -2,7 +2,7 @@
 
 The fold worker enqueues ``play_bot_turn`` after each applied command of a game with bot seats (while a bot
 runner is live, ``workers/botrunner.py`` plays the instant bots and only the search bots' turns come here).
-The job decides which bot move to make from the game's current state and submits it like any player would,
+The job chooses the bot's move from the game's current state and submits it like any player would,
 with a command id derived from the game's sequence number, so a job run twice sends one command.
 
 A bot's command ids are the server's: sent with origin ``bot`` (their own namespace, see
@@ -178,7 +178,7 @@ def moves_at(
     stand_ins: StandIns | None = None,
 ) -> list[tuple[Seat, bytes, str]]:
     """The moves the bot seats make in the game as loaded (the rq job and the bot runner alike): the same
-    position gives the same moves under the same command ids, whoever decides them.
+    position gives the same moves under the same command ids, whoever chooses them.
 
     ``searching=False`` leaves out the search bots' seats (the bot runner's: their turns are rq jobs).
     ``until`` (a ``time.monotonic()``): no search runs past it, each searching its level at most.
@@ -233,8 +233,8 @@ def play_bot_turn(
 
     A turn that searches keeps its deadline, ``max(level, delay) + DEADLINE_MARGIN_S`` from the job's
     start: the search time counts towards the demo's delay, and the job records on itself (rq's job meta
-    ``bot_turn``) the level, the deadline and how long it took (``loaded_s``, ``decided_s``: when the game
-    was loaded and the moves decided, from the start), as it logs them. ``at_seq``: the position
+    ``bot_turn``) the level, the deadline and how long it took (``loaded_s``, ``chosen_s``: when the game
+    was loaded and the moves chosen, from the start), as it logs them. ``at_seq``: the position
     the job was enqueued for; a game that moved on since plays its search seats in the job of its new
     position (enqueued by the move that got there, with that search's timeout), not in this one.
     ``stand_ins``: seats the job plays for people who left them, besides the game's bot seats."""
@@ -248,8 +248,8 @@ def play_bot_turn(
         level = turn_seconds(loaded, stand_ins) if searching else 0.0
         if delay_s > level:
             time.sleep(delay_s - level)
-        moves, budgets, fell_back = _decide(loaded, started + max(level, delay_s), searching, stand_ins)
-        decided_s = time.monotonic() - started
+        moves, budgets, fell_back = _choose_moves(loaded, started + max(level, delay_s), searching, stand_ins)
+        chosen_s = time.monotonic() - started
         if moves:
             bus = CommandBus(client, partitions=partitions)
             bus.submit_many(
@@ -260,7 +260,7 @@ def play_bot_turn(
         turn = {
             "level_s": level, "deadline_s": max(level, delay_s) + DEADLINE_MARGIN_S, "elapsed_s": elapsed,
             "iterations": [b.asked for b in budgets], "greedy_instead": fell_back, "seq": loaded.seq,
-            "loaded_s": loaded_s, "decided_s": decided_s,
+            "loaded_s": loaded_s, "chosen_s": chosen_s,
         }  # fmt: skip
         _record(turn)
         log.info("bot_moves", game_id=game_id, seats=[m[0] for m in moves], **turn)
@@ -269,7 +269,7 @@ def play_bot_turn(
         client.close()
 
 
-def _decide(
+def _choose_moves(
     loaded: LoadedGame, until: float, searching: bool, stand_ins: StandIns | None
 ) -> tuple[list[tuple[Seat, bytes, str]], list[Budget], bool]:
     """The turn's moves, searched until ``until``; the greedy move for the search seats should rq's

@@ -2,7 +2,7 @@
 updates standings and ratings (folded from the results) and pairs the next round, in one append.
 
 Never twice: the job's id is derived from ``(tournament, round)`` and its decision is appended under the
-command id ``close-r<round>`` at the sequence number it was decided on, so a second run (rq's retry, the
+command id ``close-r<round>`` at the sequence number it was chosen on, so a second run (rq's retry, the
 reconciler, a duplicate trigger) finds ``dup`` and stops, and a concurrent one ``conflict``.
 
 Triggers: the fold worker's hook, when a tournament game ends (``TournamentTrigger``); and
@@ -37,7 +37,7 @@ log = structlog.get_logger("tournament")
 
 TOURNAMENT_QUEUE = "hm-tournaments"
 ATTEMPTS = 8
-"""Decide-and-append attempts on a conflict (another decision landed first) before giving up."""
+"""Choose-and-append attempts on a conflict (another decision landed first) before giving up."""
 
 
 def round_job_id(tournament_id: str, number: int) -> str:
@@ -77,46 +77,42 @@ def close_and_act(
         if token is None:
             log.info("round_close_busy", tournament_id=tournament_id, round=number)
             return []
-        decided = close_round_state(store, tournaments, tournament_id, number)
-        after_decision(store, rq, decided, redis_url, partitions, plugins)
-        return decided.events
+        decision = close_round_state(store, tournaments, tournament_id, number)
+        after_decision(store, rq, decision, redis_url, partitions, plugins)
+        return decision.events
 
 
-# --- deciding -----------------------------------------------------------------------------------------
+# --- appending a decision -------------------------------------------------------------------------------
 
 
-class Decided(msgspec.Struct, frozen=True, kw_only=True):
+class Decision(msgspec.Struct, frozen=True, kw_only=True):
     """A decision's events and the tournament's state after them (what acting on it reads: no reload)."""
 
     events: list[TournamentEvent]
     state: State
 
 
-def decide(
+def append_decision(
     tournaments: TournamentStore, tournament_id: str, command_id: str, choose: Any
-) -> list[TournamentEvent]:
-    """Decide on the newest state with ``choose(state) -> events`` and append; on a conflict decide
-    again. Returns the events appended (none when it was done before, or when ``choose`` has none)."""
-    return decide_state(tournaments, tournament_id, command_id, choose).events
-
-
-def decide_state(tournaments: TournamentStore, tournament_id: str, command_id: str, choose: Any) -> Decided:
-    """``decide``, with the state after the append: the state decided on with the events folded in (the
-    stream at the append is that state's events and these), or the state decided on when none."""
+) -> Decision:
+    """Choose on the newest state (``choose(state) -> events``) and append under ``command_id``; on a
+    conflict (another process appended first) choose again on the newer state. Returns the events appended
+    (none when it was done before, or when ``choose`` has none) and the state after them: the state chosen
+    on with the events folded in (the stream at the append is that state's events and these)."""
     for _ in range(ATTEMPTS):
         loaded = tournaments.load(tournament_id)
-        chosen: list[TournamentEvent] | Decided = choose(loaded.state)
-        # A ``Decided`` from ``choose``: the state after was folded in deciding (a round's close rates every
+        chosen: list[TournamentEvent] | Decision = choose(loaded.state)
+        # A ``Decision`` from ``choose``: the state after was folded in choosing (a round's close rates every
         # table as it records it), so it is not folded again, here or for the meta hash's status.
-        events = chosen.events if isinstance(chosen, Decided) else chosen
+        events = chosen.events if isinstance(chosen, Decision) else chosen
         if not events:
-            return Decided(events=[], state=loaded.state)
-        after = chosen.state if isinstance(chosen, Decided) else fold(events, loaded.state)
+            return Decision(events=[], state=loaded.state)
+        after = chosen.state if isinstance(chosen, Decision) else fold(events, loaded.state)
         result = tournaments.append(loaded, command_id, events, after)
         if result.status == "ok":
-            return Decided(events=events, state=after)
+            return Decision(events=events, state=after)
         if result.status == "dup":
-            return Decided(events=[], state=loaded.state)
+            return Decision(events=[], state=loaded.state)
     raise RuntimeError(f"tournament {tournament_id}: {command_id} kept conflicting")
 
 
@@ -129,11 +125,11 @@ def close_round(
 
 def close_round_state(
     store: EventStore, tournaments: TournamentStore, tournament_id: str, number: int
-) -> Decided:
+) -> Decision:
     """``close_round``, with the state after it. The tables' results are read in one batch
     (``round_results``: each game's stored outcome, a cold load only for a game without one)."""
 
-    def choose(state: State) -> list[TournamentEvent] | Decided:
+    def choose(state: State) -> list[TournamentEvent] | Decision:
         if len(state.rounds) < number or state.status not in ("running", "paused"):
             return []
         played = state.rounds[number - 1]
@@ -142,9 +138,9 @@ def close_round_state(
         if not results:
             return []
         events, after = tournament_rules.record_tables_state(state, results)
-        return Decided(events=events, state=after)
+        return Decision(events=events, state=after)
 
-    return decide_state(tournaments, tournament_id, f"close-r{number}", choose)
+    return append_decision(tournaments, tournament_id, f"close-r{number}", choose)
 
 
 # --- acting on decisions ---------------------------------------------------------------------------------
@@ -153,7 +149,7 @@ def close_round_state(
 def after_decision(
     store: EventStore,
     rq: Any,
-    decided: Decided,
+    decision: Decision,
     redis_url: str,
     partitions: int,
     plugins: tuple[str, ...],
@@ -161,14 +157,14 @@ def after_decision(
     """Act on a decision with the state it left (no reload): trim the games whose tables it recorded
     (archived ones; ``trim_archived``), open any round it paired, end the games of a tournament it
     cancelled (``clock_due.end_games``)."""
-    state, tid = decided.state, decided.state.tournament_id
-    recorded = [e for e in decided.events if isinstance(e, TableFinished)]
+    state, tid = decision.state, decision.state.tournament_id
+    recorded = [e for e in decision.events if isinstance(e, TableFinished)]
     if recorded:
         game_ids = [state.rounds[e.round - 1].games[e.table] for e in recorded]
         store.redis.sadd(recorded_key(tid), *game_ids)
         forget_outcomes(store.redis, tid, [e.round for e in recorded])
         trim_recorded(store, tid, game_ids)  # archived ones, in batches
-    for event in decided.events:
+    for event in decision.events:
         if isinstance(event, RoundPaired):
             open_round(store, rq, state, event, redis_url, partitions, plugins)
             arm_opened(store, state.settings, event.games, partitions)  # each game's first deadline
@@ -321,13 +317,13 @@ def run_decision(
     failed = tournaments.failure(tournament_id)
     if failed is not None:
         raise RuleViolation("tournament.failed", f"the tournament failed and is set aside: {failed}")
-    decided = decide_state(tournaments, tournament_id, command_id, verb)
+    decision = append_decision(tournaments, tournament_id, command_id, verb)
     try:
-        after_decision(store, rq, decided, redis_url, partitions, plugins)
+        after_decision(store, rq, decision, redis_url, partitions, plugins)
     except TRANSIENT:
         raise
     except Exception as exc:
         log.exception("tournament_failed", tournament_id=tournament_id, command_id=command_id)
         tournaments.mark_failed(tournament_id, failure_reason(exc))
         raise RuleViolation("tournament.failed", f"the tournament failed: {failure_reason(exc)}") from exc
-    return decided.events
+    return decision.events
