@@ -10,11 +10,10 @@ import pytest
 from rq import Queue
 from rq.job import Job
 
-from domain.tournament import Entrant
 from events.tournament_store import TournamentStore
 from services import tournament_service as service
 from tests.support.pipeline import services_for
-from workers.fold import FoldWorker
+from tests.support.tournaments import fold_worker, race_tournament, roll_out
 from workers.jobs.ownership import owned
 from workers.jobs.tournament import (
     CLOSING_LEASE_MS,
@@ -26,29 +25,11 @@ from workers.jobs.tournament import (
 
 pytestmark = pytest.mark.redis
 
-ROLL = b'{"type":"Roll"}'
-
-
-def _play_round_out(services, redis_url: str, tid: str) -> None:
-    worker = FoldWorker(services.redis, services.store, services.bus, block_ms=20)
-    deadline = time.monotonic() + 60
-    state = service.load(services, tid)
-    game_id = state.rounds[0].games[0]
-    while services.store.meta(game_id).status != "finished":
-        assert time.monotonic() < deadline
-        loaded = services.store.load(game_id)
-        services.bus.submit(game_id, loaded.state.turn, ROLL, None)
-        worker.run(until_idle=True)
-
 
 def test_a_pass_that_finds_the_close_owned_leaves_it_and_a_later_pass_closes(redis_url, redis_client) -> None:
     services = services_for(redis_url)
-    people = [Entrant(name=n) for n in ("ann", "bob")]
-    spec = service.TournamentSpec(game="race", entrants=people, rounds=1, table_size=2, options={"goal": 6},
-                                  points={2: [6, 1], 1: [6]}, id="tclose")  # fmt: skip
-    tid = service.create(services, spec)
-    service.start(services, redis_url, tid)
-    _play_round_out(services, redis_url, tid)
+    tid = race_tournament(services, redis_url, "tclose", people=("ann", "bob"))
+    roll_out(services, fold_worker(services), service.load(services, tid).rounds[0].games[:1])
     with owned(redis_client, _closing_key(tid, 1), CLOSING_LEASE_MS) as token:
         assert token is not None  # the round job, paused in the middle of its close
         during = service.reconcile(services, redis_url, tid)

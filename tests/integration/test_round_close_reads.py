@@ -4,42 +4,18 @@ loaded every finished game cold). The tournament is loaded once: the acting work
 
 from __future__ import annotations
 
-import time
-
 import msgspec
 import pytest
 from rq import Queue
 
 from domain.engine import Outcome
-from domain.tournament import Entrant
 from services import tournament_service as service
 from tests.support.pipeline import services_for
-from workers.fold import FoldWorker
+from tests.support.tournaments import fold_worker, race_tournament, roll_out, round_hook
 from workers.jobs.round_results import StoredOutcome, keep_outcome, outcomes_key
-from workers.jobs.tournament import TOURNAMENT_QUEUE, TournamentTrigger
+from workers.jobs.tournament import TOURNAMENT_QUEUE
 
 pytestmark = pytest.mark.redis
-
-ROLL = b'{"type":"Roll"}'
-
-
-def _tournament(services, redis_url: str, tid: str) -> str:
-    people = [Entrant(name=n) for n in ("ann", "bob", "cy", "di")]
-    spec = service.TournamentSpec(game="race", entrants=people, rounds=1, table_size=2, options={"goal": 6},
-                                  points={2: [6, 1], 1: [6]}, id=tid)  # fmt: skip
-    service.create(services, spec)
-    service.start(services, redis_url, tid)
-    return tid
-
-
-def _play_out(services, worker: FoldWorker, game_ids: list[str]) -> None:
-    deadline = time.monotonic() + 60
-    for game_id in game_ids:
-        while services.store.meta(game_id).status != "finished":
-            assert time.monotonic() < deadline
-            loaded = services.store.load(game_id)
-            services.bus.submit(game_id, loaded.state.turn, ROLL, None)
-            worker.run(until_idle=True)
 
 
 def _position(services, game_id: str) -> tuple[int, str]:
@@ -51,11 +27,10 @@ def test_the_hook_stores_each_outcome_at_its_position_and_the_close_records_them
     redis_url, redis_client
 ) -> None:
     services = services_for(redis_url)
-    tid = _tournament(services, redis_url, "treads")
-    hook = TournamentTrigger(services.redis, redis_client, redis_url, services.bus.partitions, ())
-    worker = FoldWorker(services.redis, services.store, services.bus, block_ms=20, on_applied=hook)
+    tid = race_tournament(services, redis_url, "treads")
+    worker = fold_worker(services, round_hook(services, redis_client, redis_url))
     games = list(service.load(services, tid).rounds[0].games)
-    _play_out(services, worker, games)
+    roll_out(services, worker, games)
     stored = redis_client.hgetall(outcomes_key(tid, 1))
     assert sorted(stored) == sorted(g.encode() for g in games)
     for game_id in games:
@@ -79,10 +54,10 @@ def test_the_hook_stores_each_outcome_at_its_position_and_the_close_records_them
 
 def test_an_outcome_stored_at_the_position_is_taken_and_one_elsewhere_is_not(redis_url, redis_client) -> None:
     services = services_for(redis_url)
-    tid = _tournament(services, redis_url, "tstale")
-    worker = FoldWorker(services.redis, services.store, services.bus, block_ms=20)  # no hook: none stored
+    tid = race_tournament(services, redis_url, "tstale")
+    worker = fold_worker(services)  # no hook: none stored
     games = list(service.load(services, tid).rounds[0].games)
-    _play_out(services, worker, games)
+    roll_out(services, worker, games)
     second_game = services.store.load(games[1])
     outcome = second_game.game.outcome(second_game.state)
     # Both stored outcomes rank seat 1 first on made-up scores: the first at its game's very position (the
@@ -104,23 +79,22 @@ def test_an_outcome_stored_at_the_position_is_taken_and_one_elsewhere_is_not(red
 
 def test_a_close_waits_while_a_game_goes_on(redis_url, redis_client) -> None:
     services = services_for(redis_url)
-    tid = _tournament(services, redis_url, "twait")
-    hook = TournamentTrigger(services.redis, redis_client, redis_url, services.bus.partitions, ())
-    worker = FoldWorker(services.redis, services.store, services.bus, block_ms=20, on_applied=hook)
+    tid = race_tournament(services, redis_url, "twait")
+    worker = fold_worker(services, round_hook(services, redis_client, redis_url))
     games = list(service.load(services, tid).rounds[0].games)
-    _play_out(services, worker, games[:1])
+    roll_out(services, worker, games[:1])
     state = service.reconcile(services, redis_url, tid)
     assert state.rounds[0].results == (None, None) and state.status == "running"
-    _play_out(services, worker, games[1:])
+    roll_out(services, worker, games[1:])
     assert service.reconcile(services, redis_url, tid).status == "finished"
 
 
 def test_a_stored_value_that_does_not_decode_is_passed_over_for_a_load(redis_url, redis_client) -> None:
     services = services_for(redis_url)
-    tid = _tournament(services, redis_url, "tgarbled")
-    worker = FoldWorker(services.redis, services.store, services.bus, block_ms=20)
+    tid = race_tournament(services, redis_url, "tgarbled")
+    worker = fold_worker(services)
     games = list(service.load(services, tid).rounds[0].games)
-    _play_out(services, worker, games)
+    roll_out(services, worker, games)
     redis_client.hset(outcomes_key(tid, 1), mapping={g: b"\xc1 not msgpack" for g in games})
     state = service.reconcile(services, redis_url, tid)
     assert state.status == "finished"

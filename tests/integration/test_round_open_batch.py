@@ -5,13 +5,11 @@ duplicate hook after the close leaves no stored outcomes for ever."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
 
-from domain.tournament import Entrant
 from events import keys
 from events.create_batch import NewGame, create_many, loaded_new
 from events.replica_ack import NotReplicated, ReplicaAck
@@ -21,14 +19,13 @@ from services import tournament_service as service
 from services.bootstrap import require_rq
 from tests.events.store_contract import store_on
 from tests.support.pipeline import services_for
-from workers.fold import FoldWorker
+from tests.support.tournaments import fold_worker, race_tournament, roll_out, round_hook
 from workers.jobs.round_results import OUTCOMES_TTL_MS, outcomes_key
-from workers.jobs.tournament import TournamentTrigger, after_decision, close_and_act, close_round_state
+from workers.jobs.tournament import after_decision, close_and_act, close_round_state
 
 pytestmark = pytest.mark.redis
 
 CREATED_MS = 1_790_000_000_000
-ROLL = b'{"type":"Roll"}'
 
 
 def new_games(prefix: str, count: int) -> list[NewGame]:
@@ -119,31 +116,12 @@ def test_a_batch_larger_than_one_pipeline(redis_url, redis_client, monkeypatch) 
 # --- a round's close run again ----------------------------------------------------------------------------
 
 
-def _tournament(services: Any, redis_url: str, tid: str) -> str:
-    people = [Entrant(name=n) for n in ("ann", "bob", "cy", "di")]
-    spec = service.TournamentSpec(game="race", entrants=people, rounds=2, table_size=2, options={"goal": 6},
-                                  points={2: [6, 1], 1: [6]}, id=tid)  # fmt: skip
-    service.create(services, spec)
-    service.start(services, redis_url, tid)
-    return tid
-
-
-def _play_out(services: Any, worker: FoldWorker, game_ids: Sequence[str]) -> None:
-    deadline = time.monotonic() + 60
-    for game_id in game_ids:
-        while services.store.meta(game_id).status != "finished":
-            assert time.monotonic() < deadline
-            loaded = services.store.load(game_id)
-            services.bus.submit(game_id, loaded.state.turn, ROLL, None)
-            worker.run(until_idle=True)
-
-
 def test_a_close_run_again_creates_nothing_twice(redis_url, redis_client) -> None:
     services = services_for(redis_url)
-    tid = _tournament(services, redis_url, "tagain")
-    hook = TournamentTrigger(services.redis, redis_client, redis_url, services.bus.partitions, ())
-    worker = FoldWorker(services.redis, services.store, services.bus, block_ms=20, on_applied=hook)
-    _play_out(services, worker, list(service.load(services, tid).rounds[0].games))
+    tid = race_tournament(services, redis_url, "tagain", rounds=2)
+    hook = round_hook(services, redis_client, redis_url)
+    worker = fold_worker(services, hook)
+    roll_out(services, worker, list(service.load(services, tid).rounds[0].games))
     tournaments, rq = TournamentStore(services.redis), require_rq(services)
     decided = close_round_state(services.store, tournaments, tid, 1)
     after_decision(services.store, rq, decided, redis_url, services.bus.partitions, ())
@@ -172,11 +150,11 @@ def test_a_close_run_again_creates_nothing_twice(redis_url, redis_client) -> Non
 
 def test_a_duplicate_hook_after_the_close_leaves_outcomes_that_expire(redis_url, redis_client) -> None:
     services = services_for(redis_url)
-    tid = _tournament(services, redis_url, "tlate")
-    hook = TournamentTrigger(services.redis, redis_client, redis_url, services.bus.partitions, ())
-    worker = FoldWorker(services.redis, services.store, services.bus, block_ms=20, on_applied=hook)
+    tid = race_tournament(services, redis_url, "tlate", rounds=2)
+    hook = round_hook(services, redis_client, redis_url)
+    worker = fold_worker(services, hook)
     games = list(service.load(services, tid).rounds[0].games)
-    _play_out(services, worker, games)
+    roll_out(services, worker, games)
     assert 0 < redis_client.pttl(outcomes_key(tid, 1)) <= OUTCOMES_TTL_MS
     service.reconcile(services, redis_url, tid)  # closes round 1: its outcomes are dropped
     assert not redis_client.exists(outcomes_key(tid, 1))
