@@ -27,6 +27,7 @@ from typing import Any
 
 from domain.engine import Bot, Game, Rng, play_out
 from domain.search import search, strong_bot
+from services import move_path
 
 GAMES = ("manila", "eic", "elcapitan")
 CAP = 100_000
@@ -139,8 +140,18 @@ def iterations_per_second(key: str, samples: int = 6, iterations: int = 20) -> f
     return done * iterations / spent if spent else 0.0
 
 
+def rules_form() -> str:
+    """Which form of the rules the playouts ran: compiled by mypyc or the sources (a stale build is passed
+    over, ``services/move_path.py``): it changes a move's time, not the moves (an iteration budget decides
+    the same either way)."""
+    if move_path.interpreted_because is not None:
+        return "interpreted (the build is stale or missing)"
+    return "compiled (mypyc)" if move_path.compiled_form("domain.elcapitan.rules.payday") else "interpreted"
+
+
 def main() -> None:
     env = os.environ.get
+    print(f"rules: {rules_form()}", flush=True)
     games, iterations = int(env("HM_STRONG_GAMES", "20")), int(env("HM_STRONG_ITERATIONS", "40"))
     seconds = float(env("HM_STRONG_SECONDS", "0")) or None
     only = [k for k in env("HM_STRONG_GAMES_ONLY", "").split(",") if k]
