@@ -1,17 +1,18 @@
-"""The fold worker: inbox partitions -> decide -> atomic append -> acknowledge.
+"""The fold worker: inbox partitions -> referee -> atomic append -> acknowledge.
 
-Each step decides a batch read from the partitions this worker holds (while Redis still runs the appends
+Each step rules on a batch read from the partitions this worker holds (while Redis still runs the appends
 of the batch before); sends the next read (``workers/reader.py``, on a connection of its own, and first:
 Redis would answer a read sent after the appends only once it had run most of them); sends the batch's
 appends at once, behind the batch in flight, on another connection of their own (``events/transport/pipelined.py``), so
 Redis goes from one batch to the next without waiting for the worker; then lands the batch before: reads
 its replies, acknowledges, counts.
 
-Deciding is optimistic: each command is decided on the cached state with the commands before it folded
-in, also those still in flight, and its append carries the sequence and chain hash it was decided on. An
+Ruling is optimistic: each command is ruled on (``workers/referee.py``) on the cached state with the
+commands before it folded in, also those still in flight, and its append carries the sequence and chain
+hash it was ruled on. An
 append refused for a stale sequence or hash (another worker moved the game on) drops the cached state.
 The batch sent behind it then comes back refused for that game too (the position it expects was never
-reached); both batches are landed, and the refused commands decided again, in their order, on fresh loads,
+reached); both batches are landed, and the refused commands ruled on again, in their order, on fresh loads,
 before anything new is read.
 """
 
@@ -42,11 +43,11 @@ from events.store import (
 )
 from events.transport.pipelined_cluster import appender_for
 from workers.cache import StateCache
-from workers.decide import Decider, Decision
 from workers.leases import PartitionLeases
 from workers.metrics import WorkerMetrics
 from workers.outage import refuses_writes
 from workers.reader import InboxReader
+from workers.referee import Referee, Ruling
 from workers.timeout_guard import TimeoutRefused
 
 log = structlog.get_logger("fold")
@@ -54,17 +55,17 @@ log = structlog.get_logger("fold")
 GC_WHEN_IDLE_S = 60.0
 GC_UNDER_LOAD_S = 600.0
 MAX_ATTEMPTS = 5
-"""How many times ``_retry`` decides and sends a refused command before it is left pending."""
+"""How many times ``_retry`` rules on and sends a refused command before it is left pending."""
 
 AppliedHook = Callable[[str, LoadedGame], None]
 """Called after a command was applied: ``(game_id, the game as it is now)`` (bots, notifications)."""
 
 
 class Flight(msgspec.Struct, kw_only=True):
-    """A decided batch: one append script call per game, sent or about to be."""
+    """A batch ruled on: one append script call per game, sent or about to be."""
 
     entries: Sequence[InboxEntry]
-    by_game: dict[str, list[Decision]]
+    by_game: dict[str, list[Ruling]]
     poison: list[tuple[InboxEntry, str]]
     dropped: list[InboxEntry]
     """Clock timeouts the log does not justify (``workers/timeout_guard.py``): acknowledged, not recorded."""
@@ -98,7 +99,7 @@ class FoldWorker:
         self.bus = bus
         self.worker_id = worker_id or f"fold-{uuid.uuid4().hex[:10]}"
         self.cache = StateCache()
-        self.decider = Decider(store, self.cache)
+        self.referee = Referee(store, self.cache)
         self.leases = PartitionLeases(client, self.worker_id, bus.partitions)
         self.metrics = WorkerMetrics()
         self.reader = InboxReader(
@@ -150,11 +151,11 @@ class FoldWorker:
         return processed
 
     def _step(self, entries: list[InboxEntry]) -> int:
-        """Decide ``entries`` and send their appends behind the batch in flight, send the next read, then
+        """Rule on ``entries`` and send their appends behind the batch in flight, send the next read, then
         land the batch in flight; the new batch is in flight for the next step. Returns how many commands
         were settled."""
         flight, self._in_flight = self._in_flight, None
-        batch = self._decide_batch(entries) if entries else None
+        batch = self._rule_batch(entries) if entries else None
         if flight is not None or batch is not None:
             self.reader.read_ahead()  # before the appends: Redis would answer it only after most of them
         if batch is not None:
@@ -166,8 +167,8 @@ class FoldWorker:
         retry = self._land(flight)
         if not retry:
             return flight.size
-        # Refused appends: the batch behind them holds decisions made on top of them, which come back
-        # refused too. Land it as well, then decide every refused command again, in order.
+        # Refused appends: the batch behind them holds rulings made on top of them, which come back
+        # refused too. Land it as well, then rule on every refused command again, in order.
         return flight.size - len(retry) + self._settle_in_flight(retry)
 
     def _heartbeat(self) -> None:
@@ -201,7 +202,7 @@ class FoldWorker:
     # --- one batch --------------------------------------------------------------------------------------
 
     def process(self, entries: Sequence[InboxEntry]) -> int:
-        """Decide, append and acknowledge a batch, waiting for it; refused appends are tried again."""
+        """Rule on, append and acknowledge a batch, waiting for it; refused appends are tried again."""
         processed = self._settle_in_flight() + self._retry(list(entries))
         self.reader.flush()
         return processed
@@ -214,7 +215,7 @@ class FoldWorker:
         return settled
 
     def _settle_in_flight(self, refused: list[InboxEntry] | None = None) -> int:
-        """Land the batch in flight, then decide again, in order, the entries ``refused`` before it (if any)
+        """Land the batch in flight, then rule again, in order, the entries ``refused`` before it (if any)
         and those it had refused, so that nothing is in flight. Returns how many commands were settled."""
         flight, self._in_flight = self._in_flight, None
         if flight is None:
@@ -223,12 +224,12 @@ class FoldWorker:
         return flight.size - len(again) + self._retry((refused or []) + again)
 
     def _retry(self, entries: list[InboxEntry]) -> int:
-        """Decide, send and land ``entries`` until all are settled (or the attempts run out)."""
+        """Rule on, send and land ``entries`` until all are settled (or the attempts run out)."""
         todo = entries
         for _ in range(MAX_ATTEMPTS):
             if not todo:
                 break
-            flight = self._decide_batch(todo)
+            flight = self._rule_batch(todo)
             self.appender.send_packed(flight.appends, len(flight.by_game))
             todo = self._land(flight)
             self.reader.flush()
@@ -248,14 +249,14 @@ class FoldWorker:
             self._collected_at = time.monotonic()
             log.debug("cycles_collected", found=found)
 
-    def _decide_batch(self, entries: Sequence[InboxEntry]) -> Flight:
-        """Decide every entry, each game's commands on top of the one before (optimistically)."""
+    def _rule_batch(self, entries: Sequence[InboxEntry]) -> Flight:
+        """Rule on every entry, each game's commands on top of the one before (optimistically)."""
         flight = Flight(entries=entries, by_game={}, poison=[], dropped=[])
         ts = now_ms()
         for entry in entries:
             self._keep_leases()
             try:
-                decision = self.decider.decide(entry, ts)
+                ruling = self.referee.rule(entry, ts)
             except TimeoutRefused as exc:  # a claimer's race, routine: logged, never a dead letter
                 log.info("timeout_dropped", entry_id=entry.entry_id.decode(), reason=str(exc))
                 flight.dropped.append(entry)
@@ -263,49 +264,52 @@ class FoldWorker:
             except PoisonMessage as exc:
                 flight.poison.append((entry, str(exc)))
                 continue
-            flight.by_game.setdefault(decision.message.game_id, []).append(decision)
-        # Packed now, while Redis is still busy with the batch before: sending it is then one write.
+            flight.by_game.setdefault(ruling.message.game_id, []).append(ruling)
+        # Packed now, while Redis is still busy with the batch before: sending it is then one write. The
+        # calls are made here, a list, not a generator the appender would run: the link calls nothing above it.
         flight.appends = self.appender.pack_appends(
-            (append_keys(game_id), append_args([d.item for d in decisions]))
-            for game_id, decisions in flight.by_game.items()
+            [
+                (append_keys(game_id), append_args([d.item for d in rulings]))
+                for game_id, rulings in flight.by_game.items()
+            ]
         )
         return flight
 
     def _land(self, flight: Flight) -> list[InboxEntry]:
-        """Read a flight's replies and settle each command; returns the entries to decide again."""
+        """Read a flight's replies and settle each command; returns the entries to rule on again."""
         replies = self.appender.receive(len(flight.by_game))
         retry: list[InboxEntry] = []
-        applied: list[Decision] = []
+        applied: list[Ruling] = []
         done: dict[int, list[bytes]] = {}
         poison = flight.poison
         refusal: Exception | None = None
-        for decisions, reply in zip(flight.by_game.values(), replies, strict=True):
+        for rulings, reply in zip(flight.by_game.values(), replies, strict=True):
             if isinstance(reply, Exception):
-                self.cache.drop(decisions[0].message.game_id)
-                retry += (d.entry for d in decisions)
+                self.cache.drop(rulings[0].message.game_id)
+                retry += (d.entry for d in rulings)
                 if refuses_writes(reply):  # every append would be refused: raised below, once landed
                     refusal = reply
                 else:
-                    log.error("append_failed", game_id=decisions[0].message.game_id, error=str(reply))
+                    log.error("append_failed", game_id=rulings[0].message.game_id, error=str(reply))
                 continue
-            for decision, result in zip(decisions, reply, strict=True):
+            for ruling, result in zip(rulings, reply, strict=True):
                 if result[0] == b"ok":  # the common case, without building an AppendResult
-                    applied.append(decision)
-                    done.setdefault(decision.entry.partition, []).append(decision.entry.entry_id)
-                    self._maybe_snapshot(decision)
+                    applied.append(ruling)
+                    done.setdefault(ruling.entry.partition, []).append(ruling.entry.entry_id)
+                    self._maybe_snapshot(ruling)
                     continue
-                # Refused: a duplicate is acknowledged, a stale decision decided again, a lost game
+                # Refused: a duplicate is acknowledged, a stale ruling ruled on again, a lost game
                 # dead-lettered; the cached state is dropped in every case.
-                game_id = decision.message.game_id
+                game_id = ruling.message.game_id
                 self.cache.drop(game_id)
                 status = parse_append_reply(result).status
                 if status == "dup":
-                    done.setdefault(decision.entry.partition, []).append(decision.entry.entry_id)
+                    done.setdefault(ruling.entry.partition, []).append(ruling.entry.entry_id)
                     self._duplicates.add(game_id)
                 elif status in ("conflict", "skipped"):
-                    retry.append(decision.entry)
+                    retry.append(ruling.entry)
                 else:
-                    poison.append((decision.entry, f"unknown game {game_id}"))
+                    poison.append((ruling.entry, f"unknown game {game_id}"))
         for entry in flight.dropped:
             done.setdefault(entry.partition, []).append(entry.entry_id)
         for partition, entry_ids in done.items():
@@ -316,32 +320,32 @@ class FoldWorker:
         self.metrics.count(applied=[(d.record, d.message.submitted_ms) for d in applied], dead=len(poison))
         self.reader.untrimmed.update(done)
         self.reader.untrimmed.update(entry.partition for entry, _ in poison)
-        for decision in applied:
+        for ruling in applied:
             self._keep_leases()  # the hooks enqueue jobs, a round trip or more each
-            self._after_applied(decision)
+            self._after_applied(ruling)
         self._after_duplicates()
         if refusal is not None:
-            # Redis takes no writes (out of memory, a failed save): deciding again at once would be refused
+            # Redis takes no writes (out of memory, a failed save): ruling again at once would be refused
             # again. The worker stops; its runner waits and starts again (``workers/outage.py``), and the
             # commands still pending are claimed then.
             raise refusal
         return retry
 
-    def _after_applied(self, decision: Decision) -> None:
-        game_id = decision.message.game_id
+    def _after_applied(self, ruling: Ruling) -> None:
+        game_id = ruling.message.game_id
         if self._log_each:
             log.debug(
                 "command_folded",
                 game_id=game_id,
-                command_id=decision.record.command_id,
-                status=decision.record.status,
-                seq=decision.after.seq,
-                latency_ms=now_ms() - decision.message.submitted_ms,
+                command_id=ruling.record.command_id,
+                status=ruling.record.status,
+                seq=ruling.after.seq,
+                latency_ms=now_ms() - ruling.message.submitted_ms,
             )
-        if decision.finished:
+        if ruling.finished:
             self.store.mark_finished(game_id)
-        if self.on_applied is not None and decision.record.status == "applied":
-            self.on_applied(game_id, decision.after)
+        if self.on_applied is not None and ruling.record.status == "applied":
+            self.on_applied(game_id, ruling.after)
 
     def _after_duplicates(self) -> None:
         """A command sent twice may be the trace of a turn whose follow-up was lost (a bot job that sent
@@ -355,12 +359,10 @@ class FoldWorker:
             except UnknownGame:
                 continue
 
-    def _maybe_snapshot(self, decision: Decision) -> None:
+    def _maybe_snapshot(self, ruling: Ruling) -> None:
         every = self.store.snapshot_every
-        before, after = decision.before.seq, decision.after.seq
+        before, after = ruling.before.seq, ruling.after.seq
         if after // every > before // every:
             self.store.save_snapshot(
-                self.reader.writes, decision.message.game_id, after, decision.after.hash, decision.after.state
+                self.reader.writes, ruling.message.game_id, after, ruling.after.hash, ruling.after.state
             )
-
-    # --- deciding one command ---------------------------------------------------------------------------

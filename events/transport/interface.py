@@ -3,8 +3,8 @@
 ``pipelined.py``) with its Cluster form; ``tests/transport/`` runs one contract over all of them.
 
 - **Submit a command** (``Link.submit``): the results check of the command's id and the ``XADD`` onto its
-  game's inbox partition, their two replies handed to a ``ReplySink`` (the result of an id used before, or
-  ``None``, then the stream entry's id).
+  game's inbox partition; ``submit`` returns the future of their two replies (the result of an id used
+  before, or ``None``, then the stream entry's id): the link calls nothing of its caller.
 - **Read feeds** (``Link.each``/``Link.calls``): the feeds' ``XREAD``s and any other call of the gateway,
   replies in the order of the calls. The hub's one blocking read of every feed on a standalone Redis is the
   fast link's own (``Multiplexed.send_packed`` with ``CLIENT UNBLOCK`` by ``client_id``).
@@ -14,11 +14,11 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from events.errors import EventsError
-from events.transport.multiplexed import ReplySink
 from events.transport.resp import Call
 
 TRANSPORTS = ("fast", "plain")
@@ -52,9 +52,11 @@ class Link(Protocol):
     async def each(self, calls: Sequence[Call]) -> list[Any]:
         """Every call's reply, or its error (``ResponseError``) in its place."""
 
-    def submit(self, game_id: str, partitions: int, field: bytes, message: bytes, sink: ReplySink) -> None:
-        """Submit a command (``resp.submit_calls``); its two replies go to ``sink`` (an error reply as an
-        ``Exception``), or ``sink.fail`` if the connection was lost."""
+    def submit(
+        self, game_id: str, partitions: int, field: bytes, message: bytes
+    ) -> asyncio.Future[list[Any]]:
+        """Submit a command (``resp.submit_calls``); returns the future of its two replies in order (an error
+        reply as an ``Exception`` in its place), or of the ``ConnectionError`` that lost them."""
 
     async def close(self) -> None:
         """Drop the connections; calls still waiting fail."""

@@ -10,8 +10,8 @@ its ``data_received``, not a reader task woken a turn later (each turn a move wa
 a millisecond under load). A blocking call (``XREAD BLOCK``) would hold up every call behind it, so the
 feeds' reader has a ``Multiplexed`` of its own.
 
-A caller that needs no future (a socket's move: three futures and their callbacks a move, a turn later)
-gives a ``ReplySink`` instead, called with each reply as it is parsed.
+A submit (a socket's move) is one future for its two replies (``Gathered``), not one a reply: the link
+calls nothing of its caller, which awaits the future or is called back by the event loop.
 
 After a lost connection every waiting call fails with ``ConnectionError`` and the next call reconnects.
 """
@@ -24,7 +24,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import hiredis
-import structlog
 from mypy_extensions import mypyc_attr
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
@@ -32,20 +31,26 @@ from redis.exceptions import ResponseError
 from events.connection import async_client
 from events.transport.resp import Call, pack_calls, packed_submit, submit_calls
 
-log = structlog.get_logger("transport")
 
+class Gathered:
+    """Several replies of one ``send_gathered``, collected as they are parsed into one future's list."""
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # subclassed by tests, and compiled
-class ReplySink:
-    """Takes the replies of calls sent with ``send_to`` or ``submit``, in order, as they are parsed."""
+    __slots__ = ("future", "left", "replies")
 
-    def reply(self, value: Any) -> None:
-        """One reply (an error reply is an ``Exception``: ``hiredis.ReplyError`` or ``ResponseError``)."""
-        raise NotImplementedError
+    def __init__(self, future: asyncio.Future[list[Any]], count: int) -> None:
+        self.future = future
+        self.left = count
+        self.replies: list[Any] = []
+
+    def take(self, reply: Any) -> None:
+        self.replies.append(reply)
+        self.left -= 1
+        if self.left == 0 and not self.future.done():
+            self.future.set_result(self.replies)
 
     def fail(self, error: Exception) -> None:
-        """The connection was lost before this reply came (called once per reply still awaited)."""
-        raise NotImplementedError
+        if not self.future.done():
+            self.future.set_exception(error)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # subclassed by the other links
@@ -69,10 +74,12 @@ class Calls:
                 raise reply
         return replies
 
-    def submit(self, game_id: str, partitions: int, field: bytes, message: bytes, sink: ReplySink) -> None:
+    def submit(
+        self, game_id: str, partitions: int, field: bytes, message: bytes
+    ) -> asyncio.Future[list[Any]]:
         """Submit a command (``resp.submit_calls``): a task sends the two calls (on a Cluster, each to its own
-        master) and hands their replies, or its failure, to ``sink``."""
-        tell_sink(self.each(submit_calls(game_id, partitions, field, message)), sink)
+        master); it is the future of their replies."""
+        return held_task(self.each(submit_calls(game_id, partitions, field, message)))
 
 
 class Multiplexed(Calls):
@@ -84,7 +91,7 @@ class Multiplexed(Calls):
         """Redis's id of the current connection (for ``CLIENT UNBLOCK``)."""
         self._transport: asyncio.Transport | None = None
         self._connection: Any = None
-        self._waiting: deque[asyncio.Future[Any] | ReplySink] = deque()
+        self._waiting: deque[asyncio.Future[Any] | Gathered] = deque()
         self._outgoing: list[bytes] = []
         self._flush_due = False
         self._connecting = asyncio.Lock()
@@ -121,25 +128,29 @@ class Multiplexed(Calls):
         self._queue(transport, data, at_once)
         return futures
 
-    def send_to(self, calls: Sequence[Call], sink: ReplySink) -> None:
-        """``send`` whose replies go to ``sink`` as they are parsed, in this turn of the loop. Only while
-        connected."""
-        self.send_packed_to(pack_calls(calls), len(calls), sink)
+    def send_gathered(self, calls: Sequence[Call]) -> asyncio.Future[list[Any]]:
+        """``send`` with one future for all the calls' replies, in order (an error reply in its place as its
+        ``hiredis.ReplyError``). Only while connected."""
+        return self.send_packed_gathered(pack_calls(calls), len(calls))
 
-    def send_packed_to(self, data: bytes, replies: int, sink: ReplySink) -> None:
-        """``send_to`` for commands already in RESP (``data``), which ``replies`` replies answer."""
+    def send_packed_gathered(self, data: bytes, replies: int) -> asyncio.Future[list[Any]]:
+        """``send_gathered`` for commands already in RESP (``data``), which ``replies`` replies answer."""
         transport = self._ready()
-        self._waiting.extend([sink] * replies)
+        gathered = Gathered(asyncio.get_running_loop().create_future(), replies)
+        self._waiting.extend([gathered] * replies)
         self._queue(transport, data, at_once=False)
+        return gathered.future
 
-    def submit(self, game_id: str, partitions: int, field: bytes, message: bytes, sink: ReplySink) -> None:
+    def submit(
+        self, game_id: str, partitions: int, field: bytes, message: bytes
+    ) -> asyncio.Future[list[Any]]:
         """Submit a command: the results check of ``field`` and the ``XADD`` of ``message`` onto the game's
-        inbox partition (``resp.submit_calls``), their two replies to ``sink``. Connected, they join this
-        turn's write and the sink is called as they are parsed; else a task connects first."""
+        inbox partition (``resp.submit_calls``); returns the future of their two replies.
+        Connected, they join this turn's write and the future is done as the second is parsed; else a task
+        connects first."""
         if self._transport is not None:
-            self.send_packed_to(packed_submit(game_id, partitions, field, message), 2, sink)
-        else:
-            tell_sink(self.raw_calls(submit_calls(game_id, partitions, field, message)), sink)
+            return self.send_packed_gathered(packed_submit(game_id, partitions, field, message), 2)
+        return held_task(self.raw_calls(submit_calls(game_id, partitions, field, message)))
 
     def _ready(self) -> asyncio.Transport:
         if self._transport is None:
@@ -189,11 +200,8 @@ class Multiplexed(Calls):
 
     def _settle(self, reply: Any) -> None:
         waiter = self._waiting.popleft()
-        if isinstance(waiter, ReplySink):
-            try:
-                waiter.reply(reply)
-            except Exception:  # the sink's own fault: the link and the calls behind it are fine
-                log.exception("reply_sink_failed")
+        if isinstance(waiter, Gathered):
+            waiter.take(reply)
         elif not waiter.done():
             waiter.set_result(reply)
 
@@ -210,7 +218,7 @@ class Multiplexed(Calls):
         self._outgoing.clear()
         waiting, self._waiting = self._waiting, deque()
         for waiter in waiting:
-            if isinstance(waiter, ReplySink):
+            if isinstance(waiter, Gathered):
                 waiter.fail(error)
             elif not waiter.done():
                 waiter.set_exception(error)
@@ -243,22 +251,13 @@ class _Replies(asyncio.Protocol):
         self.link._lost(self.transport, RedisConnectionError(str(exc or "Redis closed the connection")))
 
 
-def tell_sink(replies: Any, sink: ReplySink) -> None:
-    """Run ``replies`` (a coroutine of a list of replies) as a task and hand its replies, or its failure,
-    to ``sink``: the ``submit`` of a link that cannot call the sink as replies are parsed."""
-
-    def told(task: asyncio.Future[list[Any]]) -> None:
-        failed = RedisConnectionError("the submit was cancelled") if task.cancelled() else task.exception()
-        if failed is not None:
-            sink.fail(failed if isinstance(failed, Exception) else RedisConnectionError(str(failed)))
-            return
-        for reply in task.result():
-            sink.reply(reply)
-
-    task = asyncio.ensure_future(replies)
-    _telling.add(task)  # held until done: the loop keeps only weak references to tasks
-    task.add_done_callback(_telling.discard)
-    task.add_done_callback(told)
+def held_task(replies: Any) -> asyncio.Future[list[Any]]:
+    """Run ``replies`` (a coroutine of a list of replies) as a task, held until done (the loop keeps only
+    weak references to tasks): the ``submit`` of a link that cannot gather replies as they are parsed."""
+    task: asyncio.Future[list[Any]] = asyncio.ensure_future(replies)
+    _held.add(task)
+    task.add_done_callback(_held.discard)
+    return task
 
 
-_telling: set[asyncio.Future[list[Any]]] = set()
+_held: set[asyncio.Future[list[Any]]] = set()

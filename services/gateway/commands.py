@@ -86,7 +86,7 @@ def submit(
     request that will not wait for it).
 
     While the game is live the results check and the ``XADD`` travel in one round trip (``interface.Link.submit``:
-    on the fast link its replies are taken as they are parsed, in the turn they arrive): should the id turn
+    on the fast link one future for both replies, done as the second is parsed): should the id turn
     out to be used, the fold worker acknowledges the second copy without applying it. Once it is over, only
     an id used before has an answer (its result).
     """
@@ -100,9 +100,10 @@ def submit(
         task.add_done_callback(_looked_up.discard)
         return pending
     message = gateway.services.bus.message(feed.game_id, seat, command, command_id)
-    gateway.link.submit(
-        feed.game_id, gateway.services.bus.partitions, field.encode(), codec.encode_inbox(message), pending
+    replies = gateway.link.submit(
+        feed.game_id, gateway.services.bus.partitions, field.encode(), codec.encode_inbox(message)
     )
+    replies.add_done_callback(pending.replied)  # called by the loop: the link calls nothing of the gateway
     gateway.stats.submitted += 1
     gateway.hub.reader.expect_news(feed.game_id)  # on a Cluster, feeds are polled: look for the result soon
     return pending

@@ -6,6 +6,7 @@ same stream entry, read back with ``XRANGE`` from a real Redis, and the fold wor
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 import redis
@@ -17,7 +18,7 @@ from events.transport.interface import Link
 from events.transport.multiplexed import Multiplexed
 from events.transport.plain import PlainLink
 from events.transport.resp import INBOX_FIELD, inbox_append
-from tests.transport.contract import Kept
+from tests.transport.contract import submitted
 
 pytestmark = pytest.mark.redis
 
@@ -25,17 +26,15 @@ PARTITIONS = 4
 GAME = "inbox-one-body"
 
 
-async def _submit(link: Link, field: bytes, message: bytes, connect_first: bool) -> Kept:
+async def _submit(link: Link, field: bytes, message: bytes, connect_first: bool) -> list[Any]:
     if connect_first and isinstance(link, Multiplexed):
         await link.connect()  # connected, the fast link sends ``packed_submit``'s bytes
-    sink = Kept()
-    link.submit(GAME, PARTITIONS, field, message, sink)
     try:
-        await asyncio.wait_for(sink.done.wait(), 30)
+        replies = await submitted(link, GAME, field, message, PARTITIONS)
     finally:
         await link.close()
-    assert sink.failures == [] and sink.replies[0] is None
-    return sink
+    assert replies[0] is None
+    return replies
 
 
 def test_every_way_onto_the_inbox_writes_the_same_entry(redis_url: str, redis_client: redis.Redis) -> None:
@@ -47,18 +46,18 @@ def test_every_way_onto_the_inbox_writes_the_same_entry(redis_url: str, redis_cl
 
     bus.submit_many([message])  # redis-py's pipeline
 
-    async def links() -> list[Kept]:
+    async def links() -> list[list[Any]]:
         return [
             await _submit(PlainLink(aioredis.Redis.from_url(redis_url)), field, encoded, False),
             await _submit(Multiplexed(redis_url), field, encoded, False),  # not connected: submit_calls
             await _submit(Multiplexed(redis_url), field, encoded, True),  # connected: packed_submit
         ]
 
-    sinks = asyncio.run(links())
+    submits = asyncio.run(links())
     stream = inbox_append(keys.partition_for(GAME, PARTITIONS), b"")[1]
     entries = redis_client.xrange(stream) or []
     assert len(entries) == 4
     assert [fields for _, fields in entries] == [{INBOX_FIELD: encoded}] * 4
-    assert [entry_id for entry_id, _ in entries[1:]] == [sink.replies[1] for sink in sinks]
+    assert [entry_id for entry_id, _ in entries[1:]] == [replies[1] for replies in submits]
     read = bus.read("w", [keys.partition_for(GAME, PARTITIONS)], 10, None)
     assert [codec.decode_inbox(entry.raw) for entry in read] == [message] * 4

@@ -1,7 +1,7 @@
 """One command from its frame (or request) to its result: ``PendingCommand``.
 
 A seat's command, from a socket or over HTTP, is submitted (``commands.submit``: the results check and the
-inbox ``XADD`` in one round trip, their two replies given to this object as the link's ``ReplySink``) and
+inbox ``XADD`` in one round trip, the future of their two replies handed to ``replied`` by the event loop) and
 settled by the feed that reads its result (``GameFeed.settle``: this object is the feed's listener for it).
 Its outcome is its result (applied or rejected: read by the feed, or recorded for an id used before) or a
 refusal (Redis out of reach, the game over). On a socket it sends that outcome as a ``result`` frame on its
@@ -17,11 +17,11 @@ from typing import Any
 
 import msgspec
 import structlog
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 
 from events import codec
 from events.envelope import CommandRecord
-from events.transport.multiplexed import ReplySink
 from services.gateway.feeds.fanout import GameFeed
 from services.gateway.feeds.viewer import Viewer
 from services.gateway.wire.errors import ApiError
@@ -32,7 +32,7 @@ log = structlog.get_logger("ws")
 _encoder = msgspec.json.Encoder()
 
 
-class PendingCommand(ReplySink):
+class PendingCommand:
     """A command submitted and not yet answered; ``viewer``: the socket it came from (None over HTTP)."""
 
     def __init__(self, feed: GameFeed, field: str, command_id: str, viewer: Viewer | None = None) -> None:
@@ -41,8 +41,6 @@ class PendingCommand(ReplySink):
         """Its ``keys.result_field``: the seat's own id, under which its result is recorded."""
         self.command_id = command_id
         self.viewer = viewer
-        self.replies = 0
-        self.existing: Any = None
         self.queued = False
         """On the inbox: its result comes with its events."""
         self.record: CommandRecord | None = None
@@ -67,18 +65,23 @@ class PendingCommand(ReplySink):
         self.refusal = self.refusal or ApiError(409, "superseded", "sent again")
         self.stop_listening()
 
-    # --- the submit's two replies (``ReplySink``): the results check, then the ``XADD`` ------------------
+    # --- the submit's two replies: the results check, then the ``XADD`` ------------------------------------
 
-    def reply(self, value: Any) -> None:
-        self.replies += 1
-        if self.replies == 1:
-            self.existing = value
+    def replied(self, replies: asyncio.Future[list[Any]]) -> None:
+        """The link's future of the submit's replies is done (called by the event loop)."""
+        if replies.cancelled():
+            self.fail(RedisConnectionError("the submit was cancelled"))
             return
-        error = next((r for r in (self.existing, value) if isinstance(r, Exception)), None)
+        lost = replies.exception()
+        if lost is not None:
+            self.fail(lost if isinstance(lost, Exception) else RedisConnectionError(str(lost)))
+            return
+        existing, added = replies.result()
+        error = next((r for r in (existing, added) if isinstance(r, Exception)), None)
         if error is not None:
             self.fail(error if isinstance(error, ResponseError) else ResponseError(str(error)))
-        elif self.existing is not None:
-            self.settle(codec.decode_record(self.existing))  # an id used before: its first result
+        elif existing is not None:
+            self.settle(codec.decode_record(existing))  # an id used before: its first result
         else:
             self.queued = True
             self._woken()
