@@ -54,10 +54,10 @@ COMPILED = (
     "services.gateway.sockets.ws_commands",
     "services.gateway.wire.framing",
     "workers.cache",
-    "workers.decide",
     "workers.fold",
     "workers.metrics",
     "workers.reader",
+    "workers.referee",
     "domain.eic.board",
     *(
         f"domain.{game}.{module}"

@@ -10,8 +10,8 @@ import pytest
 from events import codec, keys
 from events.envelope import CommandRecord
 from tests.support.pipeline import new_race, services_for
-from workers.decide import MAX_COMMAND_BYTES, MAX_REFUSAL_TEXT
 from workers.fold import FoldWorker
+from workers.referee import MAX_COMMAND_BYTES, MAX_REFUSAL_TEXT
 
 pytestmark = pytest.mark.redis
 

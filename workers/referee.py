@@ -1,4 +1,6 @@
-"""Deciding one inbox entry: the game's rules on the cached state, sealed into envelopes and a record.
+"""The fold worker's referee: it rules on one inbox entry, asking the game's rules (``decide_at``, the engine's
+one ``decide``) on the cached state, and seals the ruling into envelopes and a result record: applied, or
+refused with the rules' reason.
 
 Pure apart from the cache it reads and fills, and the log a clock's timeout is checked against
 (``workers/timeout_guard.py``): the fold worker sends what comes out.
@@ -25,12 +27,12 @@ from workers.timeout_guard import TimeoutGuard, TimeoutRefused
 log = structlog.get_logger("fold")
 
 _POSITIONED = re.compile(r"(?:bot|timeout)-([0-9]{1,18})-")
-"""A bot's move and a clock's timeout carry in their ids the position they were decided at
+"""A bot's move and a clock's timeout carry in their ids the position they were made at
 (``workers/jobs/bots.py``, ``workers/jobs/clock.py``)."""
 
 
-def decided_at(message: InboxMessage) -> int | None:
-    """The sequence number a server-made command (a bot's move, a clock's timeout) was decided at; ``None``
+def made_at(message: InboxMessage) -> int | None:
+    """The sequence number a server-made command (a bot's move, a clock's timeout) was made at; ``None``
     for a player's, whose ids are their own."""
     if message.origin not in ("bot", "clock"):
         return None
@@ -38,8 +40,8 @@ def decided_at(message: InboxMessage) -> int | None:
     return int(found.group(1)) if found else None
 
 
-class Decision(msgspec.Struct, kw_only=True):
-    """What deciding one inbox entry produced, waiting for its append's reply."""
+class Ruling(msgspec.Struct, kw_only=True):
+    """The referee's ruling on one inbox entry, waiting for its append's reply."""
 
     entry: InboxEntry
     message: InboxMessage
@@ -50,14 +52,14 @@ class Decision(msgspec.Struct, kw_only=True):
     finished: bool
 
 
-class Decider:
-    """Decides inbox entries on the cached states of their games (loading a game the cache lacks)."""
+class Referee:
+    """Rules on inbox entries on the cached states of their games (loading a game the cache lacks)."""
 
     def __init__(self, store: EventStore, cache: StateCache) -> None:
         self.store = store
         self.cache = cache
         self.guard = TimeoutGuard(store)
-        """Whether the log justifies a clock's timeout at the position it is decided at (issue 42)."""
+        """Whether the log justifies a clock's timeout at the position it is ruled on at (issue 42)."""
 
     def _load(self, game_id: str) -> LoadedGame:
         loaded = self.cache.get(game_id)
@@ -69,8 +71,8 @@ class Decider:
             self.cache.put(game_id, loaded)
         return loaded
 
-    def decide(self, entry: InboxEntry, ts: int) -> Decision:
-        """Decide one entry at time ``ts``; the cache then holds the game as it will be once appended.
+    def rule(self, entry: InboxEntry, ts: int) -> Ruling:
+        """Rule on one entry at time ``ts``; the cache then holds the game as it will be once appended.
 
         Raises ``PoisonMessage`` for what no rule can judge (undecodable, unknown game, a crashing rule).
         """
@@ -79,14 +81,14 @@ class Decider:
         except (msgspec.DecodeError, msgspec.ValidationError) as exc:
             raise PoisonMessage(f"undecodable inbox message: {exc}") from exc
         before = self._load(message.game_id)
-        at = decided_at(message)
+        at = made_at(message)
         if at is not None and at > before.seq:
             self.cache.drop(message.game_id)  # the store's own position, in case the cache was behind it
             before = self._load(message.game_id)
             if at > before.seq:
-                # Decided on events the store no longer has (Redis lost its last seconds after the bot read
+                # Made on events the store no longer has (Redis lost its last seconds after the bot read
                 # them): recorded, its id would be taken when the game reaches that position again.
-                raise PoisonMessage(f"{message.origin} move decided at seq {at}; the game is at {before.seq}")
+                raise PoisonMessage(f"{message.origin} move made at seq {at}; the game is at {before.seq}")
         refused = self.guard.refusal(message, before, ts) if message.origin == "clock" else None
         if refused is not None:  # a claimer's race: dropped, never recorded (the same timeout may come due)
             raise TimeoutRefused(refused)
@@ -127,7 +129,7 @@ class Decider:
             encoded_record=codec.encode_record(record),
             encoded_envelopes=[codec.encode_envelope(e) for e in envelopes],
         )
-        return Decision(
+        return Ruling(
             entry=entry, message=message, record=record, item=item, before=before, after=after,
             finished=finished,
         )  # fmt: skip
@@ -156,19 +158,19 @@ class Decider:
 
     def _rejected(
         self, entry: InboxEntry, message: InboxMessage, loaded: LoadedGame, ts: int, code: str, text: str
-    ) -> Decision:
+    ) -> Ruling:
         record = _record(message, loaded, "rejected", ts, code=code, message=text[:MAX_REFUSAL_TEXT])
         if len(record.command) > MAX_COMMAND_BYTES:  # only a command.invalid one: verify decides it not again
             record = msgspec.structs.replace(record, command=record.command[:MAX_COMMAND_BYTES])
         item = AppendItem(record=record, envelopes=(), at_hash=loaded.hash)
-        return Decision(
+        return Ruling(
             entry=entry, message=message, record=record, item=item, before=loaded, after=loaded,
             finished=False,
         )  # fmt: skip
 
 
 MAX_COMMAND_BYTES = 1024
-"""The longest command decided: the longest legal one of any game is 124 bytes (El Capitán). A longer one
+"""The longest command ruled on: the longest legal one of any game is 124 bytes (El Capitán). A longer one
 is refused unread, and a refusal keeps at most this much of it, so refused commands cannot fill Redis (their
 records also expire: ``events/lua/append.lua``)."""
 MAX_REFUSAL_TEXT = 500
@@ -179,15 +181,15 @@ _FINISHED = {"status": "finished"}
 
 
 def _record(
-    inbox: InboxMessage, decided_on: LoadedGame, status: CommandStatus, ts: int, **fields: Any
+    inbox: InboxMessage, ruled_on: LoadedGame, status: CommandStatus, ts: int, **fields: Any
 ) -> CommandRecord:
-    """The result record of a command decided on ``decided_on``'s state at ``ts``."""
+    """The result record of a command ruled on at ``ruled_on``'s state, at time ``ts``."""
     return CommandRecord(
         command_id=inbox.command_id,
         seat=inbox.seat,
         command=inbox.command,
         status=status,
-        at_seq=decided_on.seq,
+        at_seq=ruled_on.seq,
         ts_ms=ts,
         submitted_ms=inbox.submitted_ms,
         origin=inbox.origin,
