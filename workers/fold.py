@@ -265,10 +265,13 @@ class FoldWorker:
                 flight.poison.append((entry, str(exc)))
                 continue
             flight.by_game.setdefault(ruling.message.game_id, []).append(ruling)
-        # Packed now, while Redis is still busy with the batch before: sending it is then one write.
+        # Packed now, while Redis is still busy with the batch before: sending it is then one write. The
+        # calls are made here, a list, not a generator the appender would run: the link calls nothing above it.
         flight.appends = self.appender.pack_appends(
-            (append_keys(game_id), append_args([d.item for d in rulings]))
-            for game_id, rulings in flight.by_game.items()
+            [
+                (append_keys(game_id), append_args([d.item for d in rulings]))
+                for game_id, rulings in flight.by_game.items()
+            ]
         )
         return flight
 
