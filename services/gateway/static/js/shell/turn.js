@@ -5,12 +5,13 @@ import { api, bearer } from "../net.js";
 import { Decision } from "./decide.js";
 import { S, boardPrompt, context, gameId, notice } from "./page.js";
 import { sendCommand } from "./socket.js";
+import { standIn } from "./stand-in.js";
 import { render } from "./view.js";
 
-/** Whether the viewer's seat is to act in the live game. */
+/** Whether the viewer is to act in the live game: their seat is, and no stand-in bot holds it. */
 function mine() {
   const live = S.live;
-  return S.viewer !== null && live.status === "live" && live.to_act.includes(S.viewer);
+  return S.viewer !== null && live.status === "live" && live.to_act.includes(S.viewer) && !standIn();
 }
 
 export function announceTurn() {

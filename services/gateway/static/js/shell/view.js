@@ -7,6 +7,7 @@ import { keepFocus, noteFocus } from "./keep-focus.js";
 import { changedPlaces, focusedKey, listenForKeys, markLastMove, nameThePlaces, offerToKeyboard, restoreFocus, signature, zoomForTouch } from "./places.js";
 import { finalTable, playersPanel } from "./players.js";
 import { renderReplay } from "./replay.js";
+import { standIn } from "./stand-in.js";
 import { $, S, boardPrompt, context, shown } from "./page.js";
 
 const NARROW = "(max-width: 700px)";
@@ -95,6 +96,8 @@ function turnLine(state, replaying) {
   const acting = state.to_act.map((s) => S.people.who(s));
   const joined = acting.flatMap((node, i) => (i ? [", ", node] : [node]));
   const prompt = boardPrompt(state.view);
+  const held = !replaying && standIn();
+  if (held && state.to_act.includes(S.viewer)) return el("span", { class: "stand-in", id: "stand-in-turn" }, t(held === "resigned" ? "game.stand_in_resigned" : "game.stand_in_turn"));
   if (!replaying && S.viewer !== null && state.to_act.includes(S.viewer)) return el("span", { class: "yours" }, prompt ? t("game.your_turn_prompt", { prompt }) : t("game.your_turn"));
   const who = acting.length ? joined : [t("people.nobody")];
   return el("span", {}, tNodes(acting.length === 1 ? "game.acts_one" : "game.acts_many", { who: el("span", {}, who) }), prompt ? ` (${prompt})` : "");
@@ -105,7 +108,8 @@ function highlight(replaying) {
   const box = $("decide");
   const decision = S.decision;
   if (replaying || !decision) {
-    box.replaceChildren(S.viewer !== null && S.live.status === "live" && !replaying ? el("p", { class: "waiting" }, t("game.waiting")) : "");
+    const waiting = S.viewer !== null && S.live.status === "live" && !replaying && !standIn(); // else the turn line says who plays
+    box.replaceChildren(waiting ? el("p", { class: "waiting" }, t("game.waiting")) : "");
     return;
   }
   const targets = decision.targets();
