@@ -38,6 +38,7 @@ class SeatClocks(msgspec.Struct, kw_only=True):
     per-move increment is paid for (``Clock.increment_ms``)."""
     """Seats that made a move of their own (a command not the clock's): the others never came."""
     last_ts_ms: int = 0
+    """When the seats to act began thinking: the time of the last event read, a vote's events aside."""
     last_command_id: str = ""
     """The command of the last event read (a command's first event is the one that charges its seat)."""
     seq: int = 0
@@ -54,7 +55,9 @@ def seat_clocks(envelopes: Iterable[Envelope], clocks: SeatClocks | None = None)
     for envelope in envelopes:
         if envelope.type in SEAT_EVENT_TYPES:  # who plays the seat, not a move: nothing charged or counted
             _seat_event(clocks, envelope)
-            previous, clocks.last_ts_ms, clocks.seq = envelope.command_id, envelope.ts_ms, envelope.seq
+            previous, clocks.seq = envelope.command_id, envelope.seq
+            if envelope.type not in VOTE_EVENT_TYPES:  # a vote cast while a seat thinks leaves its clock be
+                clocks.last_ts_ms = envelope.ts_ms
             continue
         first_of_command = envelope.command_id != previous
         previous = envelope.command_id
@@ -88,6 +91,10 @@ SEAT_EVENT_TYPES = frozenset(
      "EndVoteClosed", "GameEndedByVote"}
 )  # fmt: skip
 """``domain/seat_control.SEAT_EVENTS`` by their tags (a test checks they agree): read by type alone."""
+VOTE_EVENT_TYPES = frozenset({"EndVoteOpened", "EndVoteCast", "EndVoteClosed", "GameEndedByVote"})
+"""The vote to end's events: the seats to act go on thinking through it, so their time runs on from the
+event before the vote's (``last_ts_ms`` does not move): a vote never restarts a clock, nor takes the time
+before it off the seat's bill."""
 
 
 def _seat_event(clocks: SeatClocks, envelope: Envelope) -> None:

@@ -140,10 +140,9 @@ def overdue(envelopes: list[Envelope], commands: list[CommandLine], clock: Clock
         if parsed is None or not 1 <= parsed[0] < record.first_seq <= len(envelopes):
             continue  # reported by check_timeouts
         seq, seat, _ = parsed
-        elapsed = envelopes[record.first_seq - 1].ts_ms - envelopes[seq - 1].ts_ms
-        if elapsed < 0 or (
-            clock is not None and not clock.out_of_time(seat_clocks(envelopes[:seq]), seat, elapsed)
-        ):
+        before = seat_clocks(envelopes[:seq])  # the seat thought from its last event, a vote's aside
+        elapsed = envelopes[record.first_seq - 1].ts_ms - (before.last_ts_ms or envelopes[seq - 1].ts_ms)
+        if elapsed < 0 or (clock is not None and not clock.out_of_time(before, seat, elapsed)):
             found.append((record.first_seq, f"timeout {record.command_id!r}: seat {seat} had been to act "
                           f"{elapsed} ms, within its clock ({_limits(clock)})"))  # fmt: skip
     return found

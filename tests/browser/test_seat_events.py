@@ -6,6 +6,10 @@ a control on the page, every step an event of the game's log (``domain/seat_cont
   players' panel shows his seat as a bot's.
 - At a table opened with "the others vote to end it", Bob's time runs out: Ann's page asks her to end the game
   or play on; she ends it, both pages show the final table with Bob last, and the ratings count it his loss.
+- While the stand-in holds Bob's seat on his turn (handed over, or after he resigned), his page does not say
+  "Your turn" nor offer his moves: it says the stand-in is playing; taken back, the turn is his again.
+- Ann votes to play on: the vote's events do not restart the clock of the seat to act (hers): it counts on
+  from her turn's start, as the server's clock does (``events/clocks.VOTE_EVENT_TYPES``).
 - The final table shows a tie's shared place on each of its rows.
 
 The clock's part after Bob's timeout (``TimeOutSeat``) is sent as its hook sends it behind an applied timeout
@@ -15,9 +19,11 @@ clock hooks wired as ``workers/runner.py`` wires them, headless Chromium."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 import redis
 
@@ -25,6 +31,7 @@ from events import codec
 from events.clocks import seat_clocks
 from events.command_ids import timeout_command_id
 from tests.browser.people import join_from_lobby, person, scrolls_sideways
+from tests.browser.play import Clicks, take_one_step
 from tests.browser.rating_scene import TRUSTING
 from tests.gateway.harness import ServerThread, running_stack
 from tests.players.test_rated_tables import ratings_of
@@ -104,6 +111,50 @@ def test_a_seat_handed_to_the_bot_is_taken_back_and_a_resignation_is_in_the_log(
     bob.context.close()
 
 
+def plays_until_to_act(page: Any, base: str, game_id: str, seat: int) -> None:
+    """The page's player clicks their decisions (no stand-in moves here: no worker runs its jobs) until
+    ``seat`` is to act."""
+    rng, clicks = random.Random(7), Clicks()
+    while seat not in httpx.get(f"{base}/api/games/{game_id}").json()["to_act"]:
+        assert clicks.board + clicks.controls < 40, f"seat {seat} never came to act"
+        if not take_one_step(page, rng, clicks):
+            page.wait_for_timeout(50)
+
+
+def stand_in_says(bob: Any, text: str) -> None:
+    """Bob's turn line says the stand-in plays his turn; no "Your turn", no move of his on offer."""
+    bob.locator("#stand-in-turn", has_text=text).wait_for(timeout=WAIT_MS)
+    assert bob.locator("#turn .yours").count() == 0
+    assert bob.locator("#board .target.legal, #decide button.choice").count() == 0
+    assert not bob.title().startswith("●")  # the tab does not say it is his turn either
+
+
+@pytest.mark.parametrize("width", [390, 1360])
+def test_the_stand_in_playing_bobs_turn_is_not_his_turn(
+    browser: Any, stack: ServerThread, redis_url: str, width: int
+) -> None:
+    ann, bob = person(browser, stack.base, "Ann", width), person(browser, stack.base, "Bob", width)
+    game_id = open_and_join(ann, bob, "bot")
+    plays_until_to_act(ann, stack.base, game_id, 1)
+    bob.locator("#turn .yours").wait_for(timeout=WAIT_MS)
+    bobs_time_runs_out(redis_url, game_id, "bot")
+    stand_in_says(bob, "A stand-in bot is playing your turn")
+    back = bob.locator("#take-seat-back")  # offered beside it, in the action bar
+    back.wait_for(timeout=WAIT_MS)
+    back.click()
+    bob.locator("#turn .yours").wait_for(timeout=WAIT_MS)  # his own turn again, his moves offered
+    bob.locator("#board .target.legal, #decide button.choice").first.wait_for(
+        state="attached", timeout=WAIT_MS
+    )
+    bob.locator("#resign").click()
+    bob.locator("#resign-yes").click()
+    stand_in_says(bob, "You resigned: a stand-in bot is playing your turn")
+    assert bob.locator("#take-seat-back").count() == 0  # a resignation is final
+    assert not scrolls_sideways(bob) and not bob.errors, bob.errors
+    ann.context.close()
+    bob.context.close()
+
+
 @pytest.mark.parametrize("width", [390, 1360])
 def test_the_others_vote_to_end_the_game_and_the_absent_player_is_last(
     browser: Any, stack: ServerThread, redis_url: str, width: int
@@ -128,6 +179,30 @@ def test_the_others_vote_to_end_the_game_and_the_absent_player_is_last(
         assert not scrolls_sideways(page) and not page.errors, page.errors
     changes = {r["account"].lower(): r for r in ratings_of(stack.base, game_id)["changes"]}
     assert changes["bob"]["abandoned"] and changes["bob"]["place"] > changes["ann"]["place"], changes
+    ann.context.close()
+    bob.context.close()
+
+
+def test_a_vote_does_not_restart_the_clock_of_the_seat_to_act(
+    browser: Any, stack: ServerThread, redis_url: str
+) -> None:
+    ann, bob = person(browser, stack.base, "Ann", 390), person(browser, stack.base, "Bob", 390)
+    game_id = open_and_join(ann, bob, "vote")
+    plays_until_to_act(bob, stack.base, game_id, 0)  # the first player is drawn: Bob's moves first, if his
+    bobs_time_runs_out(redis_url, game_id, "vote")
+    ann.locator("#vote-on").wait_for(timeout=WAIT_MS)
+    before = int(ann.locator("#my-clock").get_attribute("data-left-ms") or 0)
+    ann.locator("#vote-on").click()
+    log_says(ann, "No majority to end: the game goes on")
+    ann.locator("#end-vote").wait_for(state="detached", timeout=WAIT_MS)  # the clock's answer after the vote
+    after = int(ann.locator("#my-clock").get_attribute("data-left-ms") or 0)
+    assert 0 < after < before, (before, after)  # counting on, not from the vote's frame again
+    times = {e.type: e.ts_ms for e in services_for(redis_url).store.read(game_id)}
+    assert (
+        list(times)[-2:] == ["EndVoteCast", "EndVoteClosed"] and times["EndVoteCast"] > times["EndVoteOpened"]
+    )
+    clock = httpx.get(f"{stack.base}/api/games/{game_id}/clock").json()
+    assert clock["last_move_ms"] == times["EndVoteOpened"]  # her turn's start: the hand-over, not the vote
     ann.context.close()
     bob.context.close()
 

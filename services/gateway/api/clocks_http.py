@@ -85,6 +85,8 @@ class GameClock(msgspec.Struct, frozen=True, kw_only=True):
     running: bool
     to_act: list[int]
     last_move_ms: int | None
+    """When the seats to act began thinking: the last event's time, a vote's events aside (a vote cast while
+    a seat thinks does not restart its clock: ``events/clocks.VOTE_EVENT_TYPES``)."""
     now_ms: int
     seats: list[SeatClock]
     vote: EndVote | None = None
@@ -151,7 +153,7 @@ async def game_clock(request: Request) -> Response:
     seats = [_seat(limits, used, s, s in resigned) for s in range(feed.meta.header.seats)]
     # A viewer who sees the game late must not be shown a clock running on a move it cannot see yet.
     running = not feed.finished and seq == feed.seq
-    shown = _clock(feed, limits, seq, running=running, seats=seats)
+    shown = _clock(feed, limits, seq, running=running, seats=seats, thinking_since=used.last_ts_ms)
     return json_response(msgspec.structs.replace(shown, vote=open_vote(feed.state_at(seq))))
 
 
@@ -190,8 +192,17 @@ def _seat(limits: ClockLimits, used: SeatClocks, seat: int, resigned: bool) -> S
     )
 
 
-def _clock(feed: GameFeed, limits: ClockLimits, seq: int, running: bool, seats: list[SeatClock]) -> GameClock:
-    last = feed.entries[seq - 1].envelope.ts_ms if seq >= 1 else None
+def _clock(
+    feed: GameFeed,
+    limits: ClockLimits,
+    seq: int,
+    running: bool,
+    seats: list[SeatClock],
+    thinking_since: int | None = None,
+) -> GameClock:
+    """``thinking_since``: when the seats to act began (``SeatClocks.last_ts_ms``: a vote's events do not
+    restart a clock); else the time of event ``seq``."""
+    last = thinking_since or (feed.entries[seq - 1].envelope.ts_ms if seq >= 1 else None)
     return GameClock(
         game_id=feed.game_id,
         seq=seq,
