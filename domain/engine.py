@@ -229,7 +229,8 @@ class Game(Generic[S, C, E, V]):
     setup_under: Callable[[int, Options, bytes, int], list[E]] | None = None
     """``setup`` under an older rules version (its last argument); ``None`` while there is only one."""
     rules_of: Callable[[S], int] | None = None
-    """The rules version a game was started under, read from its state; ``None``: always ``rules``."""
+    """The rules version a game was started under, read from its state (the three games keep it in a field:
+    ``operator.attrgetter("rules")``, no function of theirs on every decision); ``None``: always ``rules``."""
     decide_folded: Callable[[S, Seat, C, Rng], tuple[list[E], S]] | None = None
     """``decide`` with the state its events lead to, for a game whose ``decide`` folds them anyway (to find
     who acts next); ``None``: :meth:`play` folds them after ``decide``."""

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from domain.eic import data
 from domain.eic import events as ev
 from domain.eic.commands import EicCommand
 from domain.eic.events import EicEvent
 from domain.eic.evolve import evolve
-from domain.eic.rules import decide, decide_and_fold, legal_commands, outcome, rules_of, setup, to_act
+from domain.eic.rules import decide, decide_and_fold, legal_commands, outcome, setup, to_act
 from domain.eic.state import RULES, State
 from domain.eic.views import View, redact, view
 from domain.engine import Command, Game
@@ -47,7 +49,7 @@ GAME: Game[State, Command, EicEvent, View] = Game(
     option_examples=({}, {"pledging": True}),
     rules=RULES,
     setup_under=setup,
-    rules_of=rules_of,
+    rules_of=attrgetter("rules"),  # the version its first event names, kept in the state
     decide_folded=decide_and_fold,
 )
 TAKE_BACK = TakeBackRules(since=3, reveals=REVEALS, sometimes={ev.ShipSent: _neutral_sent})

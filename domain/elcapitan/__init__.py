@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from domain.elcapitan import data
 from domain.elcapitan import events as ev
 from domain.elcapitan.commands import ElCapitanCommand
 from domain.elcapitan.events import ElCapitanEvent
 from domain.elcapitan.evolve import evolve
-from domain.elcapitan.rules import decide, decide_and_fold, legal_commands, outcome, rules_of, setup, to_act
+from domain.elcapitan.rules import decide, decide_and_fold, legal_commands, outcome, setup, to_act
 from domain.elcapitan.state import RULES, State
 from domain.elcapitan.views import View, redact, view
 from domain.engine import Game
@@ -45,7 +47,7 @@ GAME: Game[State, ElCapitanCommand, ElCapitanEvent, View] = Game(
     ),
     rules=RULES,
     setup_under=setup,
-    rules_of=rules_of,
+    rules_of=attrgetter("rules"),  # the version its first event names, kept in the state
     decide_folded=decide_and_fold,
 )
 TAKE_BACK = TakeBackRules(since=5, reveals=REVEALS)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from domain.engine import Game
 from domain.manila import data
 from domain.manila import events as ev
@@ -10,7 +12,7 @@ from domain.manila.events import ManilaEvent
 from domain.manila.evolve import evolve
 from domain.manila.rules import decide, decide_and_fold, legal_commands, outcome, to_act
 from domain.manila.state import RULES, State
-from domain.manila.versions import rules_of, setup, setup_under
+from domain.manila.versions import setup, setup_under
 from domain.manila.views import View, redact, view
 from domain.take_back import TakeBackRules
 
@@ -38,7 +40,7 @@ GAME: Game[State, ManilaCommand, ManilaEvent, View] = Game(
     decide_folded=decide_and_fold,
     rules=RULES,
     setup_under=setup_under,
-    rules_of=rules_of,
+    rules_of=attrgetter("rules"),  # the version its first event names, kept in the state
 )
 TAKE_BACK = TakeBackRules(since=2, reveals=REVEALS)
 """How this game's moves are taken back (``domain/take_back.py``; ``domain.GAMES`` holds the game so)."""

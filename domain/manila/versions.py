@@ -14,7 +14,7 @@ from msgspec.structs import replace
 from domain.manila import events as ev
 from domain.manila.rules import setup as setup_v1
 from domain.manila.rules.common import refuse
-from domain.manila.state import RULES, State
+from domain.manila.state import RULES
 
 
 def setup_under(seats: int, options: Mapping[str, Any], seed: bytes, rules: int) -> list[ev.ManilaEvent]:
@@ -30,8 +30,3 @@ def setup_under(seats: int, options: Mapping[str, Any], seed: bytes, rules: int)
 def setup(seats: int, options: Mapping[str, Any], seed: bytes) -> list[ev.ManilaEvent]:
     """A new game's opening events, under today's rules."""
     return setup_under(seats, options, seed, RULES)
-
-
-def rules_of(state: State) -> int:
-    """The rules version ``state``'s game is decided under."""
-    return state.rules

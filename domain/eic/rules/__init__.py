@@ -109,11 +109,6 @@ def to_act(state: State) -> frozenset[int]:
     return frozenset() if state.phase == "over" or state.actor < 0 else frozenset({state.actor})
 
 
-def rules_of(state: State) -> int:
-    """The rules version ``state``'s game is decided under."""
-    return state.rules
-
-
 def outcome(state: State) -> Outcome | None:
     """The final ranking once the last epoch is scored."""
     if state.phase != "over":
@@ -123,4 +118,4 @@ def outcome(state: State) -> Outcome | None:
     )
 
 
-__all__ = ["decide", "decide_and_fold", "legal_commands", "outcome", "rules_of", "setup", "to_act"]
+__all__ = ["decide", "decide_and_fold", "legal_commands", "outcome", "setup", "to_act"]

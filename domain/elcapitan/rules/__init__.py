@@ -200,11 +200,6 @@ def to_act(state: State) -> frozenset[Seat]:
     return frozenset()
 
 
-def rules_of(state: State) -> int:
-    """The rules version ``state``'s game is decided under."""
-    return state.rules
-
-
 def outcome(state: State) -> Outcome | None:
     """The final ranking by money, once the third payday is over."""
     return state.result
