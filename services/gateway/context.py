@@ -41,7 +41,7 @@ class HttpStats:
         self.client_disconnects = 0
         self.ws_stalled = 0
         self.ws_messages: dict[str, int] = {"fast": 0, "queued": 0}
-        """Client messages taken as they arrived (``socket_reader.py``) or through the socket's task."""
+        """Client messages taken as they arrived (``sockets/protocol.TextReader``) or through the socket's task."""
         self.unavailable = 0
 
     def count(self, method: str, route: str, status: int) -> None:

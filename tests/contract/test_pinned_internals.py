@@ -32,7 +32,7 @@ from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
-from services.gateway.sockets.socket_reader import at_frame_boundary
+from services.gateway.sockets.protocol import at_frame_boundary
 
 ROOT = Path(__file__).resolve().parents[2]
 HANDSHAKE = (
@@ -93,7 +93,7 @@ def test_uvicorns_websocket_protocol_has_what_the_socket_protocol_uses() -> None
 
 
 def test_websockets_parser_is_read_as_the_text_reader_expects() -> None:
-    """``socket_reader.at_frame_boundary`` reads the connection's state, its reader's buffer and its parser
+    """``protocol.at_frame_boundary`` reads the connection's state, its reader's buffer and its parser
     generator, which waits in ``StreamReader.at_eof`` between frames."""
     conn = ServerProtocol()
     conn.receive_data(HANDSHAKE)

@@ -15,7 +15,7 @@ from websockets.sync.client import connect
 
 from events import keys
 from services.gateway.access.limits import FrameBudget
-from services.gateway.sockets.socket_reader import FrameCounter
+from services.gateway.sockets.protocol import FrameCounter
 from tests.gateway.client import create
 from tests.gateway.harness import ServerThread
 from tests.gateway.test_socket_reader import client_frame

@@ -1,4 +1,4 @@
-"""The gateway's fast path for a client's text frames (``socket_reader.py``): the frames it takes itself, the
+"""The gateway's fast path for a client's text frames (``sockets/protocol.py``'s ``TextReader``): the frames it takes itself, the
 ones it leaves to websockets' parser, and a real socket fed frames the way a browser never would."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from websockets.frames import Frame, Opcode
 from websockets.http11 import Request
 from websockets.server import ServerProtocol
 
-from services.gateway.sockets.socket_reader import OTHER, TEXT, WHOLE, TextReader, next_frame
+from services.gateway.sockets.protocol import OTHER, TEXT, WHOLE, TextReader, next_frame
 from services.gateway.wire.close_codes import CLOSE_TOO_BIG, MAX_WS_MESSAGE
 from tests.gateway.client import create
 from tests.gateway.harness import ServerThread

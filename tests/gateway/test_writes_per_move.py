@@ -11,7 +11,7 @@ import pytest
 from starlette.websockets import WebSocket
 from websockets.sync.client import connect
 
-from services.gateway.feeds.writes import DirectWriter
+from services.gateway.feeds.viewer import DirectWriter
 from services.gateway.sockets import protocol, ws
 from tests.gateway.client import create
 from tests.gateway.harness import ServerThread

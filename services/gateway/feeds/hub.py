@@ -23,7 +23,7 @@ from services.gateway.feeds.feed_check import FeedChecks
 from services.gateway.feeds.feed_load import load_feed
 from services.gateway.feeds.feed_reads import READ_COUNT, by_key, entry_fields, event_fields
 from services.gateway.feeds.polling import PolledReader
-from services.gateway.feeds.writes import flush_direct_writes
+from services.gateway.feeds.viewer import flush_direct_writes
 
 log = structlog.get_logger("fanout")
 

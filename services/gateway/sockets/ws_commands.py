@@ -1,7 +1,7 @@
 """What a game socket's client sends: pings, answered with ``pong``, and a seat's commands, answered with
 ``result`` frames (the same checks, codes and idempotency as over HTTP, ``commands.py``).
 
-Where the server allows, text frames are taken as they arrive (``socket_reader.py``); otherwise, and for
+Where the server allows, text frames are taken as they arrive (``protocol.TextReader``); otherwise, and for
 every frame that way leaves, from the socket task's queue. A frame too large, too deep or unknown ends the
 socket with its close code.
 """
@@ -42,7 +42,7 @@ async def receive_loop(
     """Answer pings, take commands; close on an oversized or unknown frame, or when the client goes.
 
     Where the server allows, text frames are taken as they arrive, not from this task's queue
-    (``socket_reader.py``); those this way refuses come here, to close the socket. Every frame is charged
+    (``protocol.TextReader``); those this way refuses come here, to close the socket. Every frame is charged
     to the socket's ``FrameBudget``: by the socket's protocol where it is ours (from the handshake on,
     ``ws.game_socket``), else here.
     ``client``: the socket's address and seat token's digest, charged against their rate limits as over
