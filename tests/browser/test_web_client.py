@@ -146,5 +146,25 @@ def test_the_pages_fit_a_phone_and_a_wall_screen(
             assert fit["board"] <= fit["panelWidth"], (kind, fit)
             if kind != "elcapitan":
                 assert fit["smallest"] >= SMALLEST_TYPE_PX, (kind, fit)
+            assert header_rows(page) <= 2, (kind, header_rows(page))
     finally:
         context.close()
+
+
+HEADER_ROWS = """() => {
+  const shown = [...document.querySelectorAll('header > *')].filter((n) => n.getClientRects().length);
+  const rows = [];  // each item's vertical span; an item that overlaps a row's span is in that row
+  for (const node of shown) {
+    const box = node.getBoundingClientRect();
+    const row = rows.find((r) => box.top < r.bottom && box.bottom > r.top);
+    if (row) (row.top = Math.min(row.top, box.top)), (row.bottom = Math.max(row.bottom, box.bottom));
+    else rows.push({top: box.top, bottom: box.bottom});
+  }
+  return rows.length;
+}"""
+
+
+def header_rows(page: Any) -> int:
+    """The rows the page's header takes: a phone's is two at most (the game, its state, the controls)."""
+    rows: int = page.evaluate(HEADER_ROWS)
+    return rows

@@ -2,10 +2,29 @@
 // (off unless the player turns it on; kept in localStorage), a browser notification while the tab is
 // hidden (permission asked once, by a button, never on page load) and a polite live region that a
 // screen reader reads out.
-import { el } from "../dom.js";
+import { el, svg } from "../dom.js";
 import { t } from "../i18n.js";
 
 const SOUND_KEY = "hm-sound";
+// On a phone the header's buttons show these icons and keep their words for screen readers (style.css):
+// the header then takes two rows, not three. A speaker with waves (on) or a cross (off), and a bell.
+const SPEAKER = "M3 9v6h4l5 4V5L7 9H3z";
+const ICONS = {
+  on: [SPEAKER, "M15 8.5a5 5 0 0 1 0 7M17.5 6a8.5 8.5 0 0 1 0 12"],
+  off: [SPEAKER, "M15.5 9.5l5 5M20.5 9.5l-5 5"],
+  bell: ["M12 21.5a2 2 0 0 0 2-2h-4a2 2 0 0 0 2 2zM18 16v-5a6 6 0 0 0-4.5-5.8V4.5a1.5 1.5 0 0 0-3 0v.7A6 6 0 0 0 6 11v5l-2 2v1h16v-1z"],
+};
+
+/** A header button's face: its icon (drawn on a phone only) and its words. */
+function face(icon, words) {
+  const [body, ...strokes] = ICONS[icon];
+  return [
+    svg("svg", { class: "icon", viewBox: "0 0 24 24", width: 22, height: 22, "aria-hidden": "true", focusable: "false" },
+      svg("path", { d: body, fill: "currentColor" }),
+      ...strokes.map((d) => svg("path", { d, fill: "none", stroke: "currentColor", "stroke-width": 2, "stroke-linecap": "round" }))),
+    el("span", { class: "words" }, words),
+  ];
+}
 
 export class Announcer {
   /** `title`: the game's name ("Manila"); `region`: the aria-live element; `controls`: where the
@@ -17,14 +36,14 @@ export class Announcer {
     this.audio = null;
     this.sound = localStorage.getItem(SOUND_KEY) === "on";
     this.soundButton = el("button", { id: "sound", class: "small-button", onclick: () => this.toggleSound() });
-    this.notifyButton = el("button", { id: "notify", class: "small-button", onclick: () => this.askNotifications() }, t("announce.notify"));
+    this.notifyButton = el("button", { id: "notify", class: "small-button", onclick: () => this.askNotifications() }, face("bell", t("announce.notify")));
     if (controls) controls.replaceChildren(this.soundButton, this.notifyButton);
     this.showButtons();
     this.setTitle();
   }
 
   showButtons() {
-    this.soundButton.textContent = t(this.sound ? "announce.sound_on" : "announce.sound_off");
+    this.soundButton.replaceChildren(...face(this.sound ? "on" : "off", t(this.sound ? "announce.sound_on" : "announce.sound_off")));
     this.soundButton.setAttribute("aria-pressed", String(this.sound));
     this.soundButton.title = t("announce.sound_title");
     this.notifyButton.title = t("announce.notify_title");

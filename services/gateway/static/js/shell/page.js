@@ -35,6 +35,7 @@ export function notice(text, kind) {
 
 export function setConn(text) {
   $("conn").textContent = text;
+  $("conn").title = text; // on a phone a long line is cut short in the header (style.css)
 }
 
 /** What is shown: the live state, or the replayed one. */
