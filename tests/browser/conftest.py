@@ -48,6 +48,20 @@ def live_stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThre
 
 
 @pytest.fixture
+def table_stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
+    """Gateway and fold worker with the rating and clock hooks wired as ``workers/runner.py`` wires them
+    (``tests/players/test_resign.Hooks``), bots moving at once, an address's limits trusting (the tests of
+    a table's clock and its seats)."""
+    from tests.browser.rating_scene import TRUSTING  # here: rating_scene imports this module (CHROMIUM)
+    from tests.players.test_resign import Hooks
+
+    with running_stack(
+        redis_url, bot_delay_s=0.0, limits=TRUSTING, on_applied=lambda _: Hooks(redis_url)
+    ) as server:
+        yield server
+
+
+@pytest.fixture
 def api(live_stack: ServerThread) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=live_stack.base, timeout=30) as client:
         yield client

@@ -19,37 +19,27 @@ clock hooks wired as ``workers/runner.py`` wires them, headless Chromium."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-import redis
 
 from events import codec
 from events.clocks import seat_clocks
 from events.command_ids import timeout_command_id
 from tests.browser.people import join_from_lobby, person, scrolls_sideways
 from tests.browser.play import Clicks, take_one_step
-from tests.browser.rating_scene import TRUSTING
-from tests.gateway.harness import ServerThread, running_stack
+from tests.gateway.harness import ServerThread
 from tests.players.test_rated_tables import ratings_of
-from tests.players.test_resign import Hooks
 from tests.support.pipeline import services_for
 from workers.jobs.clock import seat_after_timeout
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 
 WAIT_MS = 20_000  # generous: a loaded 2-core machine
-
-
-@pytest.fixture
-def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
-    with running_stack(
-        redis_url, bot_delay_s=0.0, limits=TRUSTING, on_applied=lambda _: Hooks(redis_url)
-    ) as server:
-        yield server
 
 
 def open_and_join(ann: Any, bob: Any, on_timeout: str) -> str:
@@ -77,38 +67,58 @@ def log_says(page: Any, text: str) -> None:
     page.locator("#log .line", has_text=text).first.wait_for(timeout=WAIT_MS)
 
 
-@pytest.mark.parametrize("width", [390, 1360])
-def test_a_seat_handed_to_the_bot_is_taken_back_and_a_resignation_is_in_the_log(
-    browser: Any, stack: ServerThread, redis_url: str, width: int
-) -> None:
-    ann, bob = person(browser, stack.base, "Ann", width), person(browser, stack.base, "Bob", width)
-    game_id = open_and_join(ann, bob, "bot")
-    bobs_time_runs_out(redis_url, game_id, "bot")
-    back = bob.locator("#take-seat-back")
-    back.wait_for(timeout=WAIT_MS)
-    assert "a bot plays your seat" in bob.locator("#seat-bot").inner_text()
-    box = back.bounding_box()
-    assert box is not None and box["height"] >= 44 and box["width"] >= 44  # a finger's target
-    for page in (ann, bob):
-        log_says(page, "Bob's time ran out: a bot plays the seat")
-    back.click()
-    bob.locator("#seat-said", has_text="You play your seat again").wait_for(timeout=WAIT_MS)
-    for page in (ann, bob):
-        log_says(page, "Bob took their seat back from the bot")
-    bob.locator("#take-seat-back").wait_for(state="detached", timeout=WAIT_MS)
+@contextlib.contextmanager
+def ann_and_bob_at_a_table(
+    browser: Any, base: str, width: int, on_timeout: str
+) -> Iterator[tuple[Any, Any, str]]:
+    """Ann opens an East India Companies table for two on the rapid clock (``on_timeout``: what becomes of a
+    seat whose time runs out), Bob joins it from the lobby; their pages and the game's id. Both pages are
+    closed after."""
+    ann, bob = person(browser, base, "Ann", width), person(browser, base, "Bob", width)
+    try:
+        yield ann, bob, open_and_join(ann, bob, on_timeout)
+    finally:
+        ann.context.close()
+        bob.context.close()
 
+
+def bob_resigns(bob: Any) -> None:
     bob.locator("#resign").click()
     bob.locator("#resign-yes").click()
-    bob.locator("#resign-said", has_text="You resigned").wait_for(timeout=WAIT_MS)
-    for page in (ann, bob):
-        log_says(page, "Bob resigned: a bot plays the seat to the end")
-    ann.locator("li.player[data-seat='1'] .presence[data-presence='bot']").wait_for(timeout=WAIT_MS)
-    kinds = [e.type for e in services_for(redis_url).store.read(game_id)]
-    assert [k for k in kinds if k.startswith("Seat")] == ["SeatHandedToBot", "SeatTakenBack", "SeatResigned"]
-    for page in (ann, bob):
-        assert not scrolls_sideways(page) and not page.errors, page.errors
-    ann.context.close()
-    bob.context.close()
+
+
+@pytest.mark.parametrize("width", [390, 1360])
+def test_a_seat_handed_to_the_bot_is_taken_back_and_a_resignation_is_in_the_log(
+    browser: Any, table_stack: ServerThread, redis_url: str, width: int
+) -> None:
+    with ann_and_bob_at_a_table(browser, table_stack.base, width, "bot") as (ann, bob, game_id):
+        bobs_time_runs_out(redis_url, game_id, "bot")
+        back = bob.locator("#take-seat-back")
+        back.wait_for(timeout=WAIT_MS)
+        assert "a bot plays your seat" in bob.locator("#seat-bot").inner_text()
+        box = back.bounding_box()
+        assert box is not None and box["height"] >= 44 and box["width"] >= 44  # a finger's target
+        for page in (ann, bob):
+            log_says(page, "Bob's time ran out: a bot plays the seat")
+        back.click()
+        bob.locator("#seat-said", has_text="You play your seat again").wait_for(timeout=WAIT_MS)
+        for page in (ann, bob):
+            log_says(page, "Bob took their seat back from the bot")
+        bob.locator("#take-seat-back").wait_for(state="detached", timeout=WAIT_MS)
+
+        bob_resigns(bob)
+        bob.locator("#resign-said", has_text="You resigned").wait_for(timeout=WAIT_MS)
+        for page in (ann, bob):
+            log_says(page, "Bob resigned: a bot plays the seat to the end")
+        ann.locator("li.player[data-seat='1'] .presence[data-presence='bot']").wait_for(timeout=WAIT_MS)
+        kinds = [e.type for e in services_for(redis_url).store.read(game_id)]
+        assert [k for k in kinds if k.startswith("Seat")] == [
+            "SeatHandedToBot",
+            "SeatTakenBack",
+            "SeatResigned",
+        ]
+        for page in (ann, bob):
+            assert not scrolls_sideways(page) and not page.errors, page.errors
 
 
 def plays_until_to_act(page: Any, base: str, game_id: str, seat: int) -> None:
@@ -131,85 +141,82 @@ def stand_in_says(bob: Any, text: str) -> None:
 
 @pytest.mark.parametrize("width", [390, 1360])
 def test_the_stand_in_playing_bobs_turn_is_not_his_turn(
-    browser: Any, stack: ServerThread, redis_url: str, width: int
+    browser: Any, table_stack: ServerThread, redis_url: str, width: int
 ) -> None:
-    ann, bob = person(browser, stack.base, "Ann", width), person(browser, stack.base, "Bob", width)
-    game_id = open_and_join(ann, bob, "bot")
-    plays_until_to_act(ann, stack.base, game_id, 1)
-    bob.locator("#turn .yours").wait_for(timeout=WAIT_MS)
-    bobs_time_runs_out(redis_url, game_id, "bot")
-    stand_in_says(bob, "A stand-in bot is playing your turn")
-    back = bob.locator("#take-seat-back")  # offered beside it, in the action bar
-    back.wait_for(timeout=WAIT_MS)
-    back.click()
-    bob.locator("#turn .yours").wait_for(timeout=WAIT_MS)  # his own turn again, his moves offered
-    bob.locator("#board .target.legal, #decide button.choice").first.wait_for(
-        state="attached", timeout=WAIT_MS
-    )
-    bob.locator("#resign").click()
-    bob.locator("#resign-yes").click()
-    stand_in_says(bob, "You resigned: a stand-in bot is playing your turn")
-    assert bob.locator("#take-seat-back").count() == 0  # a resignation is final
-    assert not scrolls_sideways(bob) and not bob.errors, bob.errors
-    ann.context.close()
-    bob.context.close()
+    with ann_and_bob_at_a_table(browser, table_stack.base, width, "bot") as (ann, bob, game_id):
+        plays_until_to_act(ann, table_stack.base, game_id, 1)
+        bob.locator("#turn .yours").wait_for(timeout=WAIT_MS)
+        bobs_time_runs_out(redis_url, game_id, "bot")
+        stand_in_says(bob, "A stand-in bot is playing your turn")
+        back = bob.locator("#take-seat-back")  # offered beside it, in the action bar
+        back.wait_for(timeout=WAIT_MS)
+        back.click()
+        bob.locator("#turn .yours").wait_for(timeout=WAIT_MS)  # his own turn again, his moves offered
+        bob.locator("#board .target.legal, #decide button.choice").first.wait_for(
+            state="attached", timeout=WAIT_MS
+        )
+        bob_resigns(bob)
+        stand_in_says(bob, "You resigned: a stand-in bot is playing your turn")
+        assert bob.locator("#take-seat-back").count() == 0  # a resignation is final
+        assert not scrolls_sideways(bob) and not bob.errors, bob.errors
 
 
 @pytest.mark.parametrize("width", [390, 1360])
 def test_the_others_vote_to_end_the_game_and_the_absent_player_is_last(
-    browser: Any, stack: ServerThread, redis_url: str, width: int
+    browser: Any, table_stack: ServerThread, redis_url: str, width: int
 ) -> None:
-    ann, bob = person(browser, stack.base, "Ann", width), person(browser, stack.base, "Bob", width)
-    game_id = open_and_join(ann, bob, "vote")
-    bobs_time_runs_out(redis_url, game_id, "vote")
-    ballot = ann.locator("#end-vote")
-    ballot.wait_for(timeout=WAIT_MS)
-    assert "Bob is placed last" in ballot.inner_text()
-    assert bob.locator("#end-vote").count() == 0  # the absent player does not vote
-    log_says(ann, "Bob's time ran out: the others vote whether to end the game")
-    end = ann.locator("#vote-end")
-    box = end.bounding_box()
-    assert box is not None and box["height"] >= 44
-    end.click()
-    for page in (ann, bob):
-        page.locator("#final-table").wait_for(timeout=WAIT_MS)
-        log_says(page, "The players voted to end the game")
-        rows = page.locator("#final-table tr[data-seat]")
-        assert rows.nth(rows.count() - 1).get_attribute("data-seat") == "1"  # Bob last
-        assert not scrolls_sideways(page) and not page.errors, page.errors
-    changes = {r["account"].lower(): r for r in ratings_of(stack.base, game_id)["changes"]}
-    assert changes["bob"]["abandoned"] and changes["bob"]["place"] > changes["ann"]["place"], changes
-    ann.context.close()
-    bob.context.close()
+    with ann_and_bob_at_a_table(browser, table_stack.base, width, "vote") as (ann, bob, game_id):
+        bobs_time_runs_out(redis_url, game_id, "vote")
+        ballot = ann.locator("#end-vote")
+        ballot.wait_for(timeout=WAIT_MS)
+        assert "Bob is placed last" in ballot.inner_text()
+        assert bob.locator("#end-vote").count() == 0  # the absent player does not vote
+        log_says(ann, "Bob's time ran out: the others vote whether to end the game")
+        end = ann.locator("#vote-end")
+        box = end.bounding_box()
+        assert box is not None and box["height"] >= 44
+        end.click()
+        for page in (ann, bob):
+            page.locator("#final-table").wait_for(timeout=WAIT_MS)
+            log_says(page, "The players voted to end the game")
+            rows = page.locator("#final-table tr[data-seat]")
+            assert rows.nth(rows.count() - 1).get_attribute("data-seat") == "1"  # Bob last
+            assert not scrolls_sideways(page) and not page.errors, page.errors
+        changes = {r["account"].lower(): r for r in ratings_of(table_stack.base, game_id)["changes"]}
+        assert changes["bob"]["abandoned"] and changes["bob"]["place"] > changes["ann"]["place"], changes
 
 
 def test_a_vote_does_not_restart_the_clock_of_the_seat_to_act(
-    browser: Any, stack: ServerThread, redis_url: str
+    browser: Any, table_stack: ServerThread, redis_url: str
 ) -> None:
-    ann, bob = person(browser, stack.base, "Ann", 390), person(browser, stack.base, "Bob", 390)
-    game_id = open_and_join(ann, bob, "vote")
-    plays_until_to_act(bob, stack.base, game_id, 0)  # the first player is drawn: Bob's moves first, if his
-    bobs_time_runs_out(redis_url, game_id, "vote")
-    ann.locator("#vote-on").wait_for(timeout=WAIT_MS)
-    before = int(ann.locator("#my-clock").get_attribute("data-left-ms") or 0)
-    ann.locator("#vote-on").click()
-    log_says(ann, "No majority to end: the game goes on")
-    ann.locator("#end-vote").wait_for(state="detached", timeout=WAIT_MS)  # the clock's answer after the vote
-    after = int(ann.locator("#my-clock").get_attribute("data-left-ms") or 0)
-    assert 0 < after < before, (before, after)  # counting on, not from the vote's frame again
-    times = {e.type: e.ts_ms for e in services_for(redis_url).store.read(game_id)}
-    assert (
-        list(times)[-2:] == ["EndVoteCast", "EndVoteClosed"] and times["EndVoteCast"] > times["EndVoteOpened"]
-    )
-    clock = httpx.get(f"{stack.base}/api/games/{game_id}/clock").json()
-    assert clock["last_move_ms"] == times["EndVoteOpened"]  # her turn's start: the hand-over, not the vote
-    ann.context.close()
-    bob.context.close()
+    with ann_and_bob_at_a_table(browser, table_stack.base, 390, "vote") as (ann, bob, game_id):
+        plays_until_to_act(
+            bob, table_stack.base, game_id, 0
+        )  # the first player is drawn: Bob's moves first, if his
+        bobs_time_runs_out(redis_url, game_id, "vote")
+        ann.locator("#vote-on").wait_for(timeout=WAIT_MS)
+        before = int(ann.locator("#my-clock").get_attribute("data-left-ms") or 0)
+        ann.locator("#vote-on").click()
+        log_says(ann, "No majority to end: the game goes on")
+        ann.locator("#end-vote").wait_for(
+            state="detached", timeout=WAIT_MS
+        )  # the clock's answer after the vote
+        after = int(ann.locator("#my-clock").get_attribute("data-left-ms") or 0)
+        assert 0 < after < before, (before, after)  # counting on, not from the vote's frame again
+        times = {e.type: e.ts_ms for e in services_for(redis_url).store.read(game_id)}
+        assert (
+            list(times)[-2:] == ["EndVoteCast", "EndVoteClosed"]
+            and times["EndVoteCast"] > times["EndVoteOpened"]
+        )
+        clock = httpx.get(f"{table_stack.base}/api/games/{game_id}/clock").json()
+        assert (
+            clock["last_move_ms"] == times["EndVoteOpened"]
+        )  # her turn's start: the hand-over, not the vote
 
 
-def test_a_tie_shows_its_shared_place_on_each_row(browser: Any, stack: ServerThread) -> None:
+def test_a_tie_shows_its_shared_place_on_each_row(browser: Any, table_stack: ServerThread) -> None:
     """The final table's places (``shell/players.js`` ``placeOf``), read in the page's own module."""
-    page = person(browser, stack.base, "Ann", 390)
+    page = person(browser, table_stack.base, "Ann", 390)
     places = page.evaluate(
         """async () => {
           const { placeOf } = await import("/static/js/shell/players.js");

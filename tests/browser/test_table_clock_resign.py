@@ -12,34 +12,22 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-import redis
 from rq import SimpleWorker
 
 from tests.browser.people import join_from_lobby, person, scrolls_sideways
 from tests.browser.play import Clicks, finished, take_one_step
-from tests.browser.rating_scene import TRUSTING
-from tests.gateway.harness import ServerThread, running_stack
+from tests.gateway.harness import ServerThread
 from tests.players.test_rated_tables import ratings_of
-from tests.players.test_resign import Hooks
 from tests.support.pipeline import services_for
 from workers.jobs.schedule import make_scheduler
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 
 CLOCK_TEXT = re.compile(r"^\d+:\d\d")
-
-
-@pytest.fixture
-def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
-    with running_stack(
-        redis_url, bot_delay_s=0.0, limits=TRUSTING, on_applied=lambda _: Hooks(redis_url)
-    ) as server:
-        yield server
 
 
 def resign_in_page(page: Any) -> None:
@@ -51,9 +39,12 @@ def resign_in_page(page: Any) -> None:
 
 @pytest.mark.parametrize("width", [390, 1360])
 def test_a_table_clock_shown_to_all_and_resigned_seats_played_by_bots_to_the_end(
-    browser: Any, stack: ServerThread, redis_url: str, width: int
+    browser: Any, table_stack: ServerThread, redis_url: str, width: int
 ) -> None:
-    ann, bob = person(browser, stack.base, "Ann", width), person(browser, stack.base, "Bob", width)
+    ann, bob = (
+        person(browser, table_stack.base, "Ann", width),
+        person(browser, table_stack.base, "Bob", width),
+    )
     ann.locator("#table-game").select_option("eic")
     ann.locator("#table-seats").select_option("2")
     ann.locator("#table-clock").select_option("rapid")
@@ -95,8 +86,8 @@ def test_a_table_clock_shown_to_all_and_resigned_seats_played_by_bots_to_the_end
     for page in (ann, bob):
         page.locator("#final-table").wait_for()
         assert not scrolls_sideways(page) and not page.errors, page.errors
-    rows = {r["account"].lower(): r for r in ratings_of(stack.base, game_id)["changes"]}
+    rows = {r["account"].lower(): r for r in ratings_of(table_stack.base, game_id)["changes"]}
     assert rows["bob"]["abandoned"], rows  # resigned: placed below any who did not (Ann too, if she did)
-    assert httpx.get(f"{stack.base}/api/games/{game_id}").json()["status"] == "finished"
+    assert httpx.get(f"{table_stack.base}/api/games/{game_id}").json()["status"] == "finished"
     ann.context.close()
     bob.context.close()

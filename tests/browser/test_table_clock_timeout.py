@@ -12,20 +12,16 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import redis
 from rq import SimpleWorker
 
 from events.store import now_ms
 from tests.browser.people import join_from_lobby, person, scrolls_sideways
 from tests.browser.play import Clicks, finished, take_one_step
-from tests.browser.rating_scene import TRUSTING
-from tests.gateway.harness import ServerThread, running_stack
+from tests.gateway.harness import ServerThread
 from tests.players.test_rated_tables import ratings_of
-from tests.players.test_resign import Hooks
 from tests.support.pipeline import services_for
 from workers.jobs.clock import claim_timeouts
 from workers.jobs.clock_due import GameClocks
@@ -36,19 +32,14 @@ pytestmark = [pytest.mark.browser, pytest.mark.redis]
 TEN_MINUTES = 600_000
 
 
-@pytest.fixture
-def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:
-    with running_stack(
-        redis_url, bot_delay_s=0.0, limits=TRUSTING, on_applied=lambda _: Hooks(redis_url)
-    ) as server:
-        yield server
-
-
 @pytest.mark.parametrize("width", [390, 1360])
 def test_a_player_who_closes_the_browser_is_replaced_by_a_bot_and_the_game_finishes(
-    browser: Any, stack: ServerThread, redis_url: str, width: int
+    browser: Any, table_stack: ServerThread, redis_url: str, width: int
 ) -> None:
-    ann, bob = person(browser, stack.base, "Ann", width), person(browser, stack.base, "Bob", width)
+    ann, bob = (
+        person(browser, table_stack.base, "Ann", width),
+        person(browser, table_stack.base, "Bob", width),
+    )
     ann.locator("#table-game").select_option("eic")
     ann.locator("#table-seats").select_option("2")
     ann.locator("#table-clock").select_option("rapid")
@@ -82,7 +73,7 @@ def test_a_player_who_closes_the_browser_is_replaced_by_a_bot_and_the_game_finis
     records = [r for r in services.store.records(game_id) if r.status == "applied" and r.seat == 1]
     origins = [r.origin for r in records]
     assert "clock" in origins and "bot" in origins  # his timeout, then the stand-in's moves
-    rows = {r["account"].lower(): r for r in ratings_of(stack.base, game_id)["changes"]}
+    rows = {r["account"].lower(): r for r in ratings_of(table_stack.base, game_id)["changes"]}
     assert rows["bob"]["abandoned"] and not rows["ann"]["abandoned"], rows
     assert rows["ann"]["place"] < rows["bob"]["place"]
     ann.context.close()
