@@ -80,17 +80,18 @@ def submit(
     command_id: str,
     viewer: Viewer | None = None,
     listen: bool = True,
+    field: str | None = None,
 ) -> PendingCommand:
     """Put the command on its game's partition; returns it pending, to be awaited (``PendingCommand``), or
     answered on ``viewer``'s socket. ``listen``: be settled by the feed when it reads the result (not for a
-    request that will not wait for it).
+    request that will not wait for it). ``field``: its ``keys.result_field``, if the caller has it already.
 
     While the game is live the results check and the ``XADD`` travel in one round trip (``interface.Link.submit``:
     on the fast link one future for both replies, done as the second is parsed): should the id turn
     out to be used, the fold worker acknowledges the second copy without applying it. Once it is over, only
     an id used before has an answer (its result).
     """
-    field = keys.result_field("seat", seat, command_id)  # the id is the seat's own: scoped to its sender
+    field = field or keys.result_field("seat", seat, command_id)  # the seat's own id: scoped to its sender
     pending = PendingCommand(feed, field, command_id, viewer)
     if listen:
         pending.listen()  # before the submit: the result may be read before its replies are

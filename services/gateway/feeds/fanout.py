@@ -101,6 +101,8 @@ class GameFeed:
         self.stats = stats
         self.entries: list[Entry] = []
         self.state: Any = None
+        self.finished = False
+        """The game is over at ``state``: kept as events are folded, not asked of the rules on every move."""
         self.checkpoints: dict[int, Any] = {}
         self.recent: dict[int, Any] = {}
         self.setup_seq = 0
@@ -150,10 +152,6 @@ class GameFeed:
             packed = self._packed_cursors = bulk(self.events_cursor) + bulk(self._commands_cursor)
         return packed
 
-    @property
-    def finished(self) -> bool:
-        return self.state is not None and self.game.outcome(self.state) is not None
-
     def add(self, envelope: Envelope) -> Entry | None:
         """Fold one envelope in (ignoring one already folded); returns the new entry."""
         if envelope.seq != self.seq + 1:
@@ -163,6 +161,7 @@ class GameFeed:
             return None
         entry = Entry(envelope, codec.decode_event(self.game, envelope))
         self.state = self.game.evolve(self.state, entry.event)
+        self.finished = self.game.outcome(self.state) is not None
         self.entries.append(entry)
         self._packed_cursors = None
         if is_setup(envelope, self.entries[0].envelope if self.entries else envelope):
@@ -177,7 +176,12 @@ class GameFeed:
         """Take the store's events (``fresh``, loaded again) in place of this feed's, which the store no longer
         has (Redis lost its last seconds): every viewer is sent the store's view, a ``resync``, before
         anything else. The feed stays the same object: sockets and waiting commands keep holding it."""
-        self.meta, self.entries, self.state = fresh.meta, fresh.entries, fresh.state
+        self.meta, self.entries, self.state, self.finished = (
+            fresh.meta,
+            fresh.entries,
+            fresh.state,
+            fresh.finished,
+        )
         self.checkpoints, self.recent, self.setup_seq = fresh.checkpoints, fresh.recent, fresh.setup_seq
         self.delay_s = fresh.delay_s
         self.commands_cursor = fresh.commands_cursor  # its setter drops the packed cursors

@@ -150,4 +150,4 @@ def _take_command(
         waiting, PendingCommand
     ):  # sent again while waiting (after a resync, say): one result frame
         waiting.supersede()
-    viewer.pending[field] = submit(gateway, feed, viewer.seat, command, command_id, viewer)
+    viewer.pending[field] = submit(gateway, feed, viewer.seat, command, command_id, viewer, field=field)
