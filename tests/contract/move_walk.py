@@ -2,7 +2,8 @@
 
 A gateway and a fold worker run in threads of this process on an embedded Redis (``tests/gateway/harness.py``,
 as the gateway tests run them), interpreted (``HARBORMASTER_INTERPRETED=1``: compiled code has no Python
-frames to see). A seat sends a command frame on its WebSocket; from the frame's sending to its ``result``
+frames to see; ``tests/__init__.py`` chooses the forms before this module runs, so ``main`` starts the
+walk again in a fresh interpreter with it set). A seat sends a command frame on its WebSocket; from the frame's sending to its ``result``
 frame's arrival, every call into a module of the project (``domain``, ``events``, ``workers``, ``services``)
 on the gateway's thread and on the fold worker's is recorded with its caller. The walk is the modules in the
 order first entered. A *back-and-forth* is a call back up: from a module on a lower layer into one on a
@@ -15,11 +16,8 @@ alone enters may show; the walk names what it found, not what it expected.
 
 from __future__ import annotations
 
-import os
-
-os.environ.setdefault("HARBORMASTER_INTERPRETED", "1")
-
 import json
+import os
 import sys
 import tempfile
 import threading
@@ -30,6 +28,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
+from services.move_path import COMPILED
 from services.redis_launcher import EmbeddedRedis
 from tests.contract.gateway_graph import LAYERS, layer_of
 from tests.gateway.harness import running_stack
@@ -88,6 +87,10 @@ def _move(socket: ClientConnection, command: Any, command_id: str) -> None:
 
 def measure(game: str = "manila") -> tuple[list[str], list[tuple[str, str]]]:
     """The walk of one move, and its calls back up."""
+    if any(
+        not str(getattr(sys.modules[m], "__file__", "")).endswith(".py") for m in COMPILED if m in sys.modules
+    ):
+        raise RuntimeError("the move path is compiled here: walk it with HARBORMASTER_INTERPRETED=1")
     threading.setprofile(_profile)
     with tempfile.TemporaryDirectory() as folder:
         server = EmbeddedRedis(Path(folder))
@@ -127,4 +130,7 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
+    if os.environ.get("HARBORMASTER_INTERPRETED") != "1":
+        command = [sys.executable, "-m", "tests.contract.move_walk", *sys.argv[1:]]
+        os.execve(sys.executable, command, {**os.environ, "HARBORMASTER_INTERPRETED": "1"})
     main(sys.argv[1:])
