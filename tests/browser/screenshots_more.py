@@ -5,8 +5,8 @@
 - ``<game>-player-de-<width>.png``: each game's board mid-game as a player, in German (``locale="de-DE"``);
 - ``undo-<width>.png`` (and ``undo-de-390.png``): El Capitán just after a card bought with one click, with
   *Undo my move* shown; ``resign-ask-…``: the screen after *Resign* was clicked there;
-- ``seat-bot-<width>.png`` (and ``-de-390``): the clock handed Bob's seat to a bot; his page offers
-  *Take my seat back*;
+- ``seat-bot-<width>.png`` (and ``-de-390``): the clock handed Bob's seat to a bot on his turn; his page says
+  the stand-in is playing it and offers *Take my seat back*;
 - ``vote-<width>.png`` (and ``-de-390``): Bob's time ran out at a table opened with "the others vote"; Ann's
   page asks her to end the game or play on.
 
@@ -26,7 +26,7 @@ from tests.browser.people import person
 from tests.browser.rating_scene import TRUSTING
 from tests.browser.screenshots import MOVES, SHOTS, WIDTHS, _mid_game
 from tests.browser.shooting import headless_chromium, own_redis
-from tests.browser.test_seat_events import bobs_time_runs_out, open_and_join
+from tests.browser.test_seat_events import bobs_time_runs_out, open_and_join, plays_until_to_act
 from tests.gateway.client import create
 from tests.gateway.harness import running_stack
 from tests.players.test_resign import Hooks
@@ -102,9 +102,13 @@ def _seats(browser: Any, base: str, url: str) -> None:
             ]
             try:
                 game_id = open_and_join(people[0], people[1], then)
+                if then == "bot":  # on his turn: the stand-in plays it
+                    plays_until_to_act(people[0], base, game_id, 1)
                 bobs_time_runs_out(url, game_id, then)
                 page = people[who]
                 page.locator(selector).wait_for(timeout=WAIT_MS)
+                if then == "bot":
+                    page.locator("#stand-in-turn").wait_for(timeout=WAIT_MS)
                 _shot(page, _name(kind, width, language))
             finally:
                 for page in people:

@@ -135,6 +135,7 @@ def stand_in_says(bob: Any, text: str) -> None:
     """Bob's turn line says the stand-in plays his turn; no "Your turn", no move of his on offer."""
     bob.locator("#stand-in-turn", has_text=text).wait_for(timeout=WAIT_MS)
     assert bob.locator("#turn .yours").count() == 0
+    assert "your turn" not in (bob.locator("#board").text_content() or "")  # nor the board's own line
     assert bob.locator("#board .target.legal, #decide button.choice").count() == 0
     assert not bob.title().startswith("●")  # the tab does not say it is his turn either
 

@@ -279,7 +279,7 @@ function layout(view, ctx) {
   const width = narrow ? 500 : 1000;
   const over = view.phase === "over";
   const phase = over ? t("conn.game_over") : t("eic.phase_letter", { letter: LETTER[view.phase] || view.phase });
-  const doing = [over ? "" : PHASES[view.phase] || "", view.actor >= 0 && !over ? (view.actor === ctx.viewer && !ctx.replaying ? t("tables.your_turn") : t("eic.to_act", { name: ownerName(view.actor, ctx) })) : ""].filter(Boolean).join(" · ");
+  const doing = [over ? "" : PHASES[view.phase] || "", view.actor >= 0 && !over ? (view.actor === ctx.viewer && !ctx.replaying && !ctx.standIn ? t("tables.your_turn") : t("eic.to_act", { name: ownerName(view.actor, ctx) })) : ""].filter(Boolean).join(" · ");
   const head = svg("text", { x: 4, y: 22, class: "headline" }, `${t("eic.epoch", { n: view.epoch })} (${EPOCHS[view.epoch - 1] || ""}) · ${phase}`,
     doing ? svg("tspan", narrow ? { x: 4, dy: 22 } : {}, narrow ? doing : `, ${doing}`) : "");
   const parts = [head];

@@ -151,7 +151,7 @@ function legend(view, geo, top) {
 /** What the table is at: the phase and round, then who is doing what (a second line on a phone). */
 function headline(view, ctx, narrow) {
   const current = view.to_act.length ? view.to_act[0] : view.current;
-  const doing = { turn: current === ctx.viewer && !ctx.replaying ? t("tables.your_turn") : t("ec.sailing", { name: ctx.people.name(current) }), loans: t("ec.stage.loans"), choose_start: t("ec.stage.choose_start") }[view.stage];
+  const doing = { turn: current === ctx.viewer && !ctx.replaying && !ctx.standIn ? t("tables.your_turn") : t("ec.sailing", { name: ctx.people.name(current) }), loans: t("ec.stage.loans"), choose_start: t("ec.stage.choose_start") }[view.stage];
   const more = [doing, view.pirate ? t("ec.pirate_at", { city: title(view.pirate) }) : "", view.phase_ending ? t("ec.phase_ending") : ""].filter(Boolean).join(" · ");
   const phase = t("ec.phase_round", { phase: view.phase, round: view.round });
   if (!narrow) return svg("text", { x: 6, y: 24, class: "headline" }, more ? `${phase} · ${more}` : phase);

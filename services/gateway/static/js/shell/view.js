@@ -21,7 +21,7 @@ export function render() {
   const replaying = S.replayAt !== null;
   const finished = S.live.status === "finished";
   const deciding = S.decision && !replaying;
-  const ctx = { ...context(), replaying, toAct: state.to_act, events: S.log.until(state.seq), chosen: deciding ? S.decision.chosenKeys() : [], offered: deciding ? S.decision.targets() : new Set() };
+  const ctx = { ...context(), replaying, standIn: !replaying && standIn(), toAct: state.to_act, events: S.log.until(state.seq), chosen: deciding ? S.decision.chosenKeys() : [], offered: deciding ? S.decision.targets() : new Set() };
   let board;
   try {
     board = S.board.draw(state.view, ctx);
