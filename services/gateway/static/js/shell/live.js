@@ -8,6 +8,7 @@ import { showRatings } from "./ratings.js";
 import { showRematch } from "./rematch.js";
 import { seatLine } from "./seat-controls.js";
 import { $, S, context, gameId, setConn } from "./page.js";
+import { standIn } from "./stand-in.js";
 import { announceTurn, refreshLegal } from "./turn.js";
 import { render } from "./view.js";
 
@@ -48,7 +49,8 @@ export function onFrame(frame) {
   announceTurn();
   render();
   refreshLegal();
-  if (S.takeBack) S.takeBack.refresh(S.live, S.viewer, frame.type === "event" ? frame.seat : undefined);
+  if (S.takeBack && standIn()) S.takeBack.set(false, null, S.live.seq); // the stand-in's moves are not the player's to undo
+  else if (S.takeBack) S.takeBack.refresh(S.live, S.viewer, frame.type === "event" ? frame.seat : undefined);
 }
 
 /** Redis lost its last seconds (docs/reliability.md): the events past ``seq`` no longer exist, so the log
