@@ -15,6 +15,7 @@ PYTEST_WORKERS ?= 4
 help:
 	@echo "make run    - embedded Redis, gateway, fold worker, rq worker and a live bot game"
 	@echo "make test   - lint (ruff, mypy, import-linter) and every test against a real Redis"
+	@echo "make unit   - the unit tests alone (tests/unit: no Redis, no processes)"
 	@echo "make bench  - benchmarks that print figures"
 	@echo "make chaos  - games, then 24 tournaments, under serve while processes are kill -9ed; checks and figures; then the heaviest property tests at full size"
 	@echo "make lint   - ruff, mypy --strict, import-linter"
@@ -64,8 +65,9 @@ test: $(STAMP)
 	    -m redis_contract tests; \
 	fi
 
+# The unit level (tests/README.md): the folder tests/unit, which starts no Redis and no process.
 unit: $(COMPILED)
-	$(PY) -m pytest -q -m "not redis and not browser and not journey" tests
+	$(PY) -m pytest -q tests/unit
 
 bench: $(COMPILED)
 	$(PY) -m tests.bench
@@ -76,8 +78,8 @@ bench: $(COMPILED)
 # TOURNAMENT_CHAOS_ARGS passes options (python -m tests.chaos tournaments --help).
 # Last, the CPU-heaviest property tests at their full sizes (HARBORMASTER_DEEP_PROPERTIES=1, tests/support/deep.py):
 # `make test` runs them smaller (every kind of check, fewer examples) to stay under 15 minutes on 2 cores.
-DEEP_PROPERTIES = tests/domain/elcapitan/test_properties.py tests/domain/elcapitan/test_pirate_cards.py \
-	tests/contract/test_bounded_rules.py tests/domain/tournament/test_pairing.py
+DEEP_PROPERTIES = tests/unit/domain/elcapitan/test_properties.py tests/unit/domain/elcapitan/test_pirate_cards.py \
+	tests/unit/contract/test_bounded_rules.py tests/unit/domain/tournament/test_pairing.py
 
 chaos: $(COMPILED)
 	HARBORMASTER_LOG_LEVEL=warning $(PY) -m tests.chaos $(CHAOS_ARGS)

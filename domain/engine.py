@@ -14,7 +14,7 @@ Bounded: no query and no decision may stall the server, whatever the players did
 harbour, a cargo), never the number of combinations of its parts: a choice of many parts (the cards that
 pay for El Capitán's pirate, an amount to bid) is offered as one command whose parts ``decide`` checks
 (``legal_commands`` then lists one representative, and ``decide`` accepts any other valid choice), or
-as a sequence of commands, never as the list of every combination. ``tests/contract/test_bounded_rules.py``
+as a sequence of commands, never as the list of every combination. ``tests/unit/contract/test_bounded_rules.py``
 plays hoarding and random players over many seeds and every option set against this bound; ``make bench``
 prints the largest list and the slowest call per game (``tests/bench/bench_rules_bound.py``).
 

@@ -15,7 +15,7 @@ the offline audit's, agrees without knowing of it):
   of the game's ``reveals`` set, which closes it: the game's set-up, every event carrying a chance outcome
   (the command that produced it drew from ``rng_for(seed, n)``, and a take-back does not rewind ``n``, so
   taking it back would re-roll) and every event that shows a viewer something that was hidden from it.
-  ``tests/domain/test_take_back.py`` checks in random games that every command that drew randomness produced
+  ``tests/unit/domain/test_take_back.py`` checks in random games that every command that drew randomness produced
   an event of its game's set.
 - ``TakeBack`` is decided to ``MovesTakenBack(seat)`` for the window's seat only; its ``evolve`` returns the
   base (with no window: the seat's next move opens a fresh one there).

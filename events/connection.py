@@ -4,7 +4,7 @@ Redis Cluster is told from a standalone Redis.
 ``services/bootstrap.py`` is the composition root: it chooses which of these a process gets (its game-data
 client, rq's, the gateway's asyncio clients). The layers below the services build theirs from here too,
 since they cannot import ``services``: the rq jobs (which get only a URL), the fast links' own connections,
-per-node clients across a Cluster. ``tests/contract/test_clients_in_one_place.py`` holds every other
+per-node clients across a Cluster. ``tests/unit/contract/test_clients_in_one_place.py`` holds every other
 module of ours to it.
 
 ``REDIS_URL`` names a Cluster either explicitly, ``redis+cluster://host:port``, or as a plain ``redis://``

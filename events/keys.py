@@ -1,4 +1,4 @@
-"""Redis key names, each written here and nowhere else (``tests/contract/test_redis_keys_in_one_place.py``).
+"""Redis key names, each written here and nowhere else (``tests/unit/contract/test_redis_keys_in_one_place.py``).
 
 A game's keys share the hash tag ``{g:<id>}`` so one game lives on one shard."""
 

@@ -5,7 +5,7 @@ Every process of ours gets its game-data client here (``connect``: standalone or
 ``events/connection.py`` tells them apart) and rq's (``rq_client``); the gateway's asyncio clients are made
 from the same URL when its app starts (``services/gateway/context.py``). Every client is built by
 ``events/connection.py`` (the layers below the services use it too: a job gets a URL, the fast links open
-their own connections), and no other module of ours builds one (``tests/contract/test_clients_in_one_place.py``).
+their own connections), and no other module of ours builds one (``tests/unit/contract/test_clients_in_one_place.py``).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ few helpers that are called with no settings in hand (the embedded Redis's binar
 ``services/redis_launcher.py``, the archive bucket in ``services/archive.py``) call ``Settings.from_env``
 themselves, so the reading still happens here.
 
-Read elsewhere, each for a reason (``tests/contract/test_settings_in_one_place.py`` holds this list):
+Read elsewhere, each for a reason (``tests/unit/contract/test_settings_in_one_place.py`` holds this list):
 
 - ``HARBORMASTER_INTERPRETED``, in ``services/move_path.py``: it decides whether the compiled move path is
   imported, which happens while ``services`` is imported, before any ``Settings`` can exist.

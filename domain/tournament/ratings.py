@@ -55,7 +55,7 @@ def _rate_in_order(
 ) -> list[list[PlackettLuceRating]]:
     """``model.rate`` for ranks already in order (a table's, first to last), without its argument checks,
     its deep copy of the teams and its sort: the steps it takes then, in its order, so the floats are its
-    floats (``tests/domain/tournament/test_ratings.py`` holds the two equal). A round close rates 2,500
+    floats (``tests/unit/domain/tournament/test_ratings.py`` holds the two equal). A round close rates 2,500
     tables; the copy (a ``uuid4`` a player) was half of their cost (issue 42)."""
     tau_squared = model.tau * model.tau
     teams = [[PlackettLuceRating(r.mu, math.sqrt(r.sigma * r.sigma + tau_squared))] for r in old]

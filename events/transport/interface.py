@@ -1,6 +1,6 @@
 """What a move's path asks of Redis, as two interfaces: the gateway's ``Link`` and the fold worker's
 ``Appender``. Each has a plain implementation on redis-py (``plain.py``) and a fast one (``multiplexed.py``,
-``pipelined.py``) with its Cluster form; ``tests/transport/`` runs one contract over all of them.
+``pipelined.py``) with its Cluster form; ``tests/integration/transport/`` runs one contract over all of them.
 
 - **Submit a command** (``Link.submit``): the results check of the command's id and the ``XADD`` onto its
   game's inbox partition; ``submit`` returns the future of their two replies (the result of an id used

@@ -1,5 +1,5 @@
 """The plain implementations of the transport's interfaces, on redis-py alone: what the fast ones must
-match (``tests/transport/``), and the code to read first or step through in a debugger.
+match (``tests/integration/transport/``), and the code to read first or step through in a debugger.
 
 A ``PlainLink`` sends each batch of calls as a redis-py pipeline (no transaction); a ``PlainAppender``
 runs each batch when it is sent and keeps its replies until they are asked for, so the worker's

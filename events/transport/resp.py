@@ -3,7 +3,7 @@ packed because they are the same for every move of a game.
 
 hiredis's ``pack_command`` packs a command in C; the hot paths go further and keep the head of a command
 (the script and a game's keys, a game's results check and inbox append) packed once, so a move packs only
-what is its own. ``tests/transport/test_submit_packing.py`` holds each shortcut to the bytes that packing
+what is its own. ``tests/unit/transport/test_submit_packing.py`` holds each shortcut to the bytes that packing
 the command whole gives.
 """
 

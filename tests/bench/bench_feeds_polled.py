@@ -19,8 +19,8 @@ import httpx
 
 from tests.cluster.test_gateway_on_cluster import new_games
 from tests.cluster.test_worker_on_cluster import cluster_services
-from tests.gateway.client import Recorder, post_command
-from tests.gateway.harness import ServerThread
+from tests.support.client import Recorder, post_command
+from tests.support.harness import ServerThread
 from tests.support.redis_cluster import LocalCluster, why_no_cluster
 from workers.fold import FoldWorker
 

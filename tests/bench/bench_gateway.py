@@ -26,7 +26,7 @@ import websockets
 
 from services.redis_launcher import EmbeddedRedis
 from tests.bench.load_generator import _process_cpu_seconds
-from tests.gateway.harness import free_port
+from tests.support.harness import free_port
 from tests.support.pipeline import TEST_PLUGINS
 
 THROUGHPUT_GAMES = 200

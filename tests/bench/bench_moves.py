@@ -29,7 +29,7 @@ from services.redis_launcher import EmbeddedRedis
 from tests.bench.bench_gateway import _rss_mb, _spawn, _wait_ready
 from tests.bench.load_generator import _process_cpu_seconds
 from tests.bench.platform_probe import _cpu_counters
-from tests.gateway.harness import free_port
+from tests.support.harness import free_port
 
 HERE = Path(__file__).parent
 PEER_SCRIPT = Path(__file__).resolve().parent / "boardgameio" / "run.sh"

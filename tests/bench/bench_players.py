@@ -26,7 +26,7 @@ from services.players.accounts import HASHING_AT_ONCE
 from services.redis_launcher import EmbeddedRedis
 from tests.bench.bench_gateway import _spawn, _wait_ready
 from tests.bench.load_generator import _process_cpu_seconds
-from tests.gateway.harness import free_port
+from tests.support.harness import free_port
 
 SPECTATORS = 1000
 ACCOUNTS = 20

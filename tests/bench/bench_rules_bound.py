@@ -2,7 +2,7 @@
 and ``decide`` calls in every state that hoarding and random players reach (``tests/support/adversaries.py``),
 over every seat count, option set and mix of players; then the El Capitán hand that took 58 s before.
 
-``tests/contract/test_bounded_rules.py`` asserts the sizes; the times are printed here only.
+``tests/unit/contract/test_bounded_rules.py`` asserts the sizes; the times are printed here only.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ SEEDS = 3
 def _elcapitan_big_hand() -> None:
     """21 cards in one hand, the pirate far away: 3,346 commands in 58 s before issue 32."""
     from domain.elcapitan import GAME, data
-    from tests.domain.elcapitan.helpers import hand, pirate_at, start
+    from tests.unit.domain.elcapitan.helpers import hand, pirate_at, start
 
     cards = (*(c.id for c in data.DESTINATION_CARDS), "I26", "I34", "I35")
     state = pirate_at(hand(start(3, data.EXPANSIONS), 0, *cards), "alexandria", 0)

@@ -23,7 +23,7 @@ from pathlib import Path
 from services.redis_launcher import EmbeddedRedis
 from tests.bench.bench_gateway import UNLIMITED_ENV, _rss_mb, _wait_ready
 from tests.bench.bench_moves import HERE, _games
-from tests.gateway.harness import free_port
+from tests.support.harness import free_port
 from tests.support.pipeline import TEST_PLUGINS
 
 TOP = 12

@@ -24,7 +24,7 @@ import httpx
 from services.redis_launcher import EmbeddedRedis
 from tests.bench import bench_gateway
 from tests.bench.bench_gateway import _rss_mb, _wait_ready
-from tests.gateway.harness import free_port
+from tests.support.harness import free_port
 
 STALLED = 1000
 EVENTS = 1500

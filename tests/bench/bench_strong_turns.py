@@ -2,7 +2,7 @@
 its iterations and its wait in the queue, over real processes.
 
 An embedded Redis, the gateway, one fold worker and two forking rq workers with their bot runners (the
-stack of ``tests/integration/test_strong_in_the_service.py``); four East India Companies games at 2 seats,
+stack of ``tests/integration/bots/test_strong_in_the_service.py``); four East India Companies games at 2 seats,
 the level under test in seat 0 against ``greedy``; until ``HM_TURNS_WANTED`` (default 30) search turns
 have finished. Environment: ``HM_TURNS_LEVELS`` (default ``strong-0.2,strong``), ``HM_TURNS_HOG`` (``1``: a
 process spinning on a core beside them, as the test's load).
@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 
 from services.redis_launcher import EmbeddedRedis
-from tests.integration.test_strong_in_the_service import bot_stack, cpu_load, search_turns
+from tests.integration.bots.test_strong_in_the_service import bot_stack, cpu_load, search_turns
 
 
 def turns_of(level: str, wanted: int, hog: bool) -> list[Any]:

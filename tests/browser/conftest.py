@@ -11,7 +11,7 @@ import httpx
 import pytest
 import redis
 
-from tests.gateway.harness import ServerThread, running_stack
+from tests.support.harness import ServerThread, running_stack
 
 CHROMIUM = os.environ.get("HARBORMASTER_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -53,7 +53,7 @@ def table_stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThr
     (``tests/players/test_resign.Hooks``), bots moving at once, an address's limits trusting (the tests of
     a table's clock and its seats)."""
     from tests.browser.rating_scene import TRUSTING  # here: rating_scene imports this module (CHROMIUM)
-    from tests.players.test_resign import Hooks
+    from tests.integration.players.test_resign import Hooks
 
     with running_stack(
         redis_url, bot_delay_s=0.0, limits=TRUSTING, on_applied=lambda _: Hooks(redis_url)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.players.stack import address_of
+from tests.support.players_stack import address_of
 
 PASSWORD = "a long enough password"
 

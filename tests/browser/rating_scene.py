@@ -20,8 +20,8 @@ import msgspec
 
 from tests.browser import people
 from tests.browser.shooting import SHOTS, headless_chromium, own_redis
-from tests.gateway.harness import UNLIMITED
-from tests.players.stack import rated_stack
+from tests.support.harness import UNLIMITED
+from tests.support.players_stack import rated_stack
 
 PEOPLE = {"Ann": "198.51.100.1", "Bob": "198.51.100.2", "Cy": "198.51.100.3"}
 TRUSTING = msgspec.structs.replace(UNLIMITED, trusted_proxies=("127.0.0.1",))

@@ -23,8 +23,8 @@ import redis
 from events.tlog.note import Signer
 from services import tournament_service as service
 from tests.browser.shooting import SHOTS, headless_chromium, own_redis
-from tests.gateway.client import create, play_random
-from tests.gateway.harness import running_stack
+from tests.support.client import create, play_random
+from tests.support.harness import running_stack
 from tests.support.pipeline import services_for
 from workers.log_sequencer import LogSequencer
 

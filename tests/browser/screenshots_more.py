@@ -27,9 +27,9 @@ from tests.browser.rating_scene import TRUSTING
 from tests.browser.screenshots import MOVES, SHOTS, WIDTHS, _mid_game
 from tests.browser.shooting import headless_chromium, own_redis
 from tests.browser.test_seat_events import bobs_time_runs_out, open_and_join, plays_until_to_act
-from tests.gateway.client import create
-from tests.gateway.harness import running_stack
-from tests.players.test_resign import Hooks
+from tests.integration.players.test_resign import Hooks
+from tests.support.client import create
+from tests.support.harness import running_stack
 
 WAIT_MS = 60_000  # generous: a loaded 2-core machine
 LOCALES = {"en": "en-US", "de": "de-DE"}

@@ -16,8 +16,8 @@ import pytest
 from tests.browser.axe import axe_script, serious_violations
 from tests.browser.play import next_step
 from tests.browser.waiting import wait_until
-from tests.gateway.client import bearer, create, post_command
-from tests.gateway.harness import ServerThread
+from tests.support.client import bearer, create, post_command
+from tests.support.harness import ServerThread
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 

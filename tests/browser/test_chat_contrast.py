@@ -14,9 +14,9 @@ import redis
 from tests.browser.axe import serious_violations
 from tests.browser.people import person
 from tests.browser.rating_scene import TRUSTING
-from tests.gateway.client import create
-from tests.gateway.harness import ServerThread
-from tests.players.stack import rated_stack
+from tests.support.client import create
+from tests.support.harness import ServerThread
+from tests.support.players_stack import rated_stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 

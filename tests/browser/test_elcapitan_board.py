@@ -8,8 +8,8 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.gateway.client import create
-from tests.gateway.harness import ServerThread
+from tests.support.client import create
+from tests.support.harness import ServerThread
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 

@@ -18,9 +18,9 @@ from tests.browser.axe import serious_violations
 from tests.browser.people import scrolls_sideways
 from tests.browser.test_players import person
 from tests.browser.waiting import wait_until
-from tests.gateway.client import create
-from tests.gateway.harness import ServerThread
-from tests.players.stack import rated_stack
+from tests.support.client import create
+from tests.support.harness import ServerThread
+from tests.support.players_stack import rated_stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 

@@ -12,7 +12,7 @@ import pytest
 
 from tests.browser.test_at_the_table import CHANGED, KINDS, STATE, Table
 from tests.browser.waiting import wait_until
-from tests.gateway.harness import ServerThread
+from tests.support.harness import ServerThread
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 

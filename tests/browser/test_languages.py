@@ -14,8 +14,8 @@ from tests.browser.axe import serious_violations
 from tests.browser.people import scrolls_sideways
 from tests.browser.test_open_facts import SMALL_BUTTONS
 from tests.browser.waiting import wait_until
-from tests.gateway.client import create
-from tests.gateway.harness import ServerThread
+from tests.support.client import create
+from tests.support.harness import ServerThread
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 

@@ -16,7 +16,7 @@ import redis
 
 from tests.browser.axe import axe_script, serious_violations
 from tests.browser.test_tournament_pages import reconciling
-from tests.gateway.harness import ServerThread, running_stack
+from tests.support.harness import ServerThread, running_stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 

@@ -11,8 +11,8 @@ import pytest
 import redis
 
 from tests.browser.play import Clicks, take_one_step
-from tests.gateway.client import create
-from tests.gateway.harness import ServerThread, running_stack
+from tests.support.client import create
+from tests.support.harness import ServerThread, running_stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 

@@ -15,8 +15,8 @@ import pytest
 from tests.browser.axe import serious_violations
 from tests.browser.test_at_the_table import NAMES, Table
 from tests.browser.waiting import wait_until
-from tests.gateway.client import bearer, post_command
-from tests.gateway.harness import ServerThread
+from tests.support.client import bearer, post_command
+from tests.support.harness import ServerThread
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 

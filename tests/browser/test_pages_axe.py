@@ -10,7 +10,7 @@ import pytest
 
 from tests.browser.axe import serious_violations
 from tests.browser.test_open_facts import SMALL_BUTTONS
-from tests.gateway.harness import ServerThread
+from tests.support.harness import ServerThread
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 

@@ -10,8 +10,8 @@ import pytest
 import redis
 
 from tests.browser.play import play_to_the_end
-from tests.gateway.client import create
-from tests.gateway.harness import ServerThread, running_stack
+from tests.support.client import create
+from tests.support.harness import ServerThread, running_stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 

@@ -18,8 +18,8 @@ from tests.browser import people
 from tests.browser.play import Clicks, finished, take_one_step
 from tests.browser.rating_scene import TRUSTING
 from tests.browser.waiting import wait_until
-from tests.gateway.harness import ServerThread
-from tests.players.stack import rated_stack
+from tests.support.harness import ServerThread
+from tests.support.players_stack import rated_stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 

@@ -17,8 +17,8 @@ import redis
 
 from tests.browser.people import join_from_lobby, person, scrolls_sideways
 from tests.browser.rating_scene import TRUSTING
-from tests.gateway.harness import ServerThread
-from tests.players.stack import rated_stack
+from tests.support.harness import ServerThread
+from tests.support.players_stack import rated_stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 

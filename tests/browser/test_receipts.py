@@ -28,8 +28,8 @@ from events.tlog.seal import seal
 from tests.browser.axe import axe_script, serious_violations
 from tests.browser.play import Clicks, take_one_step
 from tests.browser.waiting import wait_until
-from tests.gateway.client import create, post_command
-from tests.gateway.harness import ServerThread, running_stack
+from tests.support.client import create, post_command
+from tests.support.harness import ServerThread, running_stack
 from workers.log_sequencer import LogSequencer
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]

@@ -14,8 +14,8 @@ import pytest
 import redis
 
 from tests.browser.rating_scene import TRUSTING, person, post
-from tests.gateway.harness import ServerThread
-from tests.players.stack import rated_stack
+from tests.support.harness import ServerThread
+from tests.support.players_stack import rated_stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 

@@ -32,8 +32,8 @@ from events.clocks import seat_clocks
 from events.command_ids import timeout_command_id
 from tests.browser.people import join_from_lobby, person, scrolls_sideways
 from tests.browser.play import Clicks, take_one_step
-from tests.gateway.harness import ServerThread
-from tests.players.test_rated_tables import ratings_of
+from tests.integration.players.test_rated_tables import ratings_of
+from tests.support.harness import ServerThread
 from tests.support.pipeline import services_for
 from workers.jobs.clock import seat_after_timeout
 

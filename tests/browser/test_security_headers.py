@@ -14,9 +14,9 @@ import redis
 
 from services.gateway.security_headers import POLICY
 from tests.browser.people import PASSWORD, sign_with_form
-from tests.gateway.client import create, wait_until
-from tests.gateway.harness import ServerThread
-from tests.players.stack import rated_stack
+from tests.support.client import create, wait_until
+from tests.support.harness import ServerThread
+from tests.support.players_stack import rated_stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from domain import GAMES
-from tests.gateway.harness import ServerThread
-from tests.players.stack import rated_stack
+from tests.support.harness import ServerThread
+from tests.support.players_stack import rated_stack
 from workers.jobs.bots import STRONG_SECONDS, bot_names
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]

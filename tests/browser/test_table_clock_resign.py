@@ -20,8 +20,8 @@ from rq import SimpleWorker
 
 from tests.browser.people import join_from_lobby, person, scrolls_sideways
 from tests.browser.play import Clicks, finished, take_one_step
-from tests.gateway.harness import ServerThread
-from tests.players.test_rated_tables import ratings_of
+from tests.integration.players.test_rated_tables import ratings_of
+from tests.support.harness import ServerThread
 from tests.support.pipeline import services_for
 from workers.jobs.schedule import make_scheduler
 

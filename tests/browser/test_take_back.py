@@ -18,8 +18,8 @@ import redis
 from domain.engine import Rng
 from tests.browser.people import scrolls_sideways
 from tests.browser.waiting import wait_until
-from tests.gateway.client import bearer, create, post_command
-from tests.gateway.harness import ServerThread, running_stack
+from tests.support.client import bearer, create, post_command
+from tests.support.harness import ServerThread, running_stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 WIDTHS = [390, 1360]

@@ -15,7 +15,7 @@ import redis
 
 from services import tournament_service as service
 from tests.browser.waiting import wait_until
-from tests.gateway.harness import ServerThread, running_stack
+from tests.support.harness import ServerThread, running_stack
 from tests.support.pipeline import services_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]

@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from tests.browser.waiting import wait_until
-from tests.gateway.client import create, play_random
-from tests.gateway.harness import ServerThread
+from tests.support.client import create, play_random
+from tests.support.harness import ServerThread
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis]
 

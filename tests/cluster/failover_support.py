@@ -17,7 +17,7 @@ from redis.exceptions import RedisClusterException
 
 from events.errors import EventsError
 from events.store import EventStore
-from tests.events.store_contract import decided_roll
+from tests.integration.stores.store_contract import decided_roll
 from tests.support.redis_cluster import LocalCluster
 
 FAILURES = (redis.RedisError, RedisClusterException, EventsError)

@@ -8,8 +8,8 @@ import pytest
 from redis.cluster import RedisCluster
 
 from tests.cluster.test_gateway_on_cluster import cluster_services
-from tests.gateway.client import Recorder, bearer, create, wait_until
-from tests.gateway.harness import ServerThread
+from tests.support.client import Recorder, bearer, create, wait_until
+from tests.support.harness import ServerThread
 from tests.support.redis_cluster import LocalCluster
 
 pytestmark = pytest.mark.redis

@@ -11,7 +11,7 @@ import pytest
 from redis.cluster import RedisCluster
 
 from events import keys
-from tests.integration.test_cli import hm
+from tests.integration.cli.test_cli import hm
 from tests.support.redis_cluster import LocalCluster
 
 pytestmark = pytest.mark.redis

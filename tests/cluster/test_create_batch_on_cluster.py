@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from redis.cluster import RedisCluster
 
-from tests.events.store_contract import store_on
-from tests.integration.test_round_open_batch import (
+from tests.integration.stores.store_contract import store_on
+from tests.integration.tournaments.test_round_open_batch import (
     assert_an_existing_game_is_left_alone,
     assert_batch_writes_what_create_writes,
 )

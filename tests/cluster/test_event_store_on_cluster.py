@@ -1,4 +1,4 @@
-"""The event store's contract (``tests/events/store_contract.py``) on the real local Cluster, and what only a
+"""The event store's contract (``tests/integration/stores/store_contract.py``) on the real local Cluster, and what only a
 Redis with replicas shows: an append under the replica acknowledgement is confirmed once a replica has it."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from redis.cluster import RedisCluster
 
 from events.replica_ack import ReplicaAck
-from tests.events.store_contract import EventStoreContract, decided_roll, new_race, store_on
+from tests.integration.stores.store_contract import EventStoreContract, decided_roll, new_race, store_on
 from tests.support.redis_cluster import LocalCluster
 
 WAIT = ReplicaAck(mode="wait", replicas=1, timeout_ms=5000)

@@ -4,7 +4,7 @@ the promoted master's games wait (no replica can confirm their appends) until th
 replica of the new master, and then carry on too; every append the store acknowledged is on the new master,
 none is applied twice, and every game verifies offline. Also: ``waitaof`` on a Redis older than 7.2 is
 refused at start, with the reason. What ``wait`` does with and without a replica is in the store's contract
-suite (``tests/events/test_event_store.py``, ``tests/cluster/test_event_store_on_cluster.py``)."""
+suite (``tests/integration/stores/test_event_store.py``, ``tests/cluster/test_event_store_on_cluster.py``)."""
 
 from __future__ import annotations
 

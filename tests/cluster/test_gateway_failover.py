@@ -17,8 +17,8 @@ from events import keys
 from tests.cluster.failover_support import promoted, restart, wait_until
 from tests.cluster.test_gateway_on_cluster import new_games, tokens
 from tests.cluster.test_worker_on_cluster import assert_every_game_verifies, cluster_services
-from tests.gateway.client import Recorder, bearer, event_seqs
-from tests.gateway.harness import ServerThread
+from tests.support.client import Recorder, bearer, event_seqs
+from tests.support.harness import ServerThread
 from tests.support.pipeline import stop_process, worker_process
 from tests.support.redis_cluster import LocalCluster
 

@@ -21,8 +21,8 @@ from websockets.sync.client import ClientConnection, connect
 from events import keys
 from services.bootstrap import Services
 from tests.cluster.test_worker_on_cluster import assert_every_game_verifies, cluster_services
-from tests.gateway.client import Recorder, bearer, create, event_seqs, post_command
-from tests.gateway.harness import ServerThread, free_port
+from tests.support.client import Recorder, bearer, create, event_seqs, post_command
+from tests.support.harness import ServerThread, free_port
 from tests.support.pipeline import TEST_PLUGINS, eventually, stop_process, worker_process
 from tests.support.redis_cluster import LocalCluster
 from workers.fold import FoldWorker

@@ -1,4 +1,4 @@
-"""The log on a real Redis Cluster: its contract (``tests/events/log_store_contract.py``), the suite it passes
+"""The log on a real Redis Cluster: its contract (``tests/integration/stores/log_store_contract.py``), the suite it passes
 on one Redis, with every key in the slot ``{log}``; and the sequencer reading games spread over every master
 (one cross-slot pipeline) and logging them, proofs read from the cluster equal to those of the tree rebuilt
 from its leaves."""
@@ -16,7 +16,7 @@ from events.store import EventStore
 from events.tlog import leaves, merkle, note
 from events.tlog.checkpoint import open_checkpoint
 from tests.conftest import TEST_GAMES
-from tests.events.log_store_contract import LogStoreContract
+from tests.integration.stores.log_store_contract import LogStoreContract
 from workers.log_sequencer import LogSequencer
 
 pytestmark = pytest.mark.redis

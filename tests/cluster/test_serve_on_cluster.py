@@ -25,8 +25,8 @@ from services.bootstrap import Services, build
 from services.config import Settings
 from services.export import export_lines
 from tests.cluster.serving import Serving, serve_on_cluster
-from tests.gateway.client import Recorder, create, event_seqs
-from tests.integration.test_cli import hm
+from tests.integration.cli.test_cli import hm
+from tests.support.client import Recorder, create, event_seqs
 from tests.support.redis_cluster import LocalCluster
 
 pytestmark = pytest.mark.redis

@@ -34,7 +34,7 @@ from services.audit.verify import verify_lines
 from services.export import export_lines
 from tests.cluster.serving import Serving, serve_on_cluster
 from tests.cluster.test_rq_on_cluster import split_services
-from tests.integration.test_cli import hm
+from tests.integration.cli.test_cli import hm
 from tests.support.pipeline import RACE_PLUGIN, eventually
 from tests.support.redis_cluster import LocalCluster
 

@@ -1,4 +1,4 @@
-"""The tournament store's contract (``tests/events/tournament_store_contract.py``) on the real local Cluster:
+"""The tournament store's contract (``tests/integration/stores/tournament_store_contract.py``) on the real local Cluster:
 a tournament's keys in its slot ``{t:<id>}`` on one master, the index of tournaments on another slot."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from redis.cluster import RedisCluster
 
-from tests.events.tournament_store_contract import TournamentStoreContract
+from tests.integration.stores.tournament_store_contract import TournamentStoreContract
 from tests.support.redis_cluster import LocalCluster
 
 pytestmark = pytest.mark.redis

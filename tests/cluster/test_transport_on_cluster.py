@@ -1,4 +1,4 @@
-"""The transport's contract (``tests/transport/contract.py``) on the real local Cluster, for the Cluster forms
+"""The transport's contract (``tests/integration/transport/contract.py``) on the real local Cluster, for the Cluster forms
 of the fast implementations (``ClusterMultiplexed``, ``ClusterScriptPipeline``) and the plain ones on
 redis-py's Cluster clients: calls and script calls whose keys live on different masters."""
 
@@ -14,8 +14,8 @@ from events.transport.interface import Appender, Link
 from events.transport.multiplexed_cluster import ClusterMultiplexed, SlotMap
 from events.transport.pipelined_cluster import ClusterScriptPipeline
 from events.transport.plain import PlainAppender, PlainLink
+from tests.integration.transport import contract
 from tests.support.redis_cluster import LocalCluster
-from tests.transport import contract
 
 pytestmark = pytest.mark.redis
 

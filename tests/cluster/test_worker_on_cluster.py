@@ -17,7 +17,7 @@ from services.bootstrap import Services, build
 from services.config import Settings
 from services.export import export_lines
 from tests.conftest import TEST_GAMES
-from tests.integration.test_concurrent_games import _assert_applied_once_in_order_and_replayable
+from tests.integration.workers.test_concurrent_games import _assert_applied_once_in_order_and_replayable
 from tests.support.pipeline import (
     COUNTER_PLUGIN,
     RACE_PLUGIN,

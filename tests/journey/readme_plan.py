@@ -2,7 +2,7 @@
 
 The README is the contract with a new user: every line of its shell blocks is either run as written (the
 ``.venv/bin/`` of a fresh clone in place of the relative one, a placeholder filled in) or named here with
-the reason it is not. A line the plan does not know fails ``tests/contract/test_docs.py``, so a command
+the reason it is not. A line the plan does not know fails ``tests/unit/contract/test_docs.py``, so a command
 added to the README is a command some test runs.
 """
 

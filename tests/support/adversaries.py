@@ -7,7 +7,7 @@ pledges every share and bids nothing, so its cash grows. A *random* player choos
 legal commands. :func:`explore` plays a game with a mix of both and measures, in every state it passes,
 ``legal_commands`` of every seat and the ``decide`` of the command chosen.
 
-Used by ``tests/contract/test_bounded_rules.py`` (which asserts the size bound) and by
+Used by ``tests/unit/contract/test_bounded_rules.py`` (which asserts the size bound) and by
 ``tests/bench/bench_rules_bound.py`` (which prints the sizes and the slowest calls).
 """
 

@@ -5,7 +5,7 @@ embedded Redis and writes each one's export (``harbormaster export``'s JSON Line
 
 The logs in ``tests/fixtures/rules_v1/`` were written by this script at commit e1a3b8c, before issue 32
 changed El Capitán's and East India Companies' rules: they are games decided under the previous rules, and
-``tests/contract/test_rules_versions.py`` checks that they still verify. The players probe what later
+``tests/unit/contract/test_rules_versions.py`` checks that they still verify. The players probe what later
 changed: they try to end turns the old rules refused, move the pirate with card sets named in sorted order,
 pay for a pirate move before sailing to Islas Canarias. Run again, the script records games of the rules
 of its own tree.

@@ -1,5 +1,5 @@
 """Ways to make a real Redis refuse writes, each undone by what it returns: shared by the gateway's refusal
-tests (``tests/gateway/test_redis_refusals.py``) and the workers' (``test_workers_ride_out_refusals.py``)."""
+tests (``tests/integration/gateway/test_redis_refusals.py``) and the workers' (``test_workers_ride_out_refusals.py``)."""
 
 from __future__ import annotations
 

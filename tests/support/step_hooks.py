@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
 
-from tests.gateway.harness import ServerThread, running_stack
+from tests.support.harness import ServerThread, running_stack
 
 Hook = Callable[[str], Awaitable[None]]
 

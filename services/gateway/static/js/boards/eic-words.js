@@ -26,7 +26,7 @@ const list = (items) => (items.length < 2 ? items.join("") : items.slice(0, -1).
 const gs = (n) => `${n} GS`;
 const zoneName = (z) => ZONES[z - 1] || t("eic.zone_n", { n: z });
 // The ships one may buy: epoch, cost, speed, tonnage (domain/eic/data.py SHIP_TYPES, PROPOSED values;
-// kept in step by hand, as tests/browser/test_card_names.py checks).
+// kept in step by hand, as tests/unit/contract/test_web_card_names.py checks).
 export const SHIPS = { SH1: [1, 5, 2, 3], SH2: [1, 6, 1, 5], SH3: [2, 8, 3, 3], SH4: [2, 9, 2, 5], SH5: [3, 11, 4, 3], SH6: [3, 12, 2, 7], SH7: [4, 14, 4, 5], SH8: [4, 16, 3, 7] };
 const shipOffer = (kind) => {
   const ship = SHIPS[kind];
