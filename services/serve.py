@@ -68,8 +68,13 @@ def _announce(host: str, port: int) -> None:
     sys.stdout.flush()
 
 
-class _Terminated(Exception):
-    """SIGTERM arrived (a service manager, ``docker stop``, Kubernetes): stop as Ctrl-C does."""
+class Terminated(BaseException):
+    """SIGTERM arrived (a service manager, ``docker stop``, Kubernetes): stop as Ctrl-C does.
+
+    A ``BaseException``, as ``KeyboardInterrupt`` is: the handler raises it wherever the main thread is,
+    often inside the periodic pass, and that pass, like the supervisor around it, isolates ``Exception``
+    (one bad record must not stop the others). As an ``Exception`` it was logged as ``periodic_failed`` and
+    ``serve`` went on running; a ``make test`` saw it not stop within 90 s of its SIGTERM."""
 
 
 def _reconcile_all(services: Services, url: str, scheduler: BotScheduler, seen: dict[str, int]) -> None:
@@ -93,8 +98,9 @@ def _reconcile_all(services: Services, url: str, scheduler: BotScheduler, seen: 
             log.error("log_archive_failed", error=str(exc))
 
 
-def _raise_terminated(signum: int, frame: FrameType | None) -> None:
-    raise _Terminated
+def raise_terminated(signum: int, frame: FrameType | None) -> None:
+    """``serve``'s SIGTERM handler."""
+    raise Terminated
 
 
 RECONCILE_EVERY_S = 3.0
@@ -115,7 +121,7 @@ def serve(
 def _serve(
     settings: Settings, host: str, port: int, demo: bool, workers: int, bot_delay: float, rq_workers: int
 ) -> int:
-    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    previous = signal.signal(signal.SIGTERM, raise_terminated)
     # Ctrl-C stops serve even when it was started with SIGINT ignored (a background job of a script
     # inherits that, and Python then never raises KeyboardInterrupt).
     previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
@@ -165,7 +171,7 @@ def _serve(
             start_demo_games(services, url, host, port)
         log.info("gateway_starting", url=f"http://{host}:{port}/", redis=url)
         supervisor.run_forever()
-    except _Terminated:
+    except Terminated:
         log.info("serve_stopping", signal="SIGTERM")
     except KeyboardInterrupt:
         log.info("serve_stopping", signal="SIGINT")

@@ -128,7 +128,7 @@ def test_ctrl_c_or_sigterm_stops_the_workers_first_and_the_embedded_redis_last_w
     serve = _start_serve(tmp_path, free_port())
     try:
         STOPS[how](serve)
-        # Each child gets 15 s to stop warmly; on a loaded machine several may need most of it.
+        # The children get 20 s together to stop warmly, then are killed (services/supervise.py).
         output, _ = serve.communicate(timeout=150)
     finally:
         if serve.poll() is None:
