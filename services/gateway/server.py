@@ -14,6 +14,8 @@
   believed them from 127.0.0.1 by default, so a client on the gateway's machine, or anything relayed
   through a local process, chose its address and escaped every per-address limit: issue 43, finding 15).
 
+A stopping gateway gives its open requests and connections ``GRACEFUL_SHUTDOWN_S``, then cancels them.
+
 ``shared_port`` binds the listening socket that several gateway processes share (``--reuse-port``).
 """
 
@@ -97,6 +99,12 @@ def header_timeout_protocol(header_timeout_s: float) -> type[HeaderTimeoutProtoc
     return type("HeaderTimeoutProtocol", (HeaderTimeoutProtocol,), {"header_timeout_s": header_timeout_s})
 
 
+GRACEFUL_SHUTDOWN_S = 10.0
+"""How long a stopping gateway waits for its open requests and connections before it cancels them (uvicorn
+waits without end by default): under ``serve`` it then still closes its Redis clients before the
+supervisor's deadline (``services/supervise.py``'s ``STOP_GRACE_S``) kills it."""
+
+
 def uvicorn_options(limits: Limits, compression: bool) -> dict[str, Any]:
     """The ``uvicorn.Config`` keywords the gateway runs with (besides the app, host, port and logging)."""
     return {
@@ -107,6 +115,7 @@ def uvicorn_options(limits: Limits, compression: bool) -> dict[str, Any]:
         "timeout_keep_alive": limits.idle_timeout_s,
         "proxy_headers": bool(limits.trusted_proxies),
         "forwarded_allow_ips": list(limits.trusted_proxies),  # never FORWARDED_ALLOW_IPS, read by uvicorn
+        "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_S,
     }
 
 
