@@ -8,7 +8,6 @@ event once, in order, to the last; every game verifies offline and is archived b
 from __future__ import annotations
 
 import json
-import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,7 +23,7 @@ from services.audit.verify import verify_file, verify_lines
 from services.bootstrap import Services, build
 from services.config import Settings
 from services.export import export_lines
-from tests.cluster.serving import Serving, serve_on_cluster
+from tests.cluster.serving import Serving, serve_on_cluster, stop
 from tests.integration.cli.test_cli import hm
 from tests.support.client import Recorder, create, event_seqs
 from tests.support.redis_cluster import LocalCluster
@@ -102,8 +101,7 @@ def test_serve_plays_bot_games_of_every_kind_to_the_end_on_the_cluster(
         assert verify_file(archive_path(serving.archive, game_id), GAMES).ok, game_id
     assert services.bus.backlog() == 0
 
-    serving.process.send_signal(signal.SIGTERM)
-    assert serving.process.wait(timeout=90) == 0, "a warm stop"
+    assert stop(serving) == 0, "a warm stop"
 
 
 def _see_every_event(spectator: Recorder, last: int, game_id: str) -> None:
