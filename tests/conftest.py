@@ -161,7 +161,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if relative is None:
             continue
         if levels.level(relative) == levels.UNIT:
-            why = levels.unit_breaches(item.path, set(getattr(item, "fixturenames", ())))
+            marks = {mark.name for mark in item.iter_markers()}
+            why = levels.unit_breaches(item.path, set(getattr(item, "fixturenames", ())), marks)
             misplaced += [f"{item.nodeid}: {reason}" for reason in why]
             continue
         item.add_marker(pytest.mark.redis)

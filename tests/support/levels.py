@@ -54,10 +54,21 @@ def level(relative: Path) -> str:
     return relative.parts[0]
 
 
-def unit_breaches(path: Path, fixturenames: frozenset[str] | set[str]) -> list[str]:
-    """Why a unit test (its module's file, the fixtures it asks for) belongs to another level: empty if it
-    does not."""
+LEVEL_MARKERS = frozenset({"redis", "redis_contract", "browser", "journey"})
+"""Markers the folder sets: one written in a unit test's file would take it out of the fence that keeps a unit
+test from starting a Redis (``_no_redis_unmarked`` in ``tests/conftest.py``)."""
+
+
+def unit_breaches(
+    path: Path, fixturenames: set[str], markers: frozenset[str] | set[str] = frozenset()
+) -> list[str]:
+    """Why a unit test (its module's file, the fixtures it asks for, the markers its file gives it) belongs to
+    another level: empty if it does not."""
     reasons = [f"asks for the Redis fixture `{name}`" for name in sorted(REDIS_FIXTURES & fixturenames)]
+    reasons += [
+        f"is marked `{name}` in its file (its folder is its level)"
+        for name in sorted(LEVEL_MARKERS & markers)
+    ]
     return reasons + list(_module_breaches(path))
 
 

@@ -68,9 +68,10 @@ def test_a_unit_test_that_asks_for_redis_or_starts_a_process_is_named_with_why(t
         "    subprocess.run(['true'])\n"  # a command run to its end is a unit test's to make
         "    subprocess.Popen(['sleep', '9'])\n"
     )
-    assert unit_breaches(source, {"tmp_path", "redis_client", "redis_url"}) == [
+    assert unit_breaches(source, {"tmp_path", "redis_client", "redis_url"}, {"parametrize", "redis"}) == [
         "asks for the Redis fixture `redis_client`",
         "asks for the Redis fixture `redis_url`",
+        "is marked `redis` in its file (its folder is its level)",
         "imports `tests.support.harness` (starts a process or a server)",
         "imports `services.redis_launcher` (starts a process or a server)",
         "imports `fork` (starts a process)",
