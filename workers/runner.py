@@ -275,8 +275,9 @@ class _StopBetweenRuns:
         return stop
 
 
-class _Interrupted(Exception):
-    """Raised out of the back-off's sleep by ``_StopBetweenRuns``."""
+class _Interrupted(BaseException):
+    """Raised out of the back-off's sleep by ``_StopBetweenRuns``: a ``BaseException``, as ``KeyboardInterrupt``
+    is, so that no ``except Exception`` on the way (redis-py's retries) takes the stop for an error."""
 
 
 class _QuitCause(logging.Filter):
