@@ -19,8 +19,6 @@ from tests.browser.waiting import wait_until
 from tests.support.client import bearer, create, post_command
 from tests.support.harness import ServerThread
 
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
 KINDS = ("manila", "elcapitan", "eic")
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
 TITLES = {"manila": "Manila", "elcapitan": "El Capitán", "eic": "East India Companies"}

@@ -11,8 +11,6 @@ import pytest
 from tests.support.client import create
 from tests.support.harness import ServerThread
 
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
 EXPANSIONS = ["porto", "lisboa", "canarias"]
 
 # Each city's tile on the page: its box, how many sites, harbour spaces and fortress sites it shows.

@@ -20,8 +20,6 @@ from tests.browser.waiting import wait_until
 from tests.support.harness import ServerThread
 from tests.support.players_stack import rated_stack
 
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 

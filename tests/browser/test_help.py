@@ -22,8 +22,6 @@ from tests.support.client import create
 from tests.support.harness import ServerThread
 from tests.support.players_stack import rated_stack
 
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 WIDTHS = (390, 1360)
 RAW_NAMES = ("variant_boarding", "all_twenty", "three_of_each", "pledging", "expansions")

@@ -8,13 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-import pytest
 
 from tests.browser.test_at_the_table import CHANGED, KINDS, STATE, Table
 from tests.browser.waiting import wait_until
 from tests.support.harness import ServerThread
-
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
 
 # What Enter may take: a place offered on the board, or a button of the action bar (not Undo).
 ON_A_CHOICE = """() => { const a = document.activeElement;

@@ -17,8 +17,6 @@ from tests.browser.waiting import wait_until
 from tests.support.client import create
 from tests.support.harness import ServerThread
 
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
 WAIT_MS = 30_000  # a loaded 2-core machine: generous, never a fixed sleep
 
 

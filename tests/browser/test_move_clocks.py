@@ -18,8 +18,6 @@ from tests.browser.axe import axe_script, serious_violations
 from tests.browser.test_tournament_pages import reconciling
 from tests.support.harness import ServerThread, running_stack
 
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
 LIMIT_S = 20  # the warning starts under 10 s: time enough to load the page and see the clock before it
 TRACE = """() => {
   window.clockTrace = [];

@@ -14,8 +14,6 @@ from tests.browser.play import Clicks, take_one_step
 from tests.support.client import create
 from tests.support.harness import ServerThread, running_stack
 
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
 
 @pytest.fixture
 def quick_stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:

@@ -18,8 +18,6 @@ from tests.browser.waiting import wait_until
 from tests.support.client import bearer, post_command
 from tests.support.harness import ServerThread
 
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
 HOLDINGS = """() => [...document.querySelectorAll('#player-list [data-holdings]')].map((n) => {
   n.scrollIntoView({block: 'center'});
   const box = n.getBoundingClientRect();

@@ -12,8 +12,6 @@ from tests.browser.axe import serious_violations
 from tests.browser.test_open_facts import SMALL_BUTTONS
 from tests.support.harness import ServerThread
 
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
 PAGES = {
     "lobby": ("/", "#create"),
     "tournaments": ("/tournaments", "#app"),

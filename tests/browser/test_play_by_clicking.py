@@ -13,8 +13,6 @@ from tests.browser.play import play_to_the_end
 from tests.support.client import create
 from tests.support.harness import ServerThread, running_stack
 
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
 
 @pytest.fixture
 def quick_stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:

@@ -20,8 +20,6 @@ from tests.browser.rating_scene import TRUSTING
 from tests.support.harness import ServerThread
 from tests.support.players_stack import rated_stack
 
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
 
 @pytest.fixture
 def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:

@@ -32,8 +32,6 @@ from tests.support.client import create, post_command
 from tests.support.harness import ServerThread, running_stack
 from workers.log_sequencer import LogSequencer
 
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
 ORIGIN = "harbormaster.test/log"
 
 KEPT = """

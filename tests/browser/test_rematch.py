@@ -17,8 +17,6 @@ from tests.browser.rating_scene import TRUSTING, person, post
 from tests.support.harness import ServerThread
 from tests.support.players_stack import rated_stack
 
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 RACE_TO_ONE = {"game": "race", "seats": 3, "bots": ["random"], "options": {"goal": 1}}
 

@@ -37,8 +37,6 @@ from tests.support.harness import ServerThread
 from tests.support.pipeline import services_for
 from workers.jobs.clock import seat_after_timeout
 
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
 WAIT_MS = 20_000  # generous: a loaded 2-core machine
 
 

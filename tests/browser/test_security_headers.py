@@ -18,8 +18,6 @@ from tests.support.client import create, wait_until
 from tests.support.harness import ServerThread
 from tests.support.players_stack import rated_stack
 
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
 NEW_PASSWORD = "another long password"
 
 

@@ -5,14 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from domain import GAMES
 from tests.support.harness import ServerThread
 from tests.support.players_stack import rated_stack
 from workers.jobs.bots import STRONG_SECONDS, bot_names
-
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
 
 
 def test_the_new_game_form_offers_every_level_of_strong_and_seats_one(

@@ -25,8 +25,6 @@ from tests.support.harness import ServerThread
 from tests.support.pipeline import services_for
 from workers.jobs.schedule import make_scheduler
 
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
 CLOCK_TEXT = re.compile(r"^\d+:\d\d")
 
 

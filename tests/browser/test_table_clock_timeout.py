@@ -27,8 +27,6 @@ from workers.jobs.clock import claim_timeouts
 from workers.jobs.clock_due import GameClocks
 from workers.jobs.schedule import make_scheduler
 
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
 TEN_MINUTES = 600_000
 
 

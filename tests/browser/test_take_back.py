@@ -21,7 +21,6 @@ from tests.browser.waiting import wait_until
 from tests.support.client import bearer, create, post_command
 from tests.support.harness import ServerThread, running_stack
 
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
 WIDTHS = [390, 1360]
 WAIT_MS = 60_000  # generous: a loaded 2-core machine
 

@@ -18,8 +18,6 @@ from tests.browser.waiting import wait_until
 from tests.support.harness import ServerThread, running_stack
 from tests.support.pipeline import services_for
 
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
 
 @contextmanager
 def reconciling(url: str, tid: str) -> Iterator[None]:

@@ -13,8 +13,6 @@ from tests.browser.waiting import wait_until
 from tests.support.client import create, play_random
 from tests.support.harness import ServerThread
 
-pytestmark = [pytest.mark.browser, pytest.mark.redis]
-
 
 def seq_of(page: Any) -> int:
     return int(page.locator("body").get_attribute("data-seq") or 0)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import threading
 
-import pytest
 from redis.cluster import RedisCluster
 
 from events import keys
@@ -15,8 +14,6 @@ from tests.cluster.test_worker_on_cluster import PARTITIONS, assert_every_game_v
 from tests.support.pipeline import eventually, stop_process, worker_process
 from tests.support.redis_cluster import LocalCluster
 from workers.botrunner import NAMESPACE, BotRunner
-
-pytestmark = pytest.mark.redis
 
 
 def test_a_runner_plays_bot_games_on_every_master_to_their_end(

@@ -5,14 +5,11 @@ every entry, once."""
 
 from __future__ import annotations
 
-import pytest
 from redis.cluster import RedisCluster
 
 from events import codec, keys
 from events.bus import CommandBus
 from tests.support.redis_cluster import LocalCluster
-
-pytestmark = pytest.mark.redis
 
 PARTITIONS = 16
 

@@ -4,15 +4,12 @@ by the other's relay (pub/sub is broadcast to every node of a Cluster) to the sp
 from __future__ import annotations
 
 import httpx
-import pytest
 from redis.cluster import RedisCluster
 
 from tests.cluster.test_gateway_on_cluster import cluster_services
 from tests.support.client import Recorder, bearer, create, wait_until
 from tests.support.harness import ServerThread
 from tests.support.redis_cluster import LocalCluster
-
-pytestmark = pytest.mark.redis
 
 
 def test_a_message_posted_on_one_gateway_reaches_the_sockets_of_another_on_a_cluster(

@@ -14,8 +14,6 @@ from events import keys
 from tests.integration.cli.test_cli import hm
 from tests.support.redis_cluster import LocalCluster
 
-pytestmark = pytest.mark.redis
-
 
 @pytest.mark.parametrize("scheme", ["redis+cluster", "redis"])
 def test_new_log_export_verify_and_games_on_a_cluster(

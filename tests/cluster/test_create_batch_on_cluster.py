@@ -4,7 +4,6 @@ that exists left alone."""
 
 from __future__ import annotations
 
-import pytest
 from redis.cluster import RedisCluster
 
 from tests.integration.stores.store_contract import store_on
@@ -13,8 +12,6 @@ from tests.integration.tournaments.test_round_open_batch import (
     assert_batch_writes_what_create_writes,
 )
 from tests.support.redis_cluster import LocalCluster
-
-pytestmark = pytest.mark.redis
 
 
 def test_a_batch_on_a_cluster_creates_the_keys_and_events_create_does(

@@ -3,14 +3,11 @@ keeps its plain client."""
 
 from __future__ import annotations
 
-import pytest
 import redis
 from redis.cluster import RedisCluster
 
 from services import cluster
 from tests.support.redis_cluster import LocalCluster
-
-pytestmark = pytest.mark.redis
 
 
 def test_the_cluster_scheme_becomes_a_plain_node_url() -> None:

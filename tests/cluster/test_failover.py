@@ -24,8 +24,6 @@ from tests.conftest import TEST_GAMES
 from tests.support.pipeline import new_race
 from tests.support.redis_cluster import LocalCluster
 
-pytestmark = pytest.mark.redis
-
 FAILOVER_WAIT = ReplicaAck(mode="wait", replicas=1, timeout_ms=2000)
 """Between the promotion and the dead node's return, every append to a promoted master's game waits this
 long for a replica it does not have, and the player rolls the games in turn: with 5 s, one pass over the

@@ -11,7 +11,6 @@ import threading
 import time
 from pathlib import Path
 
-import pytest
 from redis.cluster import RedisCluster
 
 from events import keys
@@ -30,8 +29,6 @@ from tests.support.pipeline import (
     worker_process,
 )
 from tests.support.redis_cluster import LocalCluster
-
-pytestmark = pytest.mark.redis
 
 PARTITIONS = 8
 GAMES = 24

@@ -10,7 +10,6 @@ import time
 from typing import Any
 
 import httpx
-import pytest
 from redis.cluster import RedisCluster
 
 from events import keys
@@ -21,8 +20,6 @@ from tests.support.client import Recorder, bearer, event_seqs
 from tests.support.harness import ServerThread
 from tests.support.pipeline import stop_process, worker_process
 from tests.support.redis_cluster import LocalCluster
-
-pytestmark = pytest.mark.redis
 
 ACK_ENV = {"HARBORMASTER_REPLICA_ACK": "wait", "HARBORMASTER_REPLICA_ACK_TIMEOUT_MS": "1000"}
 WAIT_S = 180.0

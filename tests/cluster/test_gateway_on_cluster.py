@@ -27,8 +27,6 @@ from tests.support.pipeline import TEST_PLUGINS, eventually, stop_process, worke
 from tests.support.redis_cluster import LocalCluster
 from workers.fold import FoldWorker
 
-pytestmark = pytest.mark.redis
-
 LIMIT = 8
 """Moves of each counter game (seats alternate; a move applied out of order would be refused)."""
 WAIT_S = 120.0

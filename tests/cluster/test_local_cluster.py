@@ -10,8 +10,6 @@ from redis.cluster import RedisCluster
 from events import keys
 from tests.support.redis_cluster import LocalCluster
 
-pytestmark = pytest.mark.redis
-
 
 def test_three_masters_each_with_a_replica_serve_every_slot(redis_cluster: LocalCluster) -> None:
     masters = redis_cluster.master_ports()

@@ -19,8 +19,6 @@ from tests.conftest import TEST_GAMES
 from tests.integration.stores.log_store_contract import LogStoreContract
 from workers.log_sequencer import LogSequencer
 
-pytestmark = pytest.mark.redis
-
 
 class TestLogStoreOnCluster(LogStoreContract):
     @pytest.fixture

@@ -31,8 +31,6 @@ from tests.support.pipeline import COUNTER_PLUGIN, RACE_PLUGIN, TEST_PLUGINS, ev
 from tests.support.redis_cluster import LocalCluster
 from workers.jobs.tournament import round_job_id
 
-pytestmark = pytest.mark.redis
-
 BOT_GAMES = 9
 GOAL = 12
 """A short race: a bot game ends in a few dozen moves."""

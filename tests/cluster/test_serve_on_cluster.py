@@ -28,8 +28,6 @@ from tests.integration.cli.test_cli import hm
 from tests.support.client import Recorder, create, event_seqs
 from tests.support.redis_cluster import LocalCluster
 
-pytestmark = pytest.mark.redis
-
 KINDS = [("manila", 3), ("elcapitan", 2), ("eic", 2)]
 """Two games of each kind (one made by the CLI, one over HTTP), all seats bots (greedy against random): a
 few hundred moves each."""

@@ -38,8 +38,6 @@ from tests.integration.cli.test_cli import hm
 from tests.support.pipeline import RACE_PLUGIN, eventually
 from tests.support.redis_cluster import LocalCluster
 
-pytestmark = pytest.mark.redis
-
 TOURNAMENTS = ("spread-a", "spread-c", "spread-b")
 """Slots 1425, 9683 and 13810 of ``{t:<id>}``: one in each master's third."""
 PLAYERS, ROUNDS = 8, 3

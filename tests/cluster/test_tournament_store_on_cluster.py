@@ -11,8 +11,6 @@ from redis.cluster import RedisCluster
 from tests.integration.stores.tournament_store_contract import TournamentStoreContract
 from tests.support.redis_cluster import LocalCluster
 
-pytestmark = pytest.mark.redis
-
 
 class TestTournamentStoreOnCluster(TournamentStoreContract):
     @pytest.fixture

@@ -17,8 +17,6 @@ from events.transport.plain import PlainAppender, PlainLink
 from tests.integration.transport import contract
 from tests.support.redis_cluster import LocalCluster
 
-pytestmark = pytest.mark.redis
-
 
 def _links(cluster: LocalCluster) -> dict[str, Callable[[], Link]]:
     return {

@@ -8,7 +8,6 @@ import os
 import signal
 from pathlib import Path
 
-import pytest
 from redis.cluster import RedisCluster
 
 from events import keys
@@ -28,8 +27,6 @@ from tests.support.pipeline import (
     worker_process,
 )
 from tests.support.redis_cluster import LocalCluster
-
-pytestmark = pytest.mark.redis
 
 GAMES = 200
 ROUNDS = 10

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import msgspec
-import pytest
 import redis
 from redis.cluster import RedisCluster
 from redis.crc import key_slot
@@ -31,8 +30,6 @@ from tests.support.pipeline import (
 )
 from tests.support.redis_cluster import LocalCluster
 from workers.metrics import METRICS_KEY
-
-pytestmark = pytest.mark.redis
 
 ROLL = b'{"type":"Roll"}'
 OTHERS = 30

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("HARBORMASTER_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 KINDS = {"manila": "Manila", "elcapitan": "El Capitán", "eic": "East India Companies"}
 
-pytestmark = [pytest.mark.journey, pytest.mark.xdist_group("journey")]
+pytestmark = pytest.mark.xdist_group("journey")
 
 
 # --- the clone --------------------------------------------------------------------------------------------

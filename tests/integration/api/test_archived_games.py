@@ -4,14 +4,11 @@ archive: its state, outcome, every event and any earlier position (issue 33.2: i
 from __future__ import annotations
 
 import httpx
-import pytest
 
 from services.archive import archive_game
 from tests.support.harness import ServerThread
 from tests.support.pipeline import finished_race, services_for
 from workers.jobs.archive_trigger import recorded_key
-
-pytestmark = pytest.mark.redis
 
 
 def test_an_archived_tournament_game_opens_and_replays(redis_url, redis_client, tmp_path) -> None:

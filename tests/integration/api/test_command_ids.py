@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 
 import httpx
-import pytest
 import redis
 from websockets.sync.client import connect
 
@@ -18,8 +17,6 @@ from tests.support.client import bearer, create, post_command
 from tests.support.harness import ServerThread
 from tests.support.pipeline import eventually
 from workers.jobs.bots import bot_command_id
-
-pytestmark = pytest.mark.redis
 
 TOO_LONG_NOTE = {"type": "Note", "text": "x" * 101}
 """A command the race game refuses on any turn (race.note_too_long): the attacker's filler."""

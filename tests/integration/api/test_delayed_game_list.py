@@ -5,13 +5,10 @@ at the seq its spectators may see, by events and by seconds."""
 from __future__ import annotations
 
 import httpx
-import pytest
 
 from tests.integration.gateway.test_websocket import notes
 from tests.support.client import create
 from tests.support.harness import ServerThread
-
-pytestmark = pytest.mark.redis
 
 
 def listed_seq(api: httpx.Client, game_id: str) -> int:

@@ -27,8 +27,6 @@ from events import keys
 from tests.support.client import create
 from tests.support.harness import ServerThread
 
-pytestmark = pytest.mark.redis
-
 FUZZ = settings(
     max_examples=60,
     derandomize=True,

@@ -7,7 +7,6 @@ import time
 
 import httpx
 import msgspec
-import pytest
 
 from events.store import now_ms
 from services import tournament_service as service
@@ -15,8 +14,6 @@ from services.gateway.api.clocks_http import GameClock
 from tests.support.client import bearer
 from tests.support.pipeline import services_for
 from workers.jobs.clock import Clock, claim_timeouts, last_move_ms
-
-pytestmark = pytest.mark.redis
 
 SPEC = {"game": "race", "entrants": [{"name": "ann"}, {"name": "bob"}], "rounds": 1, "table_size": 2,
         "points": {"2": [6, 1], "1": [6]}, "options": {"goal": 50}, "move_limit_s": 1, "total_limit_s": 300,

@@ -28,8 +28,6 @@ from tests.support.harness import ServerThread
 from tests.support.pipeline import services_for
 from tests.support.step_hooks import killing_at, pausing_at, stack_hooked
 
-pytestmark = pytest.mark.redis
-
 
 @pytest.fixture
 def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:

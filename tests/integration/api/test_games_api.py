@@ -6,15 +6,12 @@ import hashlib
 import time
 
 import httpx
-import pytest
 import redis
 
 from services.gateway.access.auth import tokens_key
 from services.gateway.api.protocol import MAX_BODY
 from tests.support.client import bearer, create, post_command
 from tests.support.harness import running_stack
-
-pytestmark = pytest.mark.redis
 
 
 def stream_len(redis_client: redis.Redis, game_id: str) -> int:

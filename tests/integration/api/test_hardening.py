@@ -24,8 +24,6 @@ from tests.support.client import Recorder, bearer, create, post_command, wait_un
 from tests.support.harness import ServerThread, running_stack
 from tests.support.pipeline import services_for
 
-pytestmark = pytest.mark.redis
-
 NESTED = "[" * 1000 + "]" * 1000
 """About 2 KB that made msgspec raise RecursionError (a 500) before depth was bounded."""
 

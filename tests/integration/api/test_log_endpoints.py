@@ -22,7 +22,6 @@ from services.log_settings import LogSettings
 from tests.support.harness import ServerThread, running_stack
 from workers.log_sequencer import LogSequencer
 
-pytestmark = pytest.mark.redis
 WITNESS = note.Signer.generate("witness.test/w1", note.COSIGNATURE_V1)
 LOG = note.Signer.generate("harbormaster.test/log")
 

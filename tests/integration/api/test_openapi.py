@@ -7,15 +7,12 @@ import typing
 
 import httpx
 import msgspec
-import pytest
 from starlette.routing import Mount, Route, WebSocketRoute
 
 from services.gateway.api import protocol
 from services.gateway.app import routes
 from tests.conftest import TEST_GAMES
 from tests.support.client import bearer, create, post_command
-
-pytestmark = pytest.mark.redis
 
 
 def routed() -> set[tuple[str, str]]:

@@ -14,8 +14,6 @@ from domain import GAMES
 from tests.support.client import Recorder, bearer, create, event_seqs, play_random
 from tests.support.harness import ServerThread
 
-pytestmark = pytest.mark.redis
-
 KINDS = sorted(GAMES) or ["race"]
 SEATS = {"elcapitan": 3, "manila": 4, "eic": 3, "race": 3}
 

@@ -10,8 +10,6 @@ from events import keys, seat_names
 from tests.support.client import create
 from workers.jobs.round_open import name_seats
 
-pytestmark = pytest.mark.redis
-
 
 def test_names_are_shown_to_every_viewer_with_defaults_for_the_rest(api: httpx.Client) -> None:
     body = create(api, "race", 3, names=["  Anna  ", ""], bots={"2": "greedy"})

@@ -13,8 +13,6 @@ from tests.integration.cli.test_cli import hm
 from tests.support.client import RawResponses, create
 from tests.support.harness import ServerThread
 
-pytestmark = pytest.mark.redis
-
 
 @pytest.mark.parametrize("seat", ["²", "١", "٠", "1_0", " 1", "+1", "-1", "", "00001"])
 def test_a_bot_seat_that_is_not_plain_ascii_digits_is_a_400_with_a_message(

@@ -4,11 +4,8 @@ its errors, static files and the OpenAPI document (``services/gateway/security_h
 from __future__ import annotations
 
 import httpx
-import pytest
 
 from services.gateway.security_headers import HEADERS
-
-pytestmark = pytest.mark.redis
 
 
 def test_every_kind_of_answer_carries_the_security_headers(api: httpx.Client) -> None:

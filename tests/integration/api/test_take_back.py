@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-import pytest
 
 from services.audit.verify import verify_lines
 from services.export import export_lines
@@ -18,7 +17,6 @@ from tests.support.client import bearer, create, play_random, post_command
 from tests.support.harness import ServerThread
 from tests.support.pipeline import services_for
 
-pytestmark = pytest.mark.redis
 TAKE_BACK = {"command": {"type": "TakeBack"}}
 
 

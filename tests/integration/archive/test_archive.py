@@ -8,8 +8,6 @@ import os
 import subprocess
 import sys
 
-import pytest
-
 from services.archive import archive_path, archived, write_archive
 from services.audit.verify import verify_file
 from services.export import export_lines
@@ -23,8 +21,6 @@ from tests.support.pipeline import (
     stop_process,
     worker_process,
 )
-
-pytestmark = pytest.mark.redis
 
 
 def test_a_finished_game_is_archived_by_rq_and_verifies(redis_url, redis_client, tmp_path) -> None:

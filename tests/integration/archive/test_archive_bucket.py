@@ -21,8 +21,6 @@ from services.archive import archive_game, archive_missing, archive_path, archiv
 from services.archive_bucket import BUCKET_ENV, ENDPOINT_ENV
 from tests.support.pipeline import TEST_PLUGINS, finished_race, services_for
 
-pytestmark = pytest.mark.redis
-
 CREDENTIALS = {
     "AWS_ACCESS_KEY_ID": "test",
     "AWS_SECRET_ACCESS_KEY": "test",

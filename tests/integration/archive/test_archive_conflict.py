@@ -27,7 +27,7 @@ from tests.support.pipeline import TEST_PLUGINS, eventually, services_for, stop_
 from tests.support.rollback import RollbackRedis
 from workers.jobs.archive_trigger import ARCHIVE_INDEX
 
-pytestmark = [pytest.mark.redis, pytest.mark.skipif(sys.platform != "linux", reason="embedded Redis")]
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="embedded Redis")
 
 
 def play(services: Services, url: str, game_id: str, commands: list[bytes]) -> None:

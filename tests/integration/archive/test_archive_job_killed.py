@@ -7,13 +7,9 @@ The killed attempt is made to happen: its file, its entry and its lease are left
 
 from __future__ import annotations
 
-import pytest
-
 from services.archive import archive_game, archived, run_archive_job, write_archive
 from tests.support.pipeline import COUNTER_PLUGIN, RACE_PLUGIN, finished_race, services_for
 from workers.jobs.archive_trigger import ARCHIVE_LEASE_MS, archive_job_id, archive_lease_key
-
-pytestmark = pytest.mark.redis
 
 
 def test_the_retry_of_a_killed_archive_job_archives_the_game(redis_url, redis_client, tmp_path) -> None:

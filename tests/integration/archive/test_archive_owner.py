@@ -17,8 +17,6 @@ from tests.support.pipeline import finished_race, services_for
 from workers.jobs import archive_trigger
 from workers.jobs.archive_trigger import ARCHIVE_INDEX, archive_lease, recorded_key, trim_archived
 
-pytestmark = pytest.mark.redis
-
 
 def test_a_late_writer_paused_mid_export_cannot_replace_the_verified_archive(
     redis_url, redis_client, tmp_path, monkeypatch

@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import msgspec
-import pytest
 import redis
 from rq import Queue, SimpleWorker
 
@@ -19,8 +18,6 @@ from services.archive_reconcile import RETRY_AFTER_MS, reconcile_archives
 from services.bootstrap import Services
 from tests.support.pipeline import finished_race, services_for
 from workers.jobs.archive_trigger import ARCHIVE_QUEUE, archive_job_id, mark_archive_failed
-
-pytestmark = pytest.mark.redis
 
 
 def _services(url: str, archives: Path, plugins: tuple[str, ...] | None = None) -> Services:

@@ -8,8 +8,6 @@ import os
 import subprocess
 import sys
 
-import pytest
-
 from events import keys
 from services.archive import archive_game, archived
 from services.audit.verify import verify_lines
@@ -19,8 +17,6 @@ from tests.conftest import TEST_GAMES
 from tests.support.pipeline import TEST_PLUGINS, finished_race, services_for
 from workers.jobs import archive_trigger as archive_jobs
 from workers.jobs.archive_trigger import recorded_key, trim_archived
-
-pytestmark = pytest.mark.redis
 
 
 def _game_keys(client, game_id: str) -> set[bytes]:

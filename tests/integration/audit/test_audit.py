@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import msgspec
-import pytest
 
 from events import codec, keys
 from services.audit.jsonl import LINE_DECODER
@@ -12,8 +11,6 @@ from services.export import export_lines
 from tests.conftest import TEST_GAMES
 from tests.support.pipeline import new_race, services_for
 from workers.fold import FoldWorker
-
-pytestmark = pytest.mark.redis
 
 ROLL = b'{"type":"Roll"}'
 

@@ -9,7 +9,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
 import redis.asyncio as aioredis
 
 from services.archive import archive_game
@@ -18,8 +17,6 @@ from services.export import export_lines
 from services.players import chat
 from tests.conftest import TEST_GAMES
 from tests.support.pipeline import finished_race, services_for
-
-pytestmark = pytest.mark.redis
 
 MESSAGES = [
     ("players", "Anna", 0, "good luck"),

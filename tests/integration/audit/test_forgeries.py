@@ -29,8 +29,6 @@ from tests.support.forger import Folder
 from tests.support.forgeries import FORGERIES, GAME, IDS, Forgery, Honest, bot_commands_as_player
 from tests.support.tlog import ORIGIN, checkpoint, log_file, log_leaves, receipts_file
 
-pytestmark = pytest.mark.redis
-
 
 @pytest.fixture(scope="module")
 def honest(

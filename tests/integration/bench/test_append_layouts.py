@@ -7,8 +7,6 @@ import redis
 
 from tests.bench import bench_append_layouts as layouts
 
-pytestmark = pytest.mark.redis
-
 
 def test_the_shared_index_layout_refuses_a_stale_position_and_a_repeated_command_id(
     redis_client: redis.Redis,

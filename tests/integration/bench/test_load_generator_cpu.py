@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import os
 
-import pytest
-
 from tests.bench.load_generator import (
     CpuMeter,
 )
 
 
-@pytest.mark.redis
 def test_the_cpu_meter_counts_this_process_and_redis(redis_client) -> None:
     meter = CpuMeter(redis_client, [os.getpid()])
     meter.start()

@@ -13,7 +13,6 @@ from tests.bench.platform_probe import KINDS, RunningProbe, probe
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-@pytest.mark.redis
 def test_a_short_probe_against_a_real_redis_reports_every_kind(redis_url: str) -> None:
     seen = probe(redis_url, 0.3, [os.getpid()])
 
@@ -27,7 +26,6 @@ def test_a_short_probe_against_a_real_redis_reports_every_kind(redis_url: str) -
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-@pytest.mark.redis
 def test_a_probe_beside_a_run_probes_until_asked_for_its_report(redis_url: str) -> None:
     running = RunningProbe(redis_url, None, [os.getpid()])
     time.sleep(1.0)

@@ -9,16 +9,12 @@ import subprocess
 import sys
 import threading
 
-import pytest
-
 from events.keys import WORKERS, lease
 from services.audit.verify import verify_lines
 from services.export import export_lines
 from tests.conftest import TEST_GAMES
 from tests.support.pipeline import TEST_PLUGINS, eventually, services_for, stop_process, worker_process
 from workers.botrunner import NAMESPACE, SHARDS, BotRunner, shard_of
-
-pytestmark = pytest.mark.redis
 
 
 def _runner_process(url: str, partitions: int) -> subprocess.Popen[bytes]:

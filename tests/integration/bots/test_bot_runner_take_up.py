@@ -7,13 +7,9 @@ from __future__ import annotations
 
 import os
 
-import pytest
-
 from events.keys import lease
 from tests.support.pipeline import services_for
 from workers.botrunner import NAMESPACE, SHARDS, BotRunner
-
-pytestmark = pytest.mark.redis
 
 
 def test_each_beat_loads_new_games_within_its_budget_and_keeps_its_leases(redis_url, redis_client) -> None:

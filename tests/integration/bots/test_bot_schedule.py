@@ -21,8 +21,6 @@ from workers.fold import FoldWorker
 from workers.jobs.bots import BOT_QUEUE
 from workers.jobs.schedule import BotScheduler, acting_bot_seats, bot_job_id, make_scheduler, reconcile
 
-pytestmark = pytest.mark.redis
-
 
 def _setup(redis_url: str, bots: dict[int, str]):
     services = services_for(redis_url)

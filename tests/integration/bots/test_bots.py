@@ -6,12 +6,8 @@ import os
 import subprocess
 import sys
 
-import pytest
-
 from services.games import create_game
 from tests.support.pipeline import RACE_PLUGIN, eventually, services_for, stop_process, worker_process
-
-pytestmark = pytest.mark.redis
 
 
 def test_an_all_bot_game_plays_itself_to_the_end_through_rq(redis_url, redis_client) -> None:

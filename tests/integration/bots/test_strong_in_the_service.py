@@ -38,8 +38,6 @@ from workers.jobs import bots
 from workers.jobs.bots import DEADLINE_MARGIN_S, SEARCH_QUEUE, STRONG_SECONDS, bot_command_id
 from workers.jobs.schedule import make_scheduler
 
-pytestmark = pytest.mark.redis
-
 LEVEL = "strong-0.2"
 """The quick level keeps the tests short; the job's deadline and its recording are the same for all."""
 

@@ -11,8 +11,6 @@ import pytest
 
 from tests.support.pipeline import RACE_PLUGIN, stop_process, worker_process
 
-pytestmark = pytest.mark.redis
-
 
 def hm(
     *args: str, url: str | None, data_dir=None, stdin: bytes | None = None

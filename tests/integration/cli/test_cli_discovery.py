@@ -22,8 +22,6 @@ from services.discovery import Found, NoServer, announce, find_redis, read_state
 from services.redis_launcher import free_port
 from tests.support.pipeline import RACE_PLUGIN
 
-pytestmark = pytest.mark.redis
-
 
 def _env(state: Path) -> dict[str, str]:
     env = {**os.environ, "XDG_STATE_HOME": str(state), "HARBORMASTER_GAME_PLUGINS": RACE_PLUGIN}

@@ -9,11 +9,7 @@ import os
 import subprocess
 import sys
 
-import pytest
-
 from tests.support.pipeline import TEST_PLUGINS
-
-pytestmark = pytest.mark.redis
 
 PUBLIC = "https://play.example.org"
 

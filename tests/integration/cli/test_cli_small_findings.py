@@ -10,12 +10,9 @@ import subprocess
 import sys
 
 import httpx
-import pytest
 
 from services.redis_launcher import free_port
 from tests.integration.serve.test_adopted_redis import _eventually
-
-pytestmark = pytest.mark.redis
 
 
 def _cli(redis_url: str, *args: str) -> subprocess.CompletedProcess[str]:

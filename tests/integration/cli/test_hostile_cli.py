@@ -7,8 +7,6 @@ import pytest
 
 from tests.integration.cli.test_cli import hm
 
-pytestmark = pytest.mark.redis
-
 
 @pytest.mark.parametrize(
     ("args", "said"),

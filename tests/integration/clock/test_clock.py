@@ -5,16 +5,12 @@ from __future__ import annotations
 
 import secrets
 
-import pytest
-
 from services.audit.verify import verify_lines
 from services.export import export_lines
 from tests.conftest import TEST_GAMES
 from tests.support.pipeline import services_for
 from workers.fold import FoldWorker
 from workers.jobs.clock import claim_timeouts, last_move_ms
-
-pytestmark = pytest.mark.redis
 
 
 def test_silent_seats_time_out_and_the_game_verifies(redis_url, redis_client) -> None:

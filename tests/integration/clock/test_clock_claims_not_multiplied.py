@@ -13,8 +13,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, cast
 
-import pytest
-
 from domain.tournament import Entrant
 from events.bus import CommandBus
 from events.clocks import tournament_clock
@@ -25,8 +23,6 @@ from tests.support.pipeline import services_for
 from workers.fold import FoldWorker
 from workers.jobs.clock import claim_game, read_clocks
 from workers.jobs.clock_due import ClockTrigger
-
-pytestmark = pytest.mark.redis
 
 
 class CountingBus:

@@ -7,8 +7,6 @@ import secrets
 import time
 from pathlib import Path
 
-import pytest
-
 from events.clocks import Clock
 from services.audit.timeouts import overdue
 from services.audit.verify import Verified, VerifyReport, read_verified
@@ -17,8 +15,6 @@ from tests.conftest import TEST_GAMES
 from tests.support.pipeline import services_for
 from workers.fold import FoldWorker
 from workers.jobs.clock import claim_timeouts, last_move_ms, read_clocks, timeout_command_id
-
-pytestmark = pytest.mark.redis
 
 NONSENSE = b'{"type":"Nope"}'
 """Refused by any game (command.invalid): the staller's filler."""

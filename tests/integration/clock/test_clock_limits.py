@@ -5,16 +5,12 @@ from __future__ import annotations
 import secrets
 import time
 
-import pytest
-
 from domain.tournament import Entrant, TableFinished
 from events.tournament_store import TournamentStore, decode
 from services import tournament_service as service
 from tests.support.pipeline import services_for
 from workers.fold import FoldWorker
 from workers.jobs.clock import Clock, claim_timeouts, last_move_ms, read_clocks
-
-pytestmark = pytest.mark.redis
 
 ROLL = b'{"type":"Roll"}'
 

@@ -18,7 +18,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, cast
 
-import pytest
 import structlog
 from structlog.testing import capture_logs
 
@@ -33,8 +32,6 @@ from tests.conftest import TEST_GAMES
 from tests.support.pipeline import services_for
 from workers.fold import FoldWorker
 from workers.jobs.clock import claim_timeouts, last_move_ms, timeout_command_id
-
-pytestmark = pytest.mark.redis
 
 ROLL = b'{"type":"Roll"}'
 MOVE_LIMIT_S = 60.0

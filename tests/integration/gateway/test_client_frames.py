@@ -8,7 +8,6 @@ import json
 from typing import Any
 
 import httpx
-import pytest
 import redis
 from websockets.sync.client import connect
 
@@ -24,7 +23,6 @@ def result_of(ws: Any) -> dict[str, Any]:
     return result
 
 
-@pytest.mark.redis
 def test_unknown_fields_of_a_command_frame_are_refused_like_an_http_body(
     stack: ServerThread, api: httpx.Client, redis_client: redis.Redis
 ) -> None:

@@ -7,7 +7,6 @@ import asyncio
 
 import hiredis
 import httpx
-import pytest
 import redis.asyncio as aioredis
 from hypothesis import given
 from hypothesis import strategies as st
@@ -19,8 +18,6 @@ from services.gateway.feeds.hub import FeedHub
 from tests.support.client import create, post_command
 from tests.support.harness import ServerThread
 from tests.support.pipeline import services_for
-
-pytestmark = pytest.mark.redis
 
 
 def _loaded(url: str, game_ids: list[str]) -> list[GameFeed]:

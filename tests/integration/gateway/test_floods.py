@@ -33,8 +33,6 @@ from tests.support.attacks import BIG, PING_TEXT, close_code, masked, open_socke
 from tests.support.client import RawResponses, create, post_command, wait_until
 from tests.support.harness import ServerThread, running_stack
 
-pytestmark = pytest.mark.redis
-
 GUARDED = Limits(sockets_per_address=0, commands_per_token=0, commands_per_address=0, header_timeout_s=1.0)
 """The default frame budget (50 a second, bursts of 250) and a one-second header deadline; no command
 rates (the measuring player moves as fast as it can)."""

@@ -33,8 +33,6 @@ from tests.support.client import create
 from tests.support.harness import ServerThread
 from tests.support.pipeline import services_for
 
-pytestmark = pytest.mark.redis
-
 BURST = 3
 NO_REFILL = 0.001
 """A rate so slow that a bucket holds its burst alone for the test's length: no timing in the assertions."""

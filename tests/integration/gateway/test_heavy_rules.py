@@ -15,12 +15,9 @@ import time
 from typing import Any
 
 import httpx
-import pytest
 
 from tests.support.client import bearer, create, post_command
 from tests.support.harness import ServerThread
-
-pytestmark = pytest.mark.redis
 
 ALL_EXPANSIONS = {"expansions": ["porto", "lisboa", "canarias"]}
 PROMPT_MS = 100.0

@@ -15,7 +15,6 @@ from typing import Any
 
 import httpx
 import msgspec
-import pytest
 import redis
 
 from domain.engine import Game
@@ -26,8 +25,6 @@ from services.gateway.wire.frames import EventFrame, Hello, Resync
 from tests.conftest import TEST_GAMES
 from tests.support.client import Recorder
 from tests.support.harness import running_stack
-
-pytestmark = pytest.mark.redis
 
 EVENTS = 60
 """Events each game plays before the check (or fewer, if it ends first)."""

@@ -6,13 +6,10 @@ import json
 from typing import Any
 
 import httpx
-import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from tests.support.client import create, post_command
 from tests.support.harness import ServerThread
-
-pytestmark = pytest.mark.redis
 
 
 def _socket(stack: ServerThread, game_id: str, token: str | None = None) -> ClientConnection:

@@ -8,7 +8,6 @@ import os
 import socket
 
 import httpx
-import pytest
 import redis
 
 from tests.support.attacks import close_code, read_rest
@@ -16,7 +15,6 @@ from tests.support.client import Recorder, create, wait_until
 from tests.support.harness import ServerThread, running_stack
 
 
-@pytest.mark.redis
 def test_a_dns_rebinding_page_is_closed_4403(stack: ServerThread, api: httpx.Client) -> None:
     gid = create(api, "race", 2)["game_id"]
     port = stack.port
@@ -37,7 +35,6 @@ def test_a_dns_rebinding_page_is_closed_4403(stack: ServerThread, api: httpx.Cli
         own.close()
 
 
-@pytest.mark.redis
 def test_the_public_url_is_an_allowed_origin(redis_url: str, redis_client: redis.Redis) -> None:
     with running_stack(redis_url, settings={"public_url": "https://play.example"}) as server:
         with httpx.Client(base_url=server.base) as api:
@@ -49,7 +46,6 @@ def test_the_public_url_is_an_allowed_origin(redis_url: str, redis_client: redis
         assert refused.done.wait(5) and refused.close_code == 4403
 
 
-@pytest.mark.redis
 def test_configured_origins_still_work(redis_url: str, redis_client: redis.Redis) -> None:
     with running_stack(redis_url, allowed_origins=("https://club.example",)) as server:
         with httpx.Client(base_url=server.base) as api:

@@ -14,7 +14,6 @@ from typing import Any
 
 import httpx
 import msgspec
-import pytest
 import redis
 
 from domain.manila.events import SharesDealt
@@ -27,8 +26,6 @@ from tests.conftest import TEST_GAMES
 from tests.support.client import Recorder, create, post_command, wait_until
 from tests.support.harness import ServerThread, running_stack
 from workers.log_sequencer import LogSequencer
-
-pytestmark = pytest.mark.redis
 
 
 def stored_envelopes(client: redis.Redis, game_id: str) -> list[Envelope]:

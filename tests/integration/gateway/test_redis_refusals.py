@@ -22,8 +22,6 @@ from tests.support.harness import ServerThread
 from tests.support.pipeline import services_for
 from tests.support.refusals import Condition, failed_save, out_of_memory, read_only
 
-pytestmark = pytest.mark.redis
-
 
 def raw_exchange(port: int, requests: list[bytes]) -> list[bytes]:
     """Each request sent after the previous answer, all on one connection: the status line of each."""

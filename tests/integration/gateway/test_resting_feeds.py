@@ -20,8 +20,6 @@ from tests.support.client import create, post_command, wait_until
 from tests.support.harness import ServerThread, running_stack
 from tests.support.pipeline import services_for
 
-pytestmark = pytest.mark.redis
-
 
 @pytest.fixture
 def two_gateways(

@@ -116,7 +116,6 @@ def _messages(api: httpx.Client) -> dict[str, int]:
     return {path: int(count) for path, count in found}
 
 
-@pytest.mark.redis
 def test_a_command_sent_a_byte_at_a_time_is_applied(stack: ServerThread, api: httpx.Client) -> None:
     first, second = _seat_socket(stack, api)
     before = _messages(api)
@@ -131,7 +130,6 @@ def test_a_command_sent_a_byte_at_a_time_is_applied(stack: ServerThread, api: ht
     second.close()
 
 
-@pytest.mark.redis
 def test_commands_sent_in_one_write_are_applied_in_order(stack: ServerThread, api: httpx.Client) -> None:
     first, second = _seat_socket(stack, api)
     first.send(client_frame(_command("a")) + client_frame(_command("b")))
@@ -142,7 +140,6 @@ def test_commands_sent_in_one_write_are_applied_in_order(stack: ServerThread, ap
     second.close()
 
 
-@pytest.mark.redis
 def test_a_ping_between_commands_is_answered_and_the_next_command_taken(
     stack: ServerThread, api: httpx.Client
 ) -> None:
@@ -156,7 +153,6 @@ def test_a_ping_between_commands_is_answered_and_the_next_command_taken(
     second.close()
 
 
-@pytest.mark.redis
 def test_a_fragmented_message_is_taken_the_ordinary_way(stack: ServerThread, api: httpx.Client) -> None:
     first, second = _seat_socket(stack, api)
     before = _messages(api)
@@ -176,7 +172,6 @@ def test_a_fragmented_message_is_taken_the_ordinary_way(stack: ServerThread, api
     second.close()
 
 
-@pytest.mark.redis
 def test_a_binary_frame_of_json_is_taken(stack: ServerThread, api: httpx.Client) -> None:
     first, second = _seat_socket(stack, api)
     first.send(client_frame(_command("bytes"), opcode=0x2) + client_frame(_command("text-after")))
@@ -186,7 +181,6 @@ def test_a_binary_frame_of_json_is_taken(stack: ServerThread, api: httpx.Client)
     second.close()
 
 
-@pytest.mark.redis
 @pytest.mark.parametrize(
     ("frame", "code"),
     [

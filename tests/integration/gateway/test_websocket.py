@@ -7,7 +7,6 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
-import pytest
 import redis
 
 from services.gateway.app import async_client
@@ -16,8 +15,6 @@ from services.gateway.wire.close_codes import MAX_WS_MESSAGE
 from tests.support.client import Recorder, create, event_seqs, post_command, wait_until
 from tests.support.harness import ServerThread, running_stack
 from tests.support.pipeline import services_for
-
-pytestmark = pytest.mark.redis
 
 
 def notes(api: httpx.Client, game_id: str, token: str, count: int, start: int = 0) -> None:

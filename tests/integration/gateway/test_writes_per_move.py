@@ -16,8 +16,6 @@ from services.gateway.sockets import protocol, ws
 from tests.support.client import create
 from tests.support.harness import ServerThread
 
-pytestmark = pytest.mark.redis
-
 
 def test_a_movers_event_and_result_leave_in_one_write(
     stack: ServerThread, api: httpx.Client, monkeypatch: pytest.MonkeyPatch

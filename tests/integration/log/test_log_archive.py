@@ -4,7 +4,6 @@ whose leaves give the checkpoint's root, and ``verify --log FOLDER`` takes it.""
 
 from __future__ import annotations
 
-import pytest
 import redis
 
 from events.log_store import LogStore
@@ -16,8 +15,6 @@ from tests.integration.log.test_log_sequencer import create_bot_games, play_roun
 from tests.support.pipeline import services_for
 from workers.fold import FoldWorker
 from workers.log_sequencer import LogSequencer
-
-pytestmark = pytest.mark.redis
 
 
 def test_the_log_folder_grows_by_whole_segments_and_reads_as_the_log(

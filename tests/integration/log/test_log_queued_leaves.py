@@ -23,8 +23,6 @@ from workers.fold import FoldWorker
 from workers.jobs.account_ratings import rate_game, seat_account
 from workers.log_sequencer import LogSequencer
 
-pytestmark = pytest.mark.redis
-
 
 @pytest.fixture
 def services(redis_url: str, redis_client: redis.Redis) -> Iterator[Services]:

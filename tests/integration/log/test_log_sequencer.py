@@ -27,7 +27,6 @@ from workers.fold import FoldWorker
 from workers.jobs.bots import moves_at
 from workers.log_sequencer import LogSequencer, Observed, plan
 
-pytestmark = pytest.mark.redis
 GAMES = (("manila", 3), ("elcapitan", 2), ("eic", 2))
 
 

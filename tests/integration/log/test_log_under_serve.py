@@ -24,8 +24,6 @@ from services.redis_launcher import free_port
 from tests.integration.serve.test_serve import _children
 from tests.support.pipeline import stop_serve
 
-pytestmark = pytest.mark.redis
-
 
 def harbormaster(env: dict[str, str], *args: str) -> str:
     done = subprocess.run(

@@ -27,7 +27,7 @@ from services.redis_launcher import free_port, running_url
 from services.witness import files
 from services.witness.run import EXIT_FORKED
 
-pytestmark = [pytest.mark.redis, pytest.mark.slow]
+pytestmark = pytest.mark.slow
 
 
 def wait_for(what: str, check: object, timeout_s: float = 60.0, every_s: float = 0.2) -> object:

@@ -16,8 +16,6 @@ from tests.support.client import bearer, create
 from tests.support.harness import ServerThread
 from tests.support.players_stack import rated_stack
 
-pytestmark = pytest.mark.redis
-
 BURST = 4
 """Messages one address may post at once: 0.01 a second, 400 seconds' worth. At that rate the bucket
 gains one message in 100 seconds, so a flood that takes less than that gets at most ``BURST + 1``."""

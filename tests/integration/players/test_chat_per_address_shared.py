@@ -18,8 +18,6 @@ from tests.support.harness import ServerThread
 from tests.support.pipeline import services_for
 from tests.support.players_stack import rated_stack
 
-pytestmark = pytest.mark.redis
-
 PLAYERS = PlayerSettings(chat_per_second=1.0, chat_per_address=0.01, chat_burst_seconds=400.0)
 BURST = 4
 """0.01 messages a second, 400 seconds' worth: one more message in 100 s, so a flood quicker than that gets

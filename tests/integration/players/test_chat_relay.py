@@ -14,8 +14,6 @@ from tests.support.harness import ServerThread
 from tests.support.pipeline import services_for
 from tests.support.players_stack import rated_stack
 
-pytestmark = pytest.mark.redis
-
 
 @pytest.fixture
 def two_gateways(redis_url: str, redis_client: redis.Redis) -> Iterator[tuple[ServerThread, ServerThread]]:

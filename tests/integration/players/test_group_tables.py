@@ -18,8 +18,6 @@ from tests.support.client import bearer
 from tests.support.harness import ServerThread
 from tests.support.players_stack import rated_stack, sign_up
 
-pytestmark = pytest.mark.redis
-
 
 @pytest.fixture
 def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:

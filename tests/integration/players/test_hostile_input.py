@@ -13,8 +13,6 @@ from tests.support.client import create
 from tests.support.harness import ServerThread
 from tests.support.players_stack import rated_stack, sign_up
 
-pytestmark = pytest.mark.redis
-
 HOSTILE_TABLES: list[Any] = [
     {"game": "manila", "seats": 3, "options": {"deal": 5}},
     {"game": "manila", "seats": 3, "options": {"deal": []}},

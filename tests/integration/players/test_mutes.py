@@ -15,8 +15,6 @@ from services.players.mutes import muted_key
 from tests.support.harness import ServerThread
 from tests.support.players_stack import rated_stack, sign_up
 
-pytestmark = pytest.mark.redis
-
 PASSWORD = "correct horse battery"
 
 

@@ -18,8 +18,6 @@ from services.players import accounts
 from tests.support.harness import ServerThread, running_stack
 from tests.support.players_stack import sign_up
 
-pytestmark = pytest.mark.redis
-
 PASSWORD = "correct horse battery"
 
 

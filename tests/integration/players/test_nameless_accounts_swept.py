@@ -14,8 +14,6 @@ import redis.asyncio
 
 from services.players import account_sweep, accounts
 
-pytestmark = pytest.mark.redis
-
 PASSWORD = "correct horse battery"
 
 

@@ -16,8 +16,6 @@ from services.gateway.api.presence_http import FRESH_MS, GONE_MS, presence_key
 from tests.support.harness import ServerThread
 from tests.support.players_stack import rated_stack, sign_up
 
-pytestmark = pytest.mark.redis
-
 
 @pytest.fixture
 def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:

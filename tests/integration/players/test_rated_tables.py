@@ -22,8 +22,6 @@ from tests.support.players_stack import rated_stack, sign_up
 from workers.jobs.account_ratings import game_changes_key, history_key, ratings_key
 from workers.jobs.clock import claim_timeouts
 
-pytestmark = pytest.mark.redis
-
 
 @pytest.fixture
 def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:

@@ -6,13 +6,10 @@ in full and the first at 1/2, each account's history holds both, one after the o
 from __future__ import annotations
 
 import msgspec
-import pytest
 import redis
 
 from domain.engine import Outcome
 from workers.jobs.account_ratings import RatingChange, history_key, pairs_key, rate_game, seat_account
-
-pytestmark = pytest.mark.redis
 
 ANN_WINS = Outcome(ranking=(0, 1), scores=(9, 1), winners=(0,))
 

@@ -17,8 +17,6 @@ from services.gateway.api import rematch_http
 from tests.support.harness import ServerThread
 from tests.support.players_stack import rated_stack, sign_up
 
-pytestmark = pytest.mark.redis
-
 RACE_TO_ONE = {"game": "race", "seats": 3, "bots": ["random"], "options": {"goal": 1}}
 
 

@@ -29,8 +29,6 @@ from workers.jobs.clock_due import ClockTrigger
 from workers.jobs.schedule import make_scheduler
 from workers.jobs.table_clocks import resigned_key
 
-pytestmark = pytest.mark.redis
-
 
 class Hooks:
     """The fold worker's rating and clock hooks, the clock's with the bot scheduler's stand-in turns."""

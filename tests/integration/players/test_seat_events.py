@@ -30,8 +30,6 @@ from workers.jobs.clock import seat_after_timeout
 from workers.jobs.rating_inputs import abandoned_and_end
 from workers.jobs.table_clocks import resigned_key
 
-pytestmark = pytest.mark.redis
-
 
 @pytest.fixture
 def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:

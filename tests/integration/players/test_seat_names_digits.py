@@ -17,8 +17,6 @@ from domain.players.reserved import digits_read
 from tests.support.harness import ServerThread, running_stack
 from tests.support.players_stack import sign_up
 
-pytestmark = pytest.mark.redis
-
 
 @pytest.fixture
 def stack(redis_url: str, redis_client: redis.Redis) -> Iterator[ServerThread]:

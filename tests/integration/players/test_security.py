@@ -19,8 +19,6 @@ from tests.support.client import Recorder, bearer, create, play_random, wait_unt
 from tests.support.harness import ServerThread
 from tests.support.players_stack import rated_stack, sign_up
 
-pytestmark = pytest.mark.redis
-
 PASSWORD = "Tr0ub4dor&3-unique-marker"
 EVIL = "https://evil.example"
 

@@ -29,8 +29,6 @@ from tests.support.harness import ServerThread
 from tests.support.pipeline import services_for
 from tests.support.players_stack import rated_stack, sign_up
 
-pytestmark = pytest.mark.redis
-
 PASSWORD = "correct horse battery"
 ROLL = json.dumps({"type": "command", "command_id": "after-sign-out", "command": {"type": "Roll"}})
 SIGNED_OUT = 4401

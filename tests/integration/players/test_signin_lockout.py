@@ -28,8 +28,6 @@ from tests.support.client import wait_until
 from tests.support.harness import ServerThread
 from tests.support.players_stack import rated_stack
 
-pytestmark = pytest.mark.redis
-
 PASSWORD = "correct horse battery"
 OWNER = "127.0.0.2"
 SETTINGS = PlayerSettings(signin_per_name=3, signin_per_address=30, signin_failures_per_name=6)

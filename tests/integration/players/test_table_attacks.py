@@ -30,8 +30,6 @@ from tests.support.harness import ServerThread, running_stack
 from tests.support.pipeline import services_for
 from tests.support.players_stack import sign_up
 
-pytestmark = pytest.mark.redis
-
 QUOTAS = TableSettings(open_per_account=5, open_per_address=8, games_per_account=2, games_per_address=3)
 RACE = {"game": "race", "seats": 3}
 QUICK_BOT_RACE = {"game": "race", "seats": 2, "bots": ["random"], "options": {"goal": 1}}

@@ -33,8 +33,6 @@ from workers.jobs.clock_due import ClockTrigger, GameClocks
 from workers.jobs.schedule import make_scheduler
 from workers.jobs.table_clocks import clock_key
 
-pytestmark = pytest.mark.redis
-
 MINUTE, DAY = 60_000, 86_400_000
 
 

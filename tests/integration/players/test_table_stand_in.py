@@ -30,8 +30,6 @@ from tests.support.players_stack import sign_up
 from workers.jobs.bots import bot_names
 from workers.jobs.schedule import make_scheduler
 
-pytestmark = pytest.mark.redis
-
 IDLE_HOURS = 72
 STAND_IN = "strong-0.2"
 

@@ -11,15 +11,12 @@ import sys
 import time
 
 import httpx
-import pytest
 import redis
 
 from services.cli_common import _embedded
 from services.redis_launcher import free_port, running_url
 from tests.integration.serve.test_serve import _start_serve
 from tests.support.pipeline import stop_serve
-
-pytestmark = pytest.mark.redis
 
 
 def _pid_of(url: str) -> int:

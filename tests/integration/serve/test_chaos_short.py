@@ -10,10 +10,7 @@ import pytest
 
 from tests.chaos.run import ChaosConfig, run_chaos
 
-pytestmark = [
-    pytest.mark.redis,
-    pytest.mark.skipif(sys.platform != "linux", reason="finds processes in /proc"),
-]
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="finds processes in /proc")
 
 
 def test_every_fault_is_survived_and_no_command_is_lost_doubled_or_stuck(tmp_path) -> None:

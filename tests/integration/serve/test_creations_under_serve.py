@@ -23,8 +23,6 @@ from tests.support.client import wait_until
 from tests.support.pipeline import services_for
 from tests.support.serving import running_serve
 
-pytestmark = pytest.mark.redis
-
 
 @pytest.fixture
 def serve(tmp_path: Path) -> Iterator[tuple[str, str]]:

@@ -11,8 +11,6 @@ from services.redis_launcher import EmbeddedRedis, RedisNotFound, find_redis_ser
 from tests.support.pipeline import new_race, services_for
 from workers.fold import FoldWorker
 
-pytestmark = pytest.mark.redis
-
 
 def test_restarting_on_the_same_data_folder_loses_no_appended_event(tmp_path) -> None:
     server = EmbeddedRedis(tmp_path / "data")

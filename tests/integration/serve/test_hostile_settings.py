@@ -32,8 +32,6 @@ from services.redis_launcher import free_port, running_url
 from services.tournament_people import organiser_key_field
 from tests.support.pipeline import stop_serve
 
-pytestmark = pytest.mark.redis
-
 RESTARTS = ("child_exited", "embedded_redis_died")
 """What the supervisor logs when something it runs died."""
 

@@ -11,15 +11,12 @@ import sys
 from pathlib import Path
 
 import httpx
-import pytest
 import redis
 
 from services.discovery import state_file
 from services.redis_launcher import free_port, running_url
 from tests.integration.serve.test_serve import _start_serve
 from tests.support.pipeline import stop_serve
-
-pytestmark = pytest.mark.redis
 
 
 def _second(data: Path, port: int, cwd: Path, **extra: str) -> subprocess.CompletedProcess[str]:

@@ -10,13 +10,10 @@ import subprocess
 import sys
 
 import httpx
-import pytest
 
 from services.redis_launcher import free_port, running_url
 from tests.integration.serve.test_adopted_redis import _eventually, _healthy, _start_plain
 from tests.support.pipeline import stop_serve
-
-pytestmark = pytest.mark.redis
 
 
 def _env() -> dict[str, str]:

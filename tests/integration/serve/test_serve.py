@@ -14,8 +14,6 @@ import redis
 
 from services.redis_launcher import free_port, running_url
 
-pytestmark = pytest.mark.redis
-
 
 def _demo_seqs(port: int) -> dict[str, int] | None:
     """Each demo game's sequence number, once the gateway answers with all three."""

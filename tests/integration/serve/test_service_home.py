@@ -11,13 +11,10 @@ import sys
 from pathlib import Path
 
 import httpx
-import pytest
 
 from services.redis_launcher import free_port
 from tests.integration.serve.test_adopted_redis import _eventually, _healthy
 from tests.support.pipeline import TEST_PLUGINS, stop_serve
-
-pytestmark = pytest.mark.redis
 
 
 def test_verbs_run_elsewhere_work_in_the_serves_home(tmp_path) -> None:

@@ -17,8 +17,6 @@ from tests.support.client import wait_until
 from tests.support.players_stack import sign_up
 from tests.support.serving import running_serve
 
-pytestmark = pytest.mark.redis
-
 
 @pytest.fixture
 def serve(tmp_path: Path) -> Iterator[tuple[str, redis.Redis]]:

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
-
 from events import codec, keys
 from events.envelope import CommandRecord
 from events.migrate import DONE, scope_all, scope_result_fields
 from events.store import AppendItem
 from tests.support.pipeline import services_for
-
-pytestmark = pytest.mark.redis
 
 
 def _old_record(command_id: str, seat: int | None, at_seq: int) -> bytes:

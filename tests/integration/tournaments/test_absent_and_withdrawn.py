@@ -8,16 +8,12 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
 from domain.tournament import Entrant, Rating, TableFinished
 from events.tournament_store import TournamentStore, decode
 from services import tournament_service as service
 from services.audit.tournament_verify import verify_tournament_lines
 from tests.support.pipeline import services_for
 from workers.fold import FoldWorker
-
-pytestmark = pytest.mark.redis
 
 ROLL = b'{"type":"Roll"}'
 

@@ -12,8 +12,6 @@ import pytest
 from services.cli_common import plain_numbers
 from tests.integration.cli.test_cli import hm
 
-pytestmark = pytest.mark.redis
-
 
 @pytest.mark.parametrize("ranking", ["3,١,5", "0,²", "1,-1", "0,,1", "0;1", "1_0,2", "", " , "])
 def test_a_ranking_with_a_part_that_is_not_a_plain_number_is_refused_in_one_line(

@@ -8,8 +8,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-import pytest
-
 from domain.tournament import Entrant, TableFinished
 from events.store import LoadedGame
 from events.tournament_store import TournamentStore, decode, tournament_key
@@ -25,8 +23,6 @@ from workers.fold import FoldWorker
 from workers.jobs.account_ratings import RatingTrigger, rated_key
 from workers.jobs.clock import DUE
 from workers.jobs.clock_due import GAMES_ENDED, ClockTrigger, ClockWatcher
-
-pytestmark = pytest.mark.redis
 
 ROLL = b'{"type":"Roll"}'
 

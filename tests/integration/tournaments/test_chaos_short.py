@@ -19,10 +19,7 @@ import pytest
 
 from tests.chaos.tournaments import TournamentChaosConfig, run_tournament_chaos
 
-pytestmark = [
-    pytest.mark.redis,
-    pytest.mark.skipif(sys.platform != "linux", reason="finds processes in /proc"),
-]
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="finds processes in /proc")
 
 
 def test_tournaments_survive_every_fault_and_equal_their_recomputation(tmp_path) -> None:

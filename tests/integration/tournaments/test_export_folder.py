@@ -23,8 +23,6 @@ from tests.support.pipeline import services_for
 from tests.support.tournaments import play_to_the_end, tournament_workers
 from workers.log_sequencer import LogSequencer
 
-pytestmark = pytest.mark.redis
-
 
 class Exported:
     def __init__(self, folder: Path, checkpoint: Path, vkey: str, summary: dict[str, object]) -> None:

@@ -10,7 +10,6 @@ import subprocess
 import sys
 
 import httpx
-import pytest
 
 from events import keys
 from services import tournament_service as service
@@ -18,8 +17,6 @@ from services.archive import archive_missing, archived
 from tests.support.harness import ServerThread
 from tests.support.pipeline import eventually, services_for
 from tests.support.tournaments import play_to_the_end, tournament_workers
-
-pytestmark = pytest.mark.redis
 
 
 def test_a_played_tournaments_games_open_with_names_and_a_link_back(

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from domain.tournament import Entrant, State
 from services import tournament_service as service
 from services.archive import archive_missing
@@ -15,8 +13,6 @@ from services.audit.tournament_verify import TournamentReport, verify_tournament
 from tests.conftest import TEST_GAMES
 from tests.support.pipeline import services_for
 from workers.fold import FoldWorker
-
-pytestmark = pytest.mark.redis
 
 ROLL = b'{"type":"Roll"}'
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 import secrets
 import time
 
-import pytest
-
 from domain.tournament import Entrant, Rating, TableFinished
 from events.tournament_store import TournamentStore, decode
 from services import tournament_service as service
@@ -16,8 +14,6 @@ from services.audit.tournament_verify import verify_tournament_lines
 from tests.support.pipeline import services_for
 from workers.fold import FoldWorker
 from workers.jobs.clock import Clock, SeatClocks, claim_timeouts, last_move_ms
-
-pytestmark = pytest.mark.redis
 
 ROLL = b'{"type":"Roll"}'
 

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
 from domain.tournament import Entrant, TableFinished
 from events.tournament_store import TournamentStore, decode
 from services import tournament_service as service
@@ -22,8 +20,6 @@ from tests.support.pipeline import services_for
 from workers.fold import FoldWorker
 from workers.jobs.clock import DUE
 from workers.jobs.clock_due import ClockTrigger, ClockWatcher
-
-pytestmark = pytest.mark.redis
 
 ROLL = b'{"type":"Roll"}'
 NO_SHOW_MS = 600

@@ -8,15 +8,12 @@ import time
 from typing import Any
 
 import httpx
-import pytest
 
 from services import tournament_service as service
 from services.audit.tournament_verify import verify_tournament_lines
 from services.gateway.context import SEAT_CACHE_S
 from tests.support.client import bearer, post_command
 from tests.support.pipeline import services_for
-
-pytestmark = pytest.mark.redis
 
 
 def _create(api: httpx.Client, tid: str, players: int = 7) -> dict[str, Any]:

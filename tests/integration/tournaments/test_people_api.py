@@ -6,13 +6,10 @@ from __future__ import annotations
 import time
 
 import httpx
-import pytest
 
 from services import tournament_service as service
 from tests.support.harness import ServerThread
 from tests.support.pipeline import services_for
-
-pytestmark = pytest.mark.redis
 
 
 def test_a_person_plays_their_table_over_http_with_their_key(

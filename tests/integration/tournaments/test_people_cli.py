@@ -8,12 +8,8 @@ import os
 import subprocess
 import sys
 
-import pytest
-
 from services.gateway.access.auth import new_secret, new_tokens
 from tests.support.pipeline import TEST_PLUGINS
-
-pytestmark = pytest.mark.redis
 
 
 def test_create_prints_a_persons_key_and_link_finds_their_table(redis_url, redis_client) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from rq import Queue
 from rq.job import Job
 
@@ -22,8 +21,6 @@ from workers.jobs.tournament import (
     enqueue_round,
     round_job_id,
 )
-
-pytestmark = pytest.mark.redis
 
 
 def test_a_pass_that_finds_the_close_owned_leaves_it_and_a_later_pass_closes(redis_url, redis_client) -> None:

@@ -5,7 +5,6 @@ loaded every finished game cold). The tournament is loaded once: the acting work
 from __future__ import annotations
 
 import msgspec
-import pytest
 from rq import Queue
 
 from domain.engine import Outcome
@@ -14,8 +13,6 @@ from tests.support.pipeline import services_for
 from tests.support.tournaments import fold_worker, race_tournament, roll_out, round_hook
 from workers.jobs.round_results import StoredOutcome, keep_outcome, outcomes_key
 from workers.jobs.tournament import TOURNAMENT_QUEUE
-
-pytestmark = pytest.mark.redis
 
 
 def _position(services, game_id: str) -> tuple[int, str]:

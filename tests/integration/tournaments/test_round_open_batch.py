@@ -23,8 +23,6 @@ from tests.support.tournaments import fold_worker, race_tournament, roll_out, ro
 from workers.jobs.round_results import OUTCOMES_TTL_MS, outcomes_key
 from workers.jobs.tournament import after_decision, close_and_act, close_round_state
 
-pytestmark = pytest.mark.redis
-
 CREATED_MS = 1_790_000_000_000
 
 

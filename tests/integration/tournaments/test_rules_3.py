@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import msgspec
-import pytest
 
 from domain import GAMES
 from domain.engine import Outcome
@@ -32,8 +31,6 @@ from events.tournament_store import TournamentStore
 from services import tournament_service as service
 from services.audit.tournament_verify import verify_tournament_lines
 from tests.support.pipeline import services_for
-
-pytestmark = pytest.mark.redis
 
 Step = Callable[[State], list[TournamentEvent]]
 

@@ -19,8 +19,6 @@ from tests.support.pipeline import services_for
 from tests.support.players_stack import rated_stack, sign_up
 from workers.jobs.account_ratings import ratings_key, tournament_accounts_key
 
-pytestmark = pytest.mark.redis
-
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
 MU = {"Ann": 20.0, "Bob": 35.0, "Cid": 28.0, "Dee": 15.0, "Eve": 31.0}
 """Fay has no rating in the game: she is seeded with the default rating's ordinal (0)."""

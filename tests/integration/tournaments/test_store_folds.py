@@ -6,7 +6,6 @@ events, never from the fold kept of the other."""
 
 from __future__ import annotations
 
-import pytest
 import redis
 
 from domain.tournament import State, fold
@@ -16,8 +15,6 @@ from events.tournament_store import TournamentStore, decode
 from services import tournament_service as service
 from tests.support.pipeline import services_for
 from tests.support.tournaments import record_round
-
-pytestmark = pytest.mark.redis
 
 
 def _folded(store: TournamentStore, tid: str) -> State:

@@ -29,8 +29,6 @@ from tests.conftest import TEST_GAMES
 from tests.support.pipeline import services_for
 from tests.support.tournaments import play_to_the_end, tournament_workers
 
-pytestmark = pytest.mark.redis
-
 Lines = list[dict[str, Any]]
 _event = msgspec.msgpack.Decoder(TournamentEvent)
 

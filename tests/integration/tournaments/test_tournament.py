@@ -24,8 +24,6 @@ from services.export import export_lines
 from tests.conftest import TEST_GAMES
 from tests.support.pipeline import eventually, services_for, stop_process, worker_process
 
-pytestmark = pytest.mark.redis
-
 # Lean: small tables, two rounds; 5 players leave a remainder (a smaller table, or a bye in Manila).
 CASES = [("manila", 3, 7), ("elcapitan", 2, 5), ("eic", 2, 5)]
 

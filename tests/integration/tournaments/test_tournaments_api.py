@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import httpx
 import msgspec
-import pytest
 
 from services.gateway.api.tournaments_http import TournamentInfo, TournamentList
-
-pytestmark = pytest.mark.redis
 
 
 def test_create_start_pause_resume_and_inspect(api: httpx.Client) -> None:

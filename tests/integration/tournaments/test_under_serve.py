@@ -27,8 +27,6 @@ from services.redis_launcher import free_port, running_url
 from tests.support.client import bearer
 from tests.support.pipeline import TEST_PLUGINS, services_for, stop_serve
 
-pytestmark = pytest.mark.redis
-
 TID = "accept"
 SPEC = {"game": "race", "format": "swiss", "entrants": [{"name": "ann"}, {"name": "bob"}], "players": 4,
         "bots": ["random"], "rounds": 2, "table_size": 2, "options": {"goal": 13},

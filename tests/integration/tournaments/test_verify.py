@@ -4,7 +4,6 @@ the export, even with its hashes recomputed, is caught by the re-decision, and a
 from __future__ import annotations
 
 import msgspec
-import pytest
 
 from domain.tournament import RoundPaired, TableFinished
 from domain.tournament import rules as tournament_rules
@@ -13,8 +12,6 @@ from services import tournament_service as service
 from services.audit.tournament_verify import verify_tournament_lines
 from tests.support.pipeline import services_for
 from tests.support.tournaments import record_round
-
-pytestmark = pytest.mark.redis
 
 
 def _played(services) -> str:

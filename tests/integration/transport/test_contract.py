@@ -16,8 +16,6 @@ from events.transport.pipelined import ScriptPipeline
 from events.transport.plain import PlainAppender, PlainLink
 from tests.integration.transport import contract
 
-pytestmark = pytest.mark.redis
-
 LINKS: dict[str, Callable[[str], Link]] = {
     "multiplexed": Multiplexed,
     "plain": lambda url: PlainLink(aioredis.Redis.from_url(url)),

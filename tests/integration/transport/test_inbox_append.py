@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import pytest
 import redis
 import redis.asyncio as aioredis
 
@@ -19,8 +18,6 @@ from events.transport.multiplexed import Multiplexed
 from events.transport.plain import PlainLink
 from events.transport.resp import INBOX_FIELD, inbox_append
 from tests.integration.transport.contract import submitted
-
-pytestmark = pytest.mark.redis
 
 PARTITIONS = 4
 GAME = "inbox-one-body"

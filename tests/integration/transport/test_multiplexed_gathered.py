@@ -7,13 +7,10 @@ import asyncio
 from typing import Any
 
 import hiredis
-import pytest
 import redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from events.transport.multiplexed import Multiplexed
-
-pytestmark = pytest.mark.redis
 
 
 def test_gathered_replies_come_in_order_among_futures_with_errors_in_their_place(

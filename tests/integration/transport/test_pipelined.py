@@ -13,8 +13,6 @@ import redis
 from events.transport.pipelined import SEND_BUFFER, Pipelined, ScriptPipeline
 from services.redis_launcher import EmbeddedRedis
 
-pytestmark = pytest.mark.redis
-
 ECHO = "return {KEYS, ARGV}"
 
 

@@ -6,7 +6,6 @@ import os
 import signal
 
 import msgspec
-import pytest
 
 from events import codec, keys
 from tests.support.pipeline import (
@@ -18,8 +17,6 @@ from tests.support.pipeline import (
     wait_for_results,
     worker_process,
 )
-
-pytestmark = pytest.mark.redis
 
 ROLL = b'{"type":"Roll"}'
 GAMES = 200

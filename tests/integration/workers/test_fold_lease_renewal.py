@@ -9,16 +9,12 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
 from events import keys
 from events.keys import partition_for
 from events.store import LoadedGame
 from tests.support.pipeline import new_race, services_for
 from workers.fold import FoldWorker
 from workers.leases import PartitionLeases
-
-pytestmark = pytest.mark.redis
 
 ROLL = b'{"type":"Roll"}'
 PARTITIONS = 4

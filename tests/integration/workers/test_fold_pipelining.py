@@ -6,8 +6,6 @@ from __future__ import annotations
 from hashlib import sha1
 from typing import Any
 
-import pytest
-
 import workers.reader
 from events import codec, keys
 from events.bus import TRIM_LUA, InboxEntry
@@ -15,8 +13,6 @@ from events.keys import partition_for
 from services.bootstrap import Services
 from tests.support.pipeline import SETUP_ID, new_race, services_for
 from workers.fold import Flight, FoldWorker
-
-pytestmark = pytest.mark.redis
 
 ROLL = b'{"type":"Roll"}'
 

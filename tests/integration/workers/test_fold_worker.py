@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import msgspec
-import pytest
 
 from events import codec
 from events.bus import InboxEntry
@@ -12,8 +11,6 @@ from events.keys import events as keys_events
 from events.keys import partition_for
 from tests.support.pipeline import SETUP_ID, new_race, services_for
 from workers.fold import FoldWorker
-
-pytestmark = pytest.mark.redis
 
 ROLL = b'{"type":"Roll"}'
 

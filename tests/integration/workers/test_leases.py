@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
 from events import keys
 from workers.leases import PartitionLeases
-
-pytestmark = pytest.mark.redis
 
 
 def test_two_live_workers_split_the_partitions_between_them(redis_client) -> None:

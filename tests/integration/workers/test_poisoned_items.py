@@ -28,8 +28,6 @@ from tests.support.pipeline import TEST_PLUGINS, eventually, services_for, stop_
 from workers.jobs.archive_trigger import archive_job_id
 from workers.jobs.tournament import TOURNAMENT_QUEUE, enqueue_round, round_job_id
 
-pytestmark = pytest.mark.redis
-
 ROLL = b'{"type": "Roll"}'
 
 

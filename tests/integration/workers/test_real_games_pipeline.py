@@ -13,8 +13,6 @@ from tests.conftest import TEST_GAMES
 from tests.support.pipeline import services_for
 from workers.fold import FoldWorker
 
-pytestmark = pytest.mark.redis
-
 
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_a_whole_random_game_through_the_bus_verifies_offline(key, redis_url, redis_client) -> None:

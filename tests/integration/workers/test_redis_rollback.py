@@ -29,8 +29,6 @@ from workers.botrunner import BEAT_S, BotRunner
 from workers.fold import FoldWorker
 from workers.jobs.bots import bot_command_id
 
-pytestmark = pytest.mark.redis
-
 
 @pytest.fixture
 def rolling(tmp_path: Path) -> Iterator[RollbackRedis]:

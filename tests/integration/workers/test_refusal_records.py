@@ -5,15 +5,12 @@ hour old; an applied command's record is never forgotten. The fold worker runs i
 from __future__ import annotations
 
 import msgspec
-import pytest
 
 from events import codec, keys
 from events.envelope import CommandRecord
 from tests.support.pipeline import new_race, services_for
 from workers.fold import FoldWorker
 from workers.referee import MAX_COMMAND_BYTES, MAX_REFUSAL_TEXT
-
-pytestmark = pytest.mark.redis
 
 KEPT = 1000
 """REFUSALS_KEPT in events/lua/append.lua."""

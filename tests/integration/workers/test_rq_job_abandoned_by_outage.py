@@ -31,7 +31,7 @@ from tests.support.rollback import RollbackRedis
 from workers.abandoned import requeue_abandoned
 from workers.jobs.archive_trigger import ARCHIVE_QUEUE
 
-pytestmark = [pytest.mark.redis, pytest.mark.skipif(sys.platform != "linux", reason="signals a process")]
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="signals a process")
 
 JOB_ID = "outage-job"
 

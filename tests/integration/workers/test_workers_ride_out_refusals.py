@@ -31,8 +31,6 @@ from tests.support.pipeline import (
 from tests.support.refusals import Condition, failed_save, out_of_memory
 from workers.outage import refuses_writes
 
-pytestmark = pytest.mark.redis
-
 ROLL = b'{"type":"Roll"}'
 PARTITIONS = 4
 
