@@ -6,7 +6,7 @@ levels (``domain.tournament.ratings.rate_table``, each starting at mu 25, sigma 
 service's ratings place them (``domain.players.rating_rules.placing``: ties shared where the rulebook shares
 them). A ``strong-S`` level searches ``S`` CPU seconds a move (``bench_strong_bots.level_bot``; the service's
 levels are wall-clock seconds, which a loaded machine shares). Printed per game: each level's mu, sigma and
-ordinal (mu − 3 sigma), the gaps in mu between neighbouring levels with the model's chance that the
+ordinal (mu − 3 sigma), the gaps in mu between every two levels with the model's chance that the
 higher finishes ahead of the lower at a two-seat table, and how often each finished ahead of each other
 level here (ties half) with a 95 % Wilson interval.
 Environment: ``HM_LEVELS_GAMES`` tables a game (default 8), ``HM_LEVELS_GAMES_ONLY`` a comma list of game
@@ -63,16 +63,21 @@ class Ladder:
             f"{n}: mu {r.mu:.2f}, sigma {r.sigma:.2f}, ordinal {r.ordinal:.2f}"
             for n, r in self.ratings.items()
         ]
-        for low, high in zip(self.levels, self.levels[1:], strict=False):
-            a, b = self.ratings[high], self.ratings[low]
-            share = self.ahead[high, low]
-            lo, hi = wilson(share, self.tables)
-            out.append(
-                f"{high} over {low}: mu gap {a.mu - b.mu:+.2f} (ordinal {a.ordinal - b.ordinal:+.2f}), model's "
-                f"chance ahead {win_probability(a, b):.0%}; ahead at {share:g} of {self.tables} tables "
-                f"= {share / self.tables:.0%} (95 % CI {lo:.0%}–{hi:.0%})"
-            )
+        for j, high in enumerate(self.levels):
+            for low in self.levels[:j]:
+                out.append(self._gap(high, low))
         return out
+
+    def _gap(self, high: str, low: str) -> str:
+        """``high``'s lead over ``low``: in the ratings and at these tables."""
+        a, b = self.ratings[high], self.ratings[low]
+        share = self.ahead[high, low]
+        lo, hi = wilson(share, self.tables)
+        return (
+            f"{high} over {low}: mu gap {a.mu - b.mu:+.2f} (ordinal {a.ordinal - b.ordinal:+.2f}), model's "
+            f"chance ahead {win_probability(a, b):.0%}; ahead at {share:g} of {self.tables} tables "
+            f"= {share / self.tables:.0%} (95 % CI {lo:.0%}–{hi:.0%})"
+        )
 
 
 def table(key: str, i: int, levels: Sequence[str], policies: dict[str, Bot]) -> dict[str, int]:
