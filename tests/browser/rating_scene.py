@@ -52,6 +52,10 @@ def tie_for_second(ann: Any, bob: Any, cy: Any, watching: tuple[Any, str] | None
     table = post(ann, "/api/tables", {"game": "race", "seats": 3, "options": {"goal": 1}})
     post(bob, f"/api/tables/{table['table_id']}/join")
     game_id: str = post(cy, f"/api/tables/{table['table_id']}/join")["game_id"]
+    # Ann's lobby may follow her table into its game (when a refresh saw her seated at it before it filled):
+    # she goes there herself, so that her roll is not sent from a lobby navigating away under it
+    origin = ann.url.split("/", 3)
+    ann.goto(f"{origin[0]}//{origin[2]}/games/{game_id}")
     if watching is not None:
         page, base = watching
         page.goto(f"{base}/games/{game_id}")
