@@ -225,7 +225,7 @@ def run_rq_worker(
             worker = (SimpleWorker if no_fork else Worker)(queues, connection=client)
             quit_on.cause = None
             worker.work(logging_level=logging_level)
-            if worker._stop_requested or quit_on.cause is None:
+            if _stop_asked(worker) or quit_on.cause is None:
                 return  # a stop asked for (SIGTERM), or rq quit on an error of its own: as rq would
             cause: BaseException = quit_on.cause
         except (redis.RedisError, OSError) as exc:
@@ -237,6 +237,8 @@ def run_rq_worker(
                 worker.unsubscribe()  # type: ignore[no-untyped-call]  # its pub/sub thread, else left reading a connection dropped below
             _stop_horse(worker)
             dead.add(worker.name)
+            if _stop_asked(worker):  # a SIGTERM rq took, then Redis refused its teardown: still a stop
+                return
         wait_s = episode.failed(cause, started)
         # rq's signal handlers stay installed after ``work``, and would ask Redis about a worker that is
         # gone: between two runs nothing is in hand, so a stop asked for now is taken at once.
@@ -245,6 +247,12 @@ def run_rq_worker(
             _wait_out(wait_s, client)
         if stop.asked:
             return
+
+
+def _stop_asked(worker: Any) -> bool:
+    """Whether rq took a SIGTERM / SIGINT: busy, it notes ``_stop_requested``; idle, it raises out of its loop
+    and notes only the date (rq's private attributes, pinned by tests/integration/workers/test_pinned_rq.py)."""
+    return bool(worker._stop_requested or worker._shutdown_requested_date is not None)
 
 
 def _stop_horse(worker: Any) -> None:

@@ -161,3 +161,36 @@ def test_workers_wait_out_a_redis_refusing_writes_and_work_again_once_it_takes_t
 )
 def test_a_refusal_is_told_from_an_error_of_one_key(error: Exception, refusal: bool) -> None:
     assert refuses_writes(error) is refusal
+
+
+def test_an_rq_worker_asked_to_stop_while_redis_refuses_writes_stops(tmp_path: Path) -> None:
+    """A clean-clone ``make test`` saw an rq worker outlive its SIGTERM by minutes: rq took the stop, its
+    teardown's first write (``SREM rq:workers``) was refused (a failed snapshot), and the outage loop
+    started rq again as after any refusal. A stop asked for is a stop, whatever Redis says to the teardown."""
+    with EmbeddedRedis(tmp_path / "redis") as server:
+        env = {
+            **os.environ,
+            "REDIS_URL": server.url,
+            "HARBORMASTER_DATA": str(tmp_path / "home"),
+            "HARBORMASTER_LOG_LEVEL": "info",
+        }
+        rq = Part(["rq-worker"], env, tmp_path / "rq.log")
+        client = redis.Redis.from_url(server.url)
+        try:
+            eventually(lambda: client.scard("rq:workers") > 0, timeout=60, message="the rq worker registered")
+            lift = failed_save(client)
+            try:
+                refused_before = refusals(client, "MISCONF")
+                rq.process.send_signal(signal.SIGTERM)
+                code = rq.process.wait(timeout=60)  # before: still running, a new rq run after each wait
+                refused = refusals(client, "MISCONF") - refused_before
+            finally:
+                lift()
+            assert code == 0, rq.text()[-2000:]
+            assert refused > 0  # the teardown met the refusal, and still stopped
+        finally:
+            if rq.process.poll() is None:
+                rq.process.kill()
+                rq.process.wait()
+            rq.handle.close()
+            client.close()
