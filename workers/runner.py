@@ -223,6 +223,7 @@ def run_rq_worker(
             requeue_abandoned(client, queues, dead)  # issue 42: else "started" until rq's clean-up, minutes
             dead.clear()
             worker = (SimpleWorker if no_fork else Worker)(queues, connection=client)
+            _take_stops_for_sure(worker)
             quit_on.cause = None
             worker.work(logging_level=logging_level)
             if _stop_asked(worker) or quit_on.cause is None:
@@ -247,6 +248,26 @@ def run_rq_worker(
             _wait_out(wait_s, client)
         if stop.asked:
             return
+
+
+STOP_LOOK_S = 20
+"""The longest rq waits on its queues before it looks again at a stop asked for (rq waits its worker TTL less
+15 s: 405 s by default)."""
+
+
+def _take_stops_for_sure(worker: Any) -> None:
+    """rq takes an idle SIGTERM by raising ``StopRequested`` from its handler, wherever the main thread is: a
+    clean-clone ``make test`` saw it land in a finaliser (``Exception ignored in Pipeline.__del__``), lost, and
+    the worker wait on its queues for ever after. The stop is also noted where rq's loop looks before each
+    wait, and the wait is made short enough for a stop to be taken within ``STOP_LOOK_S``."""
+    take = worker.request_stop
+
+    def request_stop(signum: int, frame: FrameType | None) -> None:
+        worker._stop_requested = True
+        take(signum, frame)
+
+    worker.request_stop = request_stop  # rq installs ``self.request_stop`` as the handler when it starts
+    worker.worker_ttl = STOP_LOOK_S + 15
 
 
 def _stop_asked(worker: Any) -> bool:
