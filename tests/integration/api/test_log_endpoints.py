@@ -148,7 +148,8 @@ def test_every_parameter_is_checked(api: httpx.Client) -> None:
             response.text,
         )
     page = api.get("/api/log/leaves", params={"start": 0, "end": 10**6}).json()
-    assert len(page["leaves"]) == min(1000, checkpoint.size)  # at most 1000 at once
+    # at most 1000 at once; the sequencer may have logged more since the checkpoint was read
+    assert min(1000, checkpoint.size) <= len(page["leaves"]) <= 1000
     assert api.get("/api/log/proof/consistency", params={"old": 0, "new": 0}).json()["proof"] == []
     missing = api.get("/api/games/nope/receipt")
     assert missing.status_code == 404 and "nope" in missing.json()["message"]
